@@ -1,0 +1,648 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libbtrfsino - walk a filesystem by true inode identity.
+ *
+ * Btrfs subvolumes are separate inode namespaces inside one filesystem, and
+ * NFS exports hide their anonymous device numbers, so (st_dev, st_ino) is not
+ * a unique key for a file there.  This library walks trees keyed on
+ * (dev, subvolid, ino) instead, detects directory loops and hard links by that
+ * identity, and describes what an NFS export of a tree would expose.
+ *
+ * Conventions used throughout:
+ *  - Every fallible function returns enum bino_error; BINO_OK is success and
+ *    errno is left set to the underlying cause on failure.
+ *  - Objects are opaque and created by *_create(), released by *_destroy()
+ *    (which accepts NULL).  Output parameters come last.
+ *  - Unknown flag bits are rejected with BINO_ERROR_INVALID_ARGUMENT.
+ *  - There is no global state: separate objects may be used from separate
+ *    threads concurrently; one object must not be used by two threads at once.
+ */
+#ifndef BTRFSINO_H
+#define BTRFSINO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BINO_VERSION_MAJOR 0
+#define BINO_VERSION_MINOR 1
+#define BINO_VERSION_PATCH 0
+
+/**
+ * bino_version() - The version of the library in use at run time.
+ *
+ * Return: a static string such as "0.1.0".
+ */
+const char *bino_version(void);
+
+/* ------------------------------------------------------------------------ */
+/* Errors                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * enum bino_error - What a library call failed to do.
+ *
+ * Each value names the step that failed; errno holds the cause.
+ */
+enum bino_error {
+	BINO_OK = 0,
+	/** An iterator has no more items; not an error. */
+	BINO_ERROR_STOP_ITERATION,
+	BINO_ERROR_NO_MEMORY,
+	BINO_ERROR_INVALID_ARGUMENT,
+	BINO_ERROR_OPEN_FAILED,
+	BINO_ERROR_STAT_FAILED,
+	BINO_ERROR_READDIR_FAILED,
+	BINO_ERROR_READLINK_FAILED,
+	/** The subvolume id of a btrfs inode could not be determined. */
+	BINO_ERROR_SUBVOLID_FAILED,
+	/** name_to_handle_at() failed. */
+	BINO_ERROR_FILE_HANDLE_FAILED,
+	/** A directory reopened by path is no longer the directory walked. */
+	BINO_ERROR_CHANGED_DURING_WALK,
+	BINO_ERROR_MOUNTINFO_FAILED,
+	BINO_ERROR_EXPORTS_READ_FAILED,
+	BINO_ERROR_EXPORTS_SYNTAX,
+	BINO_ERROR_SUBVOL_LIST_FAILED,
+	BINO_ERROR_NOT_FOUND,
+};
+
+/**
+ * bino_strerror() - A message describing an error code.
+ * @err: any value, including ones this version does not know.
+ *
+ * Return: a static string; never NULL.
+ */
+const char *bino_strerror(enum bino_error err);
+
+/* ------------------------------------------------------------------------ */
+/* Identity                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * struct bino_key - The true identity of an inode.
+ * @dev: st_dev of the filesystem (for btrfs: the device of the mount the walk
+ *       started on, not the anonymous per-subvolume device).  Encoded as by
+ *       makedev(3).
+ * @subvolid: the btrfs subvolume (tree) id the inode lives in; 0 on
+ *       filesystems without subvolumes.
+ * @ino: the inode number.
+ *
+ * A value type: compare with bino_key_equal().  Two distinct inodes never
+ * share a key; the hard links of one inode always do.
+ */
+struct bino_key {
+	uint64_t dev;
+	uint64_t subvolid;
+	uint64_t ino;
+};
+
+/** bino_key_equal() - Whether two keys name the same inode. */
+bool bino_key_equal(const struct bino_key *a, const struct bino_key *b);
+
+/**
+ * enum bino_source - Where an entry's subvolume id came from.
+ * @BINO_SOURCE_NONE: not on btrfs; subvolid is 0 by definition.
+ * @BINO_SOURCE_STATX: statx(2) STATX_SUBVOL (Linux 6.10 and later).
+ * @BINO_SOURCE_IOCTL: the btrfs INO_LOOKUP ioctl through libbtrfsutil, made
+ *                     once per subvolume.
+ * @BINO_SOURCE_FILE_HANDLE: the root objectid in the btrfs file handle from
+ *                     name_to_handle_at(2).
+ * @BINO_SOURCE_NFS_HANDLE: decoded from the NFS file handle of an NFS client
+ *                     mount (knfsd's handle of a btrfs inode).
+ * @BINO_SOURCE_UNKNOWN: nothing could tell; the identity is uncertain and
+ *                     bino_entry_flags() has BINO_ENTRY_IDENTITY_UNCERTAIN.
+ *
+ * Non-directories inherit the value of their directory.
+ */
+enum bino_source {
+	BINO_SOURCE_NONE,
+	BINO_SOURCE_STATX,
+	BINO_SOURCE_IOCTL,
+	BINO_SOURCE_FILE_HANDLE,
+	BINO_SOURCE_NFS_HANDLE,
+	BINO_SOURCE_UNKNOWN,
+};
+
+/**
+ * bino_source_name() - A short stable name for a source ("statx", "ioctl",
+ * "file_handle", "nfs_handle", "none", "unknown").
+ *
+ * Return: a static string; "unknown" for values this version does not know.
+ */
+const char *bino_source_name(enum bino_source source);
+
+/* ------------------------------------------------------------------------ */
+/* Identity sets                                                             */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * struct bino_idset - A set of identities, for hard-link-aware callers.
+ *
+ * Add only what must be remembered (e.g. entries with nlink > 1) so memory
+ * stays proportional to those, not to the tree.
+ */
+struct bino_idset;
+
+/**
+ * bino_idset_create() - Create an empty set.
+ * @ret: on success, the new set; release it with bino_idset_destroy().
+ *
+ * Return: BINO_OK or BINO_ERROR_NO_MEMORY.
+ */
+enum bino_error bino_idset_create(struct bino_idset **ret);
+
+/**
+ * bino_idset_add() - Add a key to a set.
+ * @set: the set.
+ * @key: the key; copied.
+ * @was_present: if not NULL, set to whether the key was already a member.
+ *
+ * Return: BINO_OK or BINO_ERROR_NO_MEMORY (the set is unchanged then).
+ */
+enum bino_error bino_idset_add(struct bino_idset *set,
+			       const struct bino_key *key, bool *was_present);
+
+/** bino_idset_contains() - Whether @key is a member of @set. */
+bool bino_idset_contains(const struct bino_idset *set,
+			 const struct bino_key *key);
+
+/** bino_idset_count() - The number of members of @set. */
+size_t bino_idset_count(const struct bino_idset *set);
+
+/** bino_idset_destroy() - Release a set; NULL is accepted. */
+void bino_idset_destroy(struct bino_idset *set);
+
+/* ------------------------------------------------------------------------ */
+/* Mount table                                                               */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * struct bino_mounts - A snapshot of a mount table (mountinfo format).
+ * struct bino_mount - One mount in it; owned by the table.
+ */
+struct bino_mounts;
+struct bino_mount;
+
+/**
+ * bino_mounts_create() - Read a mount table.
+ * @mountinfo_path: a file in /proc/self/mountinfo format, or NULL for the
+ *                  calling process's own table.
+ * @ret: on success, the table; release it with bino_mounts_destroy().
+ *
+ * Return: BINO_OK, BINO_ERROR_NO_MEMORY or BINO_ERROR_MOUNTINFO_FAILED.
+ */
+enum bino_error bino_mounts_create(const char *mountinfo_path,
+				   struct bino_mounts **ret);
+
+/** bino_mounts_destroy() - Release a table; NULL is accepted. */
+void bino_mounts_destroy(struct bino_mounts *mounts);
+
+/** bino_mounts_count() - The number of mounts in the table. */
+size_t bino_mounts_count(const struct bino_mounts *mounts);
+
+/**
+ * bino_mounts_get() - The @index'th mount, in table order.
+ *
+ * Return: a mount valid as long as the table, or NULL if out of range.
+ */
+const struct bino_mount *bino_mounts_get(const struct bino_mounts *mounts,
+					 size_t index);
+
+/**
+ * bino_mounts_find_id() - The mount with a given mount ID (statx
+ * STATX_MNT_ID, mountinfo field 1).
+ *
+ * Return: the mount, or NULL if the table has none with that ID.
+ */
+const struct bino_mount *bino_mounts_find_id(const struct bino_mounts *mounts,
+					     uint64_t mnt_id);
+
+/**
+ * bino_mounts_find_dev() - The first mount whose device number is @dev.
+ *
+ * Anonymous devices of btrfs subvolumes are never listed; NULL then.
+ */
+const struct bino_mount *bino_mounts_find_dev(const struct bino_mounts *mounts,
+					      uint64_t dev);
+
+/** bino_mount_id() - The mount ID (mountinfo field 1). */
+uint64_t bino_mount_id(const struct bino_mount *mount);
+/** bino_mount_parent_id() - The parent mount's ID (mountinfo field 2). */
+uint64_t bino_mount_parent_id(const struct bino_mount *mount);
+/** bino_mount_dev() - The device number, encoded as by makedev(3). */
+uint64_t bino_mount_dev(const struct bino_mount *mount);
+/** bino_mount_root() - The path inside the filesystem that is mounted. */
+const char *bino_mount_root(const struct bino_mount *mount);
+/** bino_mount_target() - The mount point. */
+const char *bino_mount_target(const struct bino_mount *mount);
+/** bino_mount_fstype() - The filesystem type, e.g. "btrfs". */
+const char *bino_mount_fstype(const struct bino_mount *mount);
+/** bino_mount_source() - The mount source, e.g. "/dev/sda1". */
+const char *bino_mount_source(const struct bino_mount *mount);
+/** bino_mount_options() - Per-mount and superblock options, joined. */
+const char *bino_mount_options(const struct bino_mount *mount);
+/**
+ * bino_mount_subvolid() - The btrfs "subvolid=" option of the mount.
+ *
+ * Return: the id, or 0 if the mount has none (not btrfs).
+ */
+uint64_t bino_mount_subvolid(const struct bino_mount *mount);
+
+/* ------------------------------------------------------------------------ */
+/* Walking                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * struct bino_walk - An iterator over the entries below one or more paths.
+ * struct bino_entry - One entry; owned by the walk.
+ */
+struct bino_walk;
+struct bino_entry;
+
+/**
+ * enum bino_walk_flags - Options for bino_walk_create().
+ * @BINO_WALK_POST_ORDER: visit each directory a second time after its
+ *     contents (bino_entry_visit() is BINO_VISIT_POST), as find -depth needs.
+ * @BINO_WALK_XDEV: do not descend into directories on another mount than
+ *     their starting path (find -xdev).  The mount roots are still returned.
+ * @BINO_WALK_SAME_SUBVOL: do not descend into directories of another
+ *     subvolume than their starting path.  Their roots are still returned.
+ * @BINO_WALK_FOLLOW_ARGS: follow symbolic links given as starting paths
+ *     (find -H).
+ * @BINO_WALK_FOLLOW_ALL: follow every symbolic link (find -L).
+ * @BINO_WALK_STAT_ALL: statx every entry while walking, instead of deriving
+ *     the identity of non-directories from readdir's d_ino where that is
+ *     known to be exact.
+ * @BINO_WALK_NO_STATX_SUBVOL: do not use statx STATX_SUBVOL, as on kernels
+ *     older than 6.10 (for testing the fallbacks).
+ * @BINO_WALK_NO_SUBVOL_IOCTL: do not use the btrfs ioctl either, leaving the
+ *     file handle as the source (for testing the fallbacks).
+ */
+enum bino_walk_flags {
+	BINO_WALK_POST_ORDER = 1 << 0,
+	BINO_WALK_XDEV = 1 << 1,
+	BINO_WALK_SAME_SUBVOL = 1 << 2,
+	BINO_WALK_FOLLOW_ARGS = 1 << 3,
+	BINO_WALK_FOLLOW_ALL = 1 << 4,
+	BINO_WALK_STAT_ALL = 1 << 5,
+	BINO_WALK_NO_STATX_SUBVOL = 1 << 6,
+	BINO_WALK_NO_SUBVOL_IOCTL = 1 << 7,
+};
+
+/**
+ * bino_walk_create() - Start a walk.
+ * @paths: the starting paths, walked one after another in this order.
+ * @n_paths: how many; at least one.
+ * @flags: a bitwise or of enum bino_walk_flags.
+ * @ret: on success, the walk; release it with bino_walk_destroy().
+ *
+ * The starting paths are only copied here; problems with them (ENOENT,
+ * EACCES) are delivered as error entries by bino_walk_next().  The process's
+ * mount table is read once, here.
+ *
+ * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (no path, unknown flag),
+ * BINO_ERROR_NO_MEMORY or BINO_ERROR_MOUNTINFO_FAILED.
+ */
+enum bino_error bino_walk_create(const char *const *paths, size_t n_paths,
+				 int flags, struct bino_walk **ret);
+
+/**
+ * bino_walk_set_max_depth() - Do not descend below @depth (find -maxdepth);
+ * starting paths are depth 0.  A negative value means no limit (the default).
+ *
+ * Return: BINO_OK, or BINO_ERROR_INVALID_ARGUMENT once the walk has begun.
+ */
+enum bino_error bino_walk_set_max_depth(struct bino_walk *walk, int depth);
+
+/**
+ * bino_walk_next() - The next entry.
+ * @walk: the walk.
+ * @ret: on BINO_OK, the entry; valid until the next call on @walk.
+ *
+ * Problems with single entries never end the walk: they come back as entries
+ * whose bino_entry_event() is BINO_EVENT_ERROR or BINO_EVENT_LOOP.
+ *
+ * Return: BINO_OK, BINO_ERROR_STOP_ITERATION when done, or
+ * BINO_ERROR_NO_MEMORY (the walk cannot go on).
+ */
+enum bino_error bino_walk_next(struct bino_walk *walk,
+			       struct bino_entry **ret);
+
+/**
+ * bino_walk_prune() - Do not descend into the directory just returned.
+ *
+ * Meaningful after a BINO_VISIT_PRE entry of a directory; a no-op otherwise.
+ */
+void bino_walk_prune(struct bino_walk *walk);
+
+/** bino_walk_destroy() - End a walk and release it; NULL is accepted. */
+void bino_walk_destroy(struct bino_walk *walk);
+
+/**
+ * bino_walk_mounts() - The mount table the walk read at creation.
+ *
+ * Return: the table, owned by and valid as long as @walk.
+ */
+const struct bino_mounts *bino_walk_mounts(const struct bino_walk *walk);
+
+/** enum bino_event - What an entry reports. */
+enum bino_event {
+	/** An entry of the tree. */
+	BINO_EVENT_ENTRY,
+	/** A directory whose identity equals an ancestor's; not entered. */
+	BINO_EVENT_LOOP,
+	/** The entry could not be read; see bino_entry_error(). */
+	BINO_EVENT_ERROR,
+};
+
+/** enum bino_visit - Before or after a directory's contents. */
+enum bino_visit {
+	BINO_VISIT_PRE,
+	BINO_VISIT_POST,
+};
+
+/** enum bino_type - The type of an entry, as in st_mode. */
+enum bino_type {
+	BINO_TYPE_UNKNOWN,
+	BINO_TYPE_FILE,
+	BINO_TYPE_DIR,
+	BINO_TYPE_SYMLINK,
+	BINO_TYPE_BLOCK,
+	BINO_TYPE_CHAR,
+	BINO_TYPE_FIFO,
+	BINO_TYPE_SOCKET,
+};
+
+/**
+ * bino_type_name() - "file", "dir", "symlink", "block", "char", "fifo",
+ * "socket" or "unknown".
+ */
+const char *bino_type_name(enum bino_type type);
+
+/**
+ * enum bino_entry_flags - Facts about an entry.
+ * @BINO_ENTRY_START: a starting path.
+ * @BINO_ENTRY_SUBVOL_ROOT: the root directory of a btrfs subvolume.
+ * @BINO_ENTRY_MOUNT_ROOT: the root of a mount (a mount point, or a starting
+ *     path that is one).
+ * @BINO_ENTRY_IDENTITY_UNCERTAIN: the subvolume id could not be determined;
+ *     bino_entry_errno() says why.
+ * @BINO_ENTRY_PRUNED: a directory not entered because of XDEV, SAME_SUBVOL
+ *     or the maximum depth.
+ * @BINO_ENTRY_SUBVOL_PLACEHOLDER: the empty directory (inode 2) a btrfs
+ *     snapshot holds where its source had a nested subvolume.  It has no
+ *     subvolume of its own and is keyed in its parent's; NFS servers cannot
+ *     serve it (ESTALE).
+ */
+enum bino_entry_flags {
+	BINO_ENTRY_START = 1 << 0,
+	BINO_ENTRY_SUBVOL_ROOT = 1 << 1,
+	BINO_ENTRY_MOUNT_ROOT = 1 << 2,
+	BINO_ENTRY_IDENTITY_UNCERTAIN = 1 << 3,
+	BINO_ENTRY_PRUNED = 1 << 4,
+	BINO_ENTRY_SUBVOL_PLACEHOLDER = 1 << 5,
+};
+
+/**
+ * bino_entry_path() - The path: the starting path as given, then "/" and
+ * names.  May contain any byte but NUL, and be longer than PATH_MAX.
+ */
+const char *bino_entry_path(const struct bino_entry *entry);
+/** bino_entry_path_length() - strlen(bino_entry_path(entry)). */
+size_t bino_entry_path_length(const struct bino_entry *entry);
+/** bino_entry_name() - The last component (the whole path at depth 0). */
+const char *bino_entry_name(const struct bino_entry *entry);
+/** bino_entry_depth() - 0 for starting paths, +1 for each level below. */
+int bino_entry_depth(const struct bino_entry *entry);
+/** bino_entry_event() - Entry, loop or error. */
+enum bino_event bino_entry_event(const struct bino_entry *entry);
+/** bino_entry_visit() - BINO_VISIT_POST for a directory's second visit. */
+enum bino_visit bino_entry_visit(const struct bino_entry *entry);
+/** bino_entry_type() - The type; symbolic links are followed per the flags. */
+enum bino_type bino_entry_type(const struct bino_entry *entry);
+/** bino_entry_flags() - A bitwise or of enum bino_entry_flags. */
+int bino_entry_flags(const struct bino_entry *entry);
+/**
+ * bino_entry_key() - The true identity.  All zero for error entries that
+ * could not be identified.
+ */
+struct bino_key bino_entry_key(const struct bino_entry *entry);
+/** bino_entry_source() - Where the subvolume id came from. */
+enum bino_source bino_entry_source(const struct bino_entry *entry);
+/**
+ * bino_entry_error() - For BINO_EVENT_ERROR entries, the step that failed
+ * (and for uncertain identities, the step that could not tell); BINO_OK
+ * otherwise.
+ */
+enum bino_error bino_entry_error(const struct bino_entry *entry);
+/** bino_entry_errno() - The errno that goes with bino_entry_error(). */
+int bino_entry_errno(const struct bino_entry *entry);
+/**
+ * bino_entry_loop_ancestor() - For BINO_EVENT_LOOP entries, the path of the
+ * ancestor with the same identity; NULL otherwise.  Valid as long as @entry.
+ */
+const char *bino_entry_loop_ancestor(const struct bino_entry *entry);
+/**
+ * bino_entry_mount() - The mount the entry is on, from the table the walk
+ * read at creation (via statx STATX_MNT_ID).
+ *
+ * Return: the mount, or NULL when unknown (the table is older than a mount
+ * made during the walk, or the entry could not be stat'ed).
+ */
+const struct bino_mount *bino_entry_mount(struct bino_entry *entry);
+
+/** struct bino_timestamp - A time in seconds and nanoseconds since the epoch. */
+struct bino_timestamp {
+	int64_t sec;
+	uint32_t nsec;
+};
+
+/**
+ * struct bino_stat - The stat fields a find-like program needs.
+ * @mnt_id: the mount ID (statx STATX_MNT_ID); 0 if the kernel lacks it.
+ * @has_btime: whether @btime is known.
+ */
+struct bino_stat {
+	uint32_t mode;
+	uint32_t uid;
+	uint32_t gid;
+	uint64_t nlink;
+	uint64_t size;
+	uint64_t blocks;
+	uint64_t rdev;
+	uint64_t mnt_id;
+	struct bino_timestamp atime;
+	struct bino_timestamp mtime;
+	struct bino_timestamp ctime;
+	struct bino_timestamp btime;
+	bool has_btime;
+};
+
+/**
+ * bino_entry_stat() - The entry's stat fields, fetched on first use.
+ * @entry: an entry of event BINO_EVENT_ENTRY or BINO_EVENT_LOOP.
+ * @ret: on BINO_OK, the fields.
+ *
+ * Entries the walk identified from readdir alone are stat'ed here, once.
+ *
+ * Return: BINO_OK, or BINO_ERROR_STAT_FAILED (e.g. ENOENT: the entry vanished
+ * after it was read).
+ */
+enum bino_error bino_entry_stat(struct bino_entry *entry,
+				struct bino_stat *ret);
+
+/* ------------------------------------------------------------------------ */
+/* Exports (exports(5))                                                      */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * struct bino_exports - An NFS export table parsed from exports(5) files.
+ * struct bino_export - One exported path with one client specification;
+ *     owned by the table.  A line "/p a(rw) b(ro)" gives two.
+ *
+ * The syntax is that nfs-utils' exportfs reads: "#" starts a comment where a
+ * word could start (inside a word it is an ordinary byte); a backslash before
+ * a newline continues the line; double quotes may enclose any part of a word;
+ * "\ooo" (three octal digits, below \400) stands for that byte.  A word
+ * "-opts" gives default options for the clients after it on the line; a
+ * client without "(...)" gets only those; "(opts)" without a host is the
+ * client "*"; a line with no client, or ending in "-opts", also exports to
+ * "*".  "host (rw)" is therefore two clients, "host" and "*"(rw), as
+ * exportfs reads it (it only warns).
+ */
+struct bino_exports;
+struct bino_export;
+
+/** BINO_EXPORTS_LINE_MAX - The longest line accepted, in bytes, newline
+ * excluded; longer lines are a syntax error, never truncated. */
+#define BINO_EXPORTS_LINE_MAX 65536
+
+/**
+ * struct bino_syntax_error - Where and why an exports file was rejected.
+ * @file: the file name as given (truncated to fit).
+ * @line: 1-based line number.
+ * @column: 1-based byte column.
+ * @message: what is wrong, in English.
+ */
+struct bino_syntax_error {
+	char file[256];
+	unsigned int line;
+	unsigned int column;
+	char message[256];
+};
+
+/**
+ * enum bino_export_flags - Export options that decide what clients see.
+ * @BINO_EXPORT_CROSSMNT: crossmnt (nocrossmnt clears it).
+ * @BINO_EXPORT_NOHIDE: nohide (hide clears it); refer= and replicas= imply
+ *     it, as in nfs-utils.
+ * @BINO_EXPORT_SUBTREE_CHECK: subtree_check (no_subtree_check, the default,
+ *     clears it).
+ * @BINO_EXPORT_RO: read-only, the default; rw clears it.
+ * @BINO_EXPORT_FSID: an fsid= option (number, "root" or UUID) applies.
+ *
+ * Where options contradict, the later one wins.
+ */
+enum bino_export_flags {
+	BINO_EXPORT_CROSSMNT = 1 << 0,
+	BINO_EXPORT_NOHIDE = 1 << 1,
+	BINO_EXPORT_SUBTREE_CHECK = 1 << 2,
+	BINO_EXPORT_RO = 1 << 3,
+	BINO_EXPORT_FSID = 1 << 4,
+};
+
+/**
+ * bino_exports_create() - Create an empty table.
+ * @ret: on success, the table; release it with bino_exports_destroy().
+ *
+ * Return: BINO_OK or BINO_ERROR_NO_MEMORY.
+ */
+enum bino_error bino_exports_create(struct bino_exports **ret);
+
+/**
+ * bino_exports_add_file() - Parse an exports(5) file into a table.
+ * @exports: the table.
+ * @path: the file.
+ * @err: if not NULL, where the first syntax error is described.
+ *
+ * On any error nothing from the file is added.  Options exports(5) does not
+ * define are kept (see bino_export_unknown_options()); known options with bad
+ * values (fsid=, anonuid=, anongid=, sec=), empty options, stray parentheses,
+ * unterminated quotes, relative paths, NUL bytes and over-long lines are
+ * syntax errors.
+ *
+ * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (@exports or @path NULL),
+ * BINO_ERROR_EXPORTS_READ_FAILED (errno set), BINO_ERROR_EXPORTS_SYNTAX or
+ * BINO_ERROR_NO_MEMORY.
+ */
+enum bino_error bino_exports_add_file(struct bino_exports *exports,
+				      const char *path,
+				      struct bino_syntax_error *err);
+
+/**
+ * bino_exports_add_buffer() - Parse exports(5) text held in memory.
+ * @exports: the table.
+ * @name: the name to report in errors and bino_export_file().
+ * @text: the text; need not be NUL-terminated.  Any byte may appear; a NUL
+ *        is reported as a syntax error, other bytes are kept as they are.
+ * @length: its length in bytes.
+ * @err: as for bino_exports_add_file().
+ *
+ * Return: as for bino_exports_add_file(), without the read failure
+ * (BINO_ERROR_INVALID_ARGUMENT also for @name NULL, or @text NULL with a
+ * non-zero @length).
+ */
+enum bino_error bino_exports_add_buffer(struct bino_exports *exports,
+					const char *name, const char *text,
+					size_t length,
+					struct bino_syntax_error *err);
+
+/** bino_exports_destroy() - Release a table; NULL is accepted. */
+void bino_exports_destroy(struct bino_exports *exports);
+
+/** bino_exports_count() - The number of (path, client) pairs. */
+size_t bino_exports_count(const struct bino_exports *exports);
+
+/**
+ * bino_exports_get() - The @index'th (path, client) pair in file order.
+ *
+ * Return: the export, valid as long as the table, or NULL if out of range.
+ */
+const struct bino_export *bino_exports_get(const struct bino_exports *exports,
+					   size_t index);
+
+/** bino_export_path() - The exported path, unescaped. */
+const char *bino_export_path(const struct bino_export *export);
+/** bino_export_client() - The client specification ("*" when omitted). */
+const char *bino_export_client(const struct bino_export *export);
+/** bino_export_file() - The file the line came from. */
+const char *bino_export_file(const struct bino_export *export);
+/** bino_export_line() - The 1-based line the path starts on. */
+unsigned int bino_export_line(const struct bino_export *export);
+/**
+ * bino_export_options() - The options as they apply to this client: the
+ * line's default options ("-opts") followed by the client's own, joined by
+ * commas, in the order written.
+ */
+const char *bino_export_options(const struct bino_export *export);
+/** bino_export_flags() - A bitwise or of enum bino_export_flags. */
+int bino_export_flags(const struct bino_export *export);
+/** bino_export_fsid() - The fsid= value, or NULL if none. */
+const char *bino_export_fsid(const struct bino_export *export);
+/**
+ * bino_export_unknown_options() - Options exports(5) does not define, joined
+ * by commas, or NULL if none.  They are kept, not rejected, as exportfs warns
+ * but goes on.
+ */
+const char *bino_export_unknown_options(const struct bino_export *export);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BTRFSINO_H */

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Error messages and the stable names of enums that appear in output. */
+#include "internal.h"
+
+#include <stddef.h>
+
+static const char *const error_messages[] = {
+	[BINO_OK] = "Success",
+	[BINO_ERROR_STOP_ITERATION] = "Stop iteration",
+	[BINO_ERROR_NO_MEMORY] = "Cannot allocate memory",
+	[BINO_ERROR_INVALID_ARGUMENT] = "Invalid argument",
+	[BINO_ERROR_OPEN_FAILED] = "Could not open",
+	[BINO_ERROR_STAT_FAILED] = "Could not stat",
+	[BINO_ERROR_READDIR_FAILED] = "Could not read directory",
+	[BINO_ERROR_READLINK_FAILED] = "Could not read symbolic link",
+	[BINO_ERROR_SUBVOLID_FAILED] = "Could not determine subvolume ID",
+	[BINO_ERROR_FILE_HANDLE_FAILED] = "Could not get file handle",
+	[BINO_ERROR_CHANGED_DURING_WALK] = "Directory changed during walk",
+	[BINO_ERROR_MOUNTINFO_FAILED] = "Could not read mount table",
+	[BINO_ERROR_EXPORTS_READ_FAILED] = "Could not read exports file",
+	[BINO_ERROR_EXPORTS_SYNTAX] = "Syntax error in exports file",
+	[BINO_ERROR_SUBVOL_LIST_FAILED] = "Could not list subvolumes",
+	[BINO_ERROR_NOT_FOUND] = "Not found",
+};
+
+BINO_PUBLIC const char *bino_strerror(enum bino_error err)
+{
+	size_t i = (size_t)err;
+
+	if (i >= sizeof(error_messages) / sizeof(error_messages[0]) ||
+	    !error_messages[i])
+		return "Unknown error";
+	return error_messages[i];
+}
+
+static const char *const source_names[] = {
+	[BINO_SOURCE_NONE] = "none",
+	[BINO_SOURCE_STATX] = "statx",
+	[BINO_SOURCE_IOCTL] = "ioctl",
+	[BINO_SOURCE_FILE_HANDLE] = "file_handle",
+	[BINO_SOURCE_NFS_HANDLE] = "nfs_handle",
+	[BINO_SOURCE_UNKNOWN] = "unknown",
+};
+
+BINO_PUBLIC const char *bino_source_name(enum bino_source source)
+{
+	size_t i = (size_t)source;
+
+	if (i >= sizeof(source_names) / sizeof(source_names[0]))
+		return "unknown";
+	return source_names[i];
+}
+
+static const char *const type_names[] = {
+	[BINO_TYPE_UNKNOWN] = "unknown",
+	[BINO_TYPE_FILE] = "file",
+	[BINO_TYPE_DIR] = "dir",
+	[BINO_TYPE_SYMLINK] = "symlink",
+	[BINO_TYPE_BLOCK] = "block",
+	[BINO_TYPE_CHAR] = "char",
+	[BINO_TYPE_FIFO] = "fifo",
+	[BINO_TYPE_SOCKET] = "socket",
+};
+
+BINO_PUBLIC const char *bino_type_name(enum bino_type type)
+{
+	size_t i = (size_t)type;
+
+	if (i >= sizeof(type_names) / sizeof(type_names[0]))
+		return "unknown";
+	return type_names[i];
+}
+
+BINO_PUBLIC const char *bino_version(void)
+{
+	return BINO_VERSION_STRING;
+}

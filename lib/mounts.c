@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The mount table, read once with libmount (the only file that includes
+ * <libmount.h>) and copied into our own records, so that the table lives
+ * exactly as long as its owner and lookups by mount ID are a hash probe.
+ */
+#include "mounts.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libmount.h>
+#include <linux/magic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define HASH_NONFATAL_OOM 1
+#include <uthash.h>
+
+#include "statx.h"
+
+struct bino_mount {
+	uint64_t id;
+	uint64_t parent_id;
+	uint64_t dev;
+	uint64_t subvolid;
+	char *root;
+	char *target;
+	char *fstype;
+	char *source;
+	char *options;
+	enum bino_fs_kind kind;
+	bool has_file_mountpoints;
+	UT_hash_handle by_id;
+};
+
+struct bino_mounts {
+	struct bino_mount *mounts;
+	size_t count;
+	struct bino_mount *index; /* uthash head over mounts[], keyed by id */
+};
+
+static const char *const dino_exact_fstypes[] = {
+	"ext2", "ext3", "ext4", "xfs", "tmpfs", "ramfs", "devtmpfs", "f2fs",
+	"jfs", "reiserfs", "vfat", "exfat", "ntfs3",
+};
+
+static enum bino_fs_kind fs_kind_from_name(const char *fstype)
+{
+	size_t i;
+
+	if (!fstype)
+		return BINO_FS_OTHER;
+	if (strcmp(fstype, "btrfs") == 0)
+		return BINO_FS_BTRFS;
+	if (strcmp(fstype, "nfs") == 0 || strcmp(fstype, "nfs4") == 0)
+		return BINO_FS_NFS;
+	for (i = 0; i < sizeof(dino_exact_fstypes) / sizeof(*dino_exact_fstypes); i++) {
+		if (strcmp(fstype, dino_exact_fstypes[i]) == 0)
+			return BINO_FS_DINO_EXACT;
+	}
+	return BINO_FS_OTHER;
+}
+
+enum bino_fs_kind bino__fs_kind_from_statfs(long f_type)
+{
+	switch (f_type) {
+	case BTRFS_SUPER_MAGIC:
+		return BINO_FS_BTRFS;
+	case NFS_SUPER_MAGIC:
+		return BINO_FS_NFS;
+	case EXT4_SUPER_MAGIC:
+	case XFS_SUPER_MAGIC:
+	case TMPFS_MAGIC:
+		return BINO_FS_DINO_EXACT;
+	default:
+		return BINO_FS_OTHER;
+	}
+}
+
+static char *strdup_or_empty(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+static enum bino_error mount_copy(struct bino_mount *mount,
+				  struct libmnt_fs *fs)
+{
+	char *value = NULL;
+	size_t value_size = 0;
+
+	mount->id = (uint64_t)mnt_fs_get_id(fs);
+	mount->parent_id = (uint64_t)mnt_fs_get_parent_id(fs);
+	mount->dev = (uint64_t)mnt_fs_get_devno(fs);
+	mount->root = strdup_or_empty(mnt_fs_get_root(fs));
+	mount->target = strdup_or_empty(mnt_fs_get_target(fs));
+	mount->fstype = strdup_or_empty(mnt_fs_get_fstype(fs));
+	mount->source = strdup_or_empty(mnt_fs_get_source(fs));
+	mount->options = strdup_or_empty(mnt_fs_get_options(fs));
+	if (!mount->root || !mount->target || !mount->fstype ||
+	    !mount->source || !mount->options)
+		return BINO_ERROR_NO_MEMORY;
+	if (mnt_fs_get_option(fs, "subvolid", &value, &value_size) == 0 &&
+	    value && value_size > 0) {
+		char digits[32];
+
+		if (value_size < sizeof(digits)) {
+			memcpy(digits, value, value_size);
+			digits[value_size] = '\0';
+			mount->subvolid = strtoull(digits, NULL, 10);
+		}
+	}
+	mount->kind = fs_kind_from_name(mount->fstype);
+	return BINO_OK;
+}
+
+/*
+ * A mount on a regular file (a bind-mounted file) hides behind a readdir
+ * entry that looks like any other; mark the mount holding its parent
+ * directory so the walker stats that directory's entries.  Only mounts in
+ * the live table can be checked; for a table read from a file this is left
+ * unset.
+ */
+static void mark_file_mountpoints(struct bino_mounts *mounts)
+{
+	size_t i;
+
+	for (i = 0; i < mounts->count; i++) {
+		struct bino_mount *mount = &mounts->mounts[i];
+		struct bino_mount *parent;
+		struct bino_kstatx stx;
+
+		if (bino__statx(AT_FDCWD, mount->target,
+				AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT |
+					AT_STATX_DONT_SYNC,
+				&stx) != 0)
+			continue;
+		if (S_ISDIR(stx.mode))
+			continue;
+		HASH_FIND(by_id, mounts->index, &mount->parent_id,
+			  sizeof(mount->parent_id), parent);
+		if (parent)
+			parent->has_file_mountpoints = true;
+	}
+}
+
+static enum bino_error mounts_index(struct bino_mounts *mounts)
+{
+	bool out_of_memory = false;
+	size_t i;
+
+#undef uthash_nonfatal_oom
+#define uthash_nonfatal_oom(elt) (out_of_memory = true)
+	for (i = 0; i < mounts->count; i++) {
+		struct bino_mount *mount = &mounts->mounts[i];
+		struct bino_mount *existing;
+
+		HASH_FIND(by_id, mounts->index, &mount->id, sizeof(mount->id),
+			  existing);
+		if (existing)
+			continue;
+		HASH_ADD(by_id, mounts->index, id, sizeof(mount->id), mount);
+		if (out_of_memory)
+			return BINO_ERROR_NO_MEMORY;
+	}
+	return BINO_OK;
+}
+
+BINO_PUBLIC enum bino_error bino_mounts_create(const char *mountinfo_path,
+					       struct bino_mounts **ret)
+{
+	struct libmnt_table *table;
+	struct libmnt_iter *iter = NULL;
+	struct libmnt_fs *fs;
+	struct bino_mounts *mounts;
+	enum bino_error err = BINO_ERROR_NO_MEMORY;
+	int n;
+
+	mounts = calloc(1, sizeof(*mounts));
+	if (!mounts)
+		return BINO_ERROR_NO_MEMORY;
+	table = mnt_new_table();
+	if (!table)
+		goto out_mounts;
+	if (mnt_table_parse_file(table, mountinfo_path ? mountinfo_path :
+							 "/proc/self/mountinfo") != 0) {
+		if (errno == 0)
+			errno = EINVAL;
+		err = BINO_ERROR_MOUNTINFO_FAILED;
+		goto out_table;
+	}
+	n = mnt_table_get_nents(table);
+	mounts->mounts = calloc(n > 0 ? (size_t)n : 1, sizeof(*mounts->mounts));
+	iter = mnt_new_iter(MNT_ITER_FORWARD);
+	if (!mounts->mounts || !iter)
+		goto out_table;
+	while (mnt_table_next_fs(table, iter, &fs) == 0 &&
+	       mounts->count < (size_t)n) {
+		err = mount_copy(&mounts->mounts[mounts->count++], fs);
+		if (err)
+			goto out_table;
+	}
+	err = mounts_index(mounts);
+	if (err)
+		goto out_table;
+	if (!mountinfo_path)
+		mark_file_mountpoints(mounts);
+	mnt_free_iter(iter);
+	mnt_unref_table(table);
+	*ret = mounts;
+	return BINO_OK;
+
+out_table:
+	mnt_free_iter(iter);
+	mnt_unref_table(table);
+out_mounts:
+	bino_mounts_destroy(mounts);
+	return err;
+}
+
+BINO_PUBLIC void bino_mounts_destroy(struct bino_mounts *mounts)
+{
+	size_t i;
+
+	if (!mounts)
+		return;
+	HASH_CLEAR(by_id, mounts->index);
+	for (i = 0; i < mounts->count; i++) {
+		struct bino_mount *mount = &mounts->mounts[i];
+
+		free(mount->root);
+		free(mount->target);
+		free(mount->fstype);
+		free(mount->source);
+		free(mount->options);
+	}
+	free(mounts->mounts);
+	free(mounts);
+}
+
+BINO_PUBLIC size_t bino_mounts_count(const struct bino_mounts *mounts)
+{
+	return mounts->count;
+}
+
+BINO_PUBLIC const struct bino_mount *
+bino_mounts_get(const struct bino_mounts *mounts, size_t index)
+{
+	return index < mounts->count ? &mounts->mounts[index] : NULL;
+}
+
+BINO_PUBLIC const struct bino_mount *
+bino_mounts_find_id(const struct bino_mounts *mounts, uint64_t mnt_id)
+{
+	struct bino_mount *found;
+
+	HASH_FIND(by_id, mounts->index, &mnt_id, sizeof(mnt_id), found);
+	return found;
+}
+
+BINO_PUBLIC const struct bino_mount *
+bino_mounts_find_dev(const struct bino_mounts *mounts, uint64_t dev)
+{
+	size_t i;
+
+	for (i = 0; i < mounts->count; i++) {
+		if (mounts->mounts[i].dev == dev)
+			return &mounts->mounts[i];
+	}
+	return NULL;
+}
+
+BINO_PUBLIC uint64_t bino_mount_id(const struct bino_mount *mount)
+{
+	return mount->id;
+}
+
+BINO_PUBLIC uint64_t bino_mount_parent_id(const struct bino_mount *mount)
+{
+	return mount->parent_id;
+}
+
+BINO_PUBLIC uint64_t bino_mount_dev(const struct bino_mount *mount)
+{
+	return mount->dev;
+}
+
+BINO_PUBLIC const char *bino_mount_root(const struct bino_mount *mount)
+{
+	return mount->root;
+}
+
+BINO_PUBLIC const char *bino_mount_target(const struct bino_mount *mount)
+{
+	return mount->target;
+}
+
+BINO_PUBLIC const char *bino_mount_fstype(const struct bino_mount *mount)
+{
+	return mount->fstype;
+}
+
+BINO_PUBLIC const char *bino_mount_source(const struct bino_mount *mount)
+{
+	return mount->source;
+}
+
+BINO_PUBLIC const char *bino_mount_options(const struct bino_mount *mount)
+{
+	return mount->options;
+}
+
+BINO_PUBLIC uint64_t bino_mount_subvolid(const struct bino_mount *mount)
+{
+	return mount->subvolid;
+}
+
+enum bino_fs_kind bino__mount_fs_kind(const struct bino_mount *mount)
+{
+	return mount->kind;
+}
+
+bool bino__mount_has_file_mountpoints(const struct bino_mount *mount)
+{
+	return mount->has_file_mountpoints;
+}

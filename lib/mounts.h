@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Internal view of the mount table: what the walker asks of a mount. */
+#ifndef BINO_MOUNTS_H
+#define BINO_MOUNTS_H
+
+#include "internal.h"
+
+/* How far readdir and statx of a filesystem can be trusted for identity. */
+enum bino_fs_kind {
+	/* d_ino is st_ino and st_dev is the mount's for non-directories. */
+	BINO_FS_DINO_EXACT,
+	/* Like DINO_EXACT, plus subvolumes: btrfs. */
+	BINO_FS_BTRFS,
+	/* NFS clients: identity needs the file handle. */
+	BINO_FS_NFS,
+	/* Anything else (overlayfs, FUSE, unknown): stat every entry. */
+	BINO_FS_OTHER,
+};
+
+enum bino_fs_kind bino__mount_fs_kind(const struct bino_mount *mount);
+
+/*
+ * Whether some mount sits on a non-directory whose parent directory is on
+ * @mount: then readdir alone cannot tell that a name is a mount point.
+ */
+bool bino__mount_has_file_mountpoints(const struct bino_mount *mount);
+
+/* Classify the fs type name used when a mount is not in the table. */
+enum bino_fs_kind bino__fs_kind_from_statfs(long f_type);
+
+#endif

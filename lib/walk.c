@@ -1,0 +1,1146 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The walker: depth-first, one entry per bino_walk_next(), keyed on true
+ * identity.  Components, top to bottom:
+ *
+ *  - walk_next_start(): starting paths, one after another.
+ *  - The directory stack: a dir_frame for each directory being read, linked
+ *    child to parent, so depth costs heap, never C stack.
+ *  - walk_read_dir(): each directory is read whole with getdents64 when it is
+ *    entered.  Its fd is then needed only to open or stat children, so it can
+ *    be closed under fd pressure (walk_evict_fd) and reopened from the
+ *    nearest open ancestor, name by name (walk_frame_fd): open fds stay
+ *    bounded and paths may be longer than PATH_MAX.
+ *  - walk_identify(): a statx result becomes a (dev, subvolid, ino) key,
+ *    asking for the subvolume id only when it can have changed (see there).
+ *  - The fast path in walk_next_child(): a non-directory on a filesystem
+ *    whose d_ino is exact gets its identity from readdir and its directory,
+ *    and is stat'ed only if the caller asks (bino_entry_stat()).
+ *  - Loop detection: a directory whose key equals an ancestor's is reported
+ *    and not entered.  Equal (st_dev, st_ino) with another key is no loop.
+ *  - walk->after: what the next call owes the caller for the entry just
+ *    returned (enter the directory, report its error, visit it post-order).
+ */
+#include "internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "mounts.h"
+#include "statx.h"
+#include "subvol.h"
+
+#define BTRFS_FIRST_FREE_OBJECTID 256 /* every subvolume root's inode */
+#define BTRFS_EMPTY_SUBVOL_DIR_OBJECTID 2 /* snapshot placeholders */
+#define GETDENTS_BUFFER_SIZE (64 * 1024)
+#define FD_BUDGET_MAX 256
+#define FD_RESERVED_FOR_CALLER 8
+
+#define WALK_ALL_FLAGS                                                       \
+	(BINO_WALK_POST_ORDER | BINO_WALK_XDEV | BINO_WALK_SAME_SUBVOL |     \
+	 BINO_WALK_FOLLOW_ARGS | BINO_WALK_FOLLOW_ALL | BINO_WALK_STAT_ALL | \
+	 BINO_WALK_NO_STATX_SUBVOL | BINO_WALK_NO_SUBVOL_IOCTL)
+
+/* One directory entry as read: packed, 8-byte aligned, name NUL-ended. */
+struct dir_record {
+	uint64_t ino;
+	uint8_t type;
+	char name[];
+};
+
+/* How an entry was identified, shared by entries and frames. */
+struct identity {
+	struct bino_key key;
+	enum bino_source source;
+	int flags;
+	enum bino_error error; /* for BINO_ENTRY_IDENTITY_UNCERTAIN */
+	int error_errno;
+	uint64_t raw_dev; /* st_dev as stat shows it: per subvolume on btrfs */
+	uint64_t mnt_id;
+	const struct bino_mount *mount;
+	enum bino_fs_kind kind;
+};
+
+struct dir_frame {
+	struct dir_frame *parent;
+	int fd; /* -1 while evicted */
+	char *name; /* relative to the parent; the start path at depth 0 */
+	bool followed; /* reached through a symbolic link */
+	size_t path_len;
+	size_t name_offset;
+	int depth;
+	struct identity id;
+	struct bino_kstatx stx;
+	bool stat_children; /* d_ino or d_type cannot be trusted here */
+	char *records;
+	size_t records_len;
+	size_t next_record;
+};
+
+struct bino_entry {
+	struct bino_walk *walk;
+	size_t name_offset;
+	int depth;
+	enum bino_event event;
+	enum bino_visit visit;
+	enum bino_type type;
+	struct identity id;
+	enum bino_error error;
+	int error_errno;
+	const char *loop_ancestor;
+	bool have_stx;
+	struct bino_kstatx stx;
+	bool followed;
+	bool stat_failed;
+};
+
+enum walk_after {
+	AFTER_NOTHING,
+	AFTER_ENTER, /* walk->pending_fd is the directory to read */
+	AFTER_ERROR, /* report walk->pending_error, then maybe POST */
+	AFTER_POST, /* visit the directory just returned post-order */
+	AFTER_POST_SAVED, /* the same, for walk->saved_entry */
+};
+
+struct bino_walk {
+	int flags;
+	int max_depth;
+	bool started;
+	char **start_paths;
+	size_t n_start_paths;
+	size_t next_start;
+	struct bino_mounts *mounts;
+
+	struct dir_frame *top;
+	struct dir_frame *start_frame; /* depth 0 of the current start path */
+	struct identity start_id;
+	int open_fds;
+	int fd_budget;
+
+	char *path;
+	size_t path_len;
+	size_t path_cap;
+	char *ancestor_path;
+	size_t ancestor_cap;
+
+	struct bino_entry entry;
+	enum walk_after after;
+	bool pruned;
+	int pending_fd;
+	struct bino_kstatx pending_stx;
+	enum bino_error pending_error;
+	int pending_errno;
+	bool post_after_error;
+	struct bino_entry saved_entry; /* a directory whose error came between */
+};
+
+/* ---- paths ------------------------------------------------------------- */
+
+static int walk_path_reserve(struct bino_walk *walk, size_t extra)
+{
+	size_t need = walk->path_len + extra + 1;
+	char *grown;
+	size_t cap;
+
+	if (need <= walk->path_cap)
+		return 0;
+	cap = walk->path_cap ? walk->path_cap : 256;
+	while (cap < need)
+		cap *= 2;
+	grown = realloc(walk->path, cap);
+	if (!grown)
+		return -1;
+	walk->path = grown;
+	walk->path_cap = cap;
+	return 0;
+}
+
+static void walk_path_truncate(struct bino_walk *walk, size_t len)
+{
+	walk->path_len = len;
+	walk->path[len] = '\0';
+}
+
+/* Append "/name" (no slash after a trailing one); returns the name's offset. */
+static int walk_path_push(struct bino_walk *walk, const char *name,
+			  size_t *name_offset)
+{
+	size_t name_len = strlen(name);
+	bool slash = walk->path_len > 0 && walk->path[walk->path_len - 1] != '/';
+
+	if (walk_path_reserve(walk, name_len + 1) != 0)
+		return -1;
+	if (slash)
+		walk->path[walk->path_len++] = '/';
+	*name_offset = walk->path_len;
+	memcpy(walk->path + walk->path_len, name, name_len + 1);
+	walk->path_len += name_len;
+	return 0;
+}
+
+/* ---- file descriptors -------------------------------------------------- */
+
+static int walk_fd_budget(void)
+{
+	struct rlimit limit;
+
+	if (getrlimit(RLIMIT_NOFILE, &limit) != 0 ||
+	    limit.rlim_cur == RLIM_INFINITY)
+		return FD_BUDGET_MAX;
+	if (limit.rlim_cur <= FD_RESERVED_FOR_CALLER + 2)
+		return 1;
+	if (limit.rlim_cur - FD_RESERVED_FOR_CALLER > FD_BUDGET_MAX)
+		return FD_BUDGET_MAX;
+	return (int)(limit.rlim_cur - FD_RESERVED_FOR_CALLER);
+}
+
+static void walk_close_frame_fd(struct bino_walk *walk, struct dir_frame *frame)
+{
+	if (frame->fd >= 0) {
+		close(frame->fd);
+		frame->fd = -1;
+		walk->open_fds--;
+	}
+}
+
+/* Close the shallowest open ancestor's fd: it is needed again last. */
+static bool walk_evict_fd(struct bino_walk *walk)
+{
+	struct dir_frame *victim = NULL;
+	struct dir_frame *frame;
+
+	for (frame = walk->top ? walk->top->parent : NULL; frame;
+	     frame = frame->parent) {
+		if (frame->fd >= 0)
+			victim = frame;
+	}
+	if (!victim)
+		return false;
+	walk_close_frame_fd(walk, victim);
+	return true;
+}
+
+/* openat() that makes room in the budget, and again on EMFILE/ENFILE. */
+static int walk_openat(struct bino_walk *walk, int dirfd, const char *name,
+		       int oflags)
+{
+	int fd;
+
+	while (walk->open_fds >= walk->fd_budget && walk_evict_fd(walk))
+		;
+	for (;;) {
+		fd = openat(dirfd, name, oflags | O_CLOEXEC);
+		if (fd >= 0 || (errno != EMFILE && errno != ENFILE) ||
+		    !walk_evict_fd(walk))
+			return fd;
+	}
+}
+
+static int dir_open_flags(bool follow)
+{
+	return O_RDONLY | O_DIRECTORY | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW);
+}
+
+/*
+ * The fd of a frame, reopened if it was evicted: from the nearest ancestor
+ * still open, one name at a time, then checked to be the same directory.
+ */
+static int walk_frame_fd(struct bino_walk *walk, struct dir_frame *frame,
+			 enum bino_error *error)
+{
+	struct dir_frame **chain;
+	struct dir_frame *base;
+	struct bino_kstatx stx;
+	int fd, n = 0;
+
+	if (frame->fd >= 0)
+		return frame->fd;
+	chain = malloc(((size_t)frame->depth + 1) * sizeof(*chain));
+	if (!chain) {
+		*error = BINO_ERROR_NO_MEMORY;
+		return -1;
+	}
+	for (base = frame; base && base->fd < 0; base = base->parent)
+		chain[n++] = base;
+	fd = base ? base->fd : AT_FDCWD;
+	while (n-- > 0) {
+		int next = walk_openat(walk, fd, chain[n]->name,
+				       dir_open_flags(chain[n]->followed));
+
+		if (fd >= 0 && (!base || fd != base->fd))
+			close(fd);
+		if (next < 0) {
+			free(chain);
+			*error = BINO_ERROR_OPEN_FAILED;
+			return -1;
+		}
+		fd = next;
+	}
+	free(chain);
+	if (bino__statx(fd, "", AT_EMPTY_PATH, &stx) != 0 ||
+	    bino__statx_dev(&stx) != frame->id.raw_dev ||
+	    stx.ino != frame->stx.ino) {
+		close(fd);
+		*error = BINO_ERROR_CHANGED_DURING_WALK;
+		errno = ESTALE;
+		return -1;
+	}
+	frame->fd = fd;
+	walk->open_fds++;
+	return fd;
+}
+
+/* ---- identity ---------------------------------------------------------- */
+
+static enum bino_type type_from_mode(uint32_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG:
+		return BINO_TYPE_FILE;
+	case S_IFDIR:
+		return BINO_TYPE_DIR;
+	case S_IFLNK:
+		return BINO_TYPE_SYMLINK;
+	case S_IFBLK:
+		return BINO_TYPE_BLOCK;
+	case S_IFCHR:
+		return BINO_TYPE_CHAR;
+	case S_IFIFO:
+		return BINO_TYPE_FIFO;
+	case S_IFSOCK:
+		return BINO_TYPE_SOCKET;
+	default:
+		return BINO_TYPE_UNKNOWN;
+	}
+}
+
+static enum bino_type type_from_dtype(uint8_t d_type)
+{
+	switch (d_type) {
+	case DT_REG:
+		return BINO_TYPE_FILE;
+	case DT_DIR:
+		return BINO_TYPE_DIR;
+	case DT_LNK:
+		return BINO_TYPE_SYMLINK;
+	case DT_BLK:
+		return BINO_TYPE_BLOCK;
+	case DT_CHR:
+		return BINO_TYPE_CHAR;
+	case DT_FIFO:
+		return BINO_TYPE_FIFO;
+	case DT_SOCK:
+		return BINO_TYPE_SOCKET;
+	default:
+		return BINO_TYPE_UNKNOWN;
+	}
+}
+
+/*
+ * The btrfs subvolume id of an inode, cheapest source first.  Without
+ * STATX_SUBVOL, an inode in the same directory-device as its parent
+ * directory is in the parent's subvolume (btrfs gives every subvolume its own
+ * anonymous st_dev), so the ioctl or file handle is needed only where the
+ * device changes or a subvolume root (inode 256) starts: once per subvolume.
+ */
+static void walk_btrfs_subvolid(struct bino_walk *walk, struct identity *id,
+				const struct bino_kstatx *stx,
+				const struct identity *parent, int fd,
+				int dirfd, const char *name, bool follow)
+{
+	uint64_t subvolid;
+	bool is_dir = S_ISDIR(stx->mode);
+
+	if (!(walk->flags & BINO_WALK_NO_STATX_SUBVOL) &&
+	    (stx->mask & BINO_STATX_SUBVOL)) {
+		id->key.subvolid = stx->subvol;
+		id->source = BINO_SOURCE_STATX;
+		return;
+	}
+	if (parent && parent->kind == BINO_FS_BTRFS &&
+	    parent->raw_dev == id->raw_dev &&
+	    !(is_dir && stx->ino == BTRFS_FIRST_FREE_OBJECTID)) {
+		id->key.subvolid = parent->key.subvolid;
+		id->source = parent->source;
+		return;
+	}
+	if (fd >= 0 && !(walk->flags & BINO_WALK_NO_SUBVOL_IOCTL) &&
+	    bino__subvolid_ioctl(fd, &subvolid) == 0) {
+		id->key.subvolid = subvolid;
+		id->source = BINO_SOURCE_IOCTL;
+		return;
+	}
+	if ((fd >= 0 ? bino__subvolid_file_handle(fd, "", AT_EMPTY_PATH,
+						  &subvolid)
+		     : bino__subvolid_file_handle(dirfd, name,
+						  follow ? AT_SYMLINK_FOLLOW : 0,
+						  &subvolid)) == 0) {
+		id->key.subvolid = subvolid;
+		id->source = BINO_SOURCE_FILE_HANDLE;
+		return;
+	}
+	/*
+	 * Nothing could tell.  The anonymous st_dev still separates
+	 * subvolumes on this host, so it stands in for (dev, subvolid).
+	 */
+	id->error = BINO_ERROR_SUBVOLID_FAILED;
+	id->error_errno = errno;
+	id->flags |= BINO_ENTRY_IDENTITY_UNCERTAIN;
+	id->key.dev = id->raw_dev;
+	id->key.subvolid = 0;
+	id->source = BINO_SOURCE_UNKNOWN;
+}
+
+/*
+ * Turn a statx result into an identity.  @fd is the inode opened (or -1),
+ * @dirfd/@name how to reach it otherwise; @parent is its directory's
+ * identity, NULL for starting paths.
+ */
+static void walk_identify(struct bino_walk *walk, struct identity *id,
+			  const struct bino_kstatx *stx,
+			  const struct identity *parent, int fd, int dirfd,
+			  const char *name, bool follow)
+{
+	memset(id, 0, sizeof(*id));
+	id->raw_dev = bino__statx_dev(stx);
+	id->key.ino = stx->ino;
+	id->mnt_id = stx->mnt_id;
+	if ((stx->mask & BINO_STATX_MNT_ID) && walk->mounts)
+		id->mount = bino_mounts_find_id(walk->mounts, stx->mnt_id);
+	if (!id->mount && parent && parent->mnt_id == stx->mnt_id)
+		id->mount = parent->mount;
+	id->kind = id->mount ? bino__mount_fs_kind(id->mount) : BINO_FS_OTHER;
+	if ((stx->attributes_mask & BINO_STATX_ATTR_MOUNT_ROOT) &&
+	    (stx->attributes & BINO_STATX_ATTR_MOUNT_ROOT))
+		id->flags |= BINO_ENTRY_MOUNT_ROOT;
+	else if (parent && parent->mnt_id != stx->mnt_id)
+		id->flags |= BINO_ENTRY_MOUNT_ROOT;
+
+	if (id->kind != BINO_FS_BTRFS) {
+		id->key.dev = id->raw_dev;
+		id->source = BINO_SOURCE_NONE;
+		return;
+	}
+	/* All subvolumes of one btrfs share the device mountinfo lists. */
+	id->key.dev = bino_mount_dev(id->mount);
+	if (S_ISDIR(stx->mode) &&
+	    stx->ino == BTRFS_EMPTY_SUBVOL_DIR_OBJECTID && parent) {
+		/*
+		 * The empty directory a snapshot holds where its source had a
+		 * nested subvolume: no subvolume of its own, and neither
+		 * statx nor the ioctl can name one.  It lives in its parent.
+		 */
+		id->key.subvolid = parent->key.subvolid;
+		id->source = parent->source;
+		id->flags |= BINO_ENTRY_SUBVOL_PLACEHOLDER;
+		return;
+	}
+	walk_btrfs_subvolid(walk, id, stx, parent, fd, dirfd, name, follow);
+	if (S_ISDIR(stx->mode) && stx->ino == BTRFS_FIRST_FREE_OBJECTID)
+		id->flags |= BINO_ENTRY_SUBVOL_ROOT;
+}
+
+/* Whether readdir's d_ino, with the directory's key, is the exact identity. */
+static bool frame_trusts_readdir(const struct bino_walk *walk,
+				 const struct dir_frame *frame)
+{
+	if (walk->flags & BINO_WALK_STAT_ALL)
+		return false;
+	if (frame->id.flags & BINO_ENTRY_IDENTITY_UNCERTAIN)
+		return false;
+	if (frame->id.kind != BINO_FS_BTRFS &&
+	    frame->id.kind != BINO_FS_DINO_EXACT)
+		return false;
+	return !bino__mount_has_file_mountpoints(frame->id.mount);
+}
+
+/* ---- directory reading ------------------------------------------------- */
+
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+static int frame_append_record(struct dir_frame *frame, size_t *cap,
+			       const struct linux_dirent64 *dent)
+{
+	size_t name_len = strlen(dent->d_name);
+	size_t size = (sizeof(struct dir_record) + name_len + 1 + 7) & ~(size_t)7;
+	struct dir_record *record;
+
+	if (frame->records_len + size > *cap) {
+		size_t grown_cap = *cap ? *cap * 2 : 4096;
+		char *grown;
+
+		while (grown_cap < frame->records_len + size)
+			grown_cap *= 2;
+		grown = realloc(frame->records, grown_cap);
+		if (!grown)
+			return -1;
+		frame->records = grown;
+		*cap = grown_cap;
+	}
+	record = (struct dir_record *)(frame->records + frame->records_len);
+	record->ino = dent->d_ino;
+	record->type = dent->d_type;
+	memcpy(record->name, dent->d_name, name_len + 1);
+	frame->records_len += size;
+	return 0;
+}
+
+/* Read a whole directory; returns 0, or -1 with errno (ENOMEM is fatal). */
+static int walk_read_dir(struct dir_frame *frame)
+{
+	char buffer[GETDENTS_BUFFER_SIZE] __attribute__((aligned(8)));
+	size_t cap = 0;
+
+	for (;;) {
+		long n = syscall(SYS_getdents64, frame->fd, buffer,
+				 sizeof(buffer));
+		long offset = 0;
+
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return 0;
+		while (offset < n) {
+			const struct linux_dirent64 *dent =
+				(const void *)(buffer + offset);
+
+			offset += dent->d_reclen;
+			if (strcmp(dent->d_name, ".") == 0 ||
+			    strcmp(dent->d_name, "..") == 0)
+				continue;
+			if (frame_append_record(frame, &cap, dent) != 0) {
+				errno = ENOMEM;
+				return -1;
+			}
+		}
+	}
+}
+
+/* ---- entries ----------------------------------------------------------- */
+
+static struct bino_entry *walk_entry_reset(struct bino_walk *walk,
+					   size_t name_offset, int depth)
+{
+	struct bino_entry *entry = &walk->entry;
+
+	memset(entry, 0, sizeof(*entry));
+	entry->walk = walk;
+	entry->name_offset = name_offset;
+	entry->depth = depth;
+	return entry;
+}
+
+static void walk_entry_error(struct bino_walk *walk, size_t name_offset,
+			     int depth, enum bino_error error, int error_errno)
+{
+	struct bino_entry *entry = walk_entry_reset(walk, name_offset, depth);
+
+	entry->event = BINO_EVENT_ERROR;
+	entry->error = error;
+	entry->error_errno = error_errno;
+}
+
+/* Fill the entry for an inode that was stat'ed. */
+static void walk_entry_stat(struct bino_walk *walk, size_t name_offset,
+			    int depth, const struct bino_kstatx *stx,
+			    const struct identity *id, bool followed)
+{
+	struct bino_entry *entry = walk_entry_reset(walk, name_offset, depth);
+
+	entry->type = type_from_mode(stx->mode);
+	entry->id = *id;
+	entry->have_stx = true;
+	entry->stx = *stx;
+	entry->followed = followed;
+	if (id->flags & BINO_ENTRY_IDENTITY_UNCERTAIN) {
+		entry->error = id->error;
+		entry->error_errno = id->error_errno;
+	}
+}
+
+/* Whether @key equals an ancestor's; if so, points the entry at its path. */
+static bool walk_check_loop(struct bino_walk *walk, const struct bino_key *key)
+{
+	struct dir_frame *frame;
+
+	for (frame = walk->top; frame; frame = frame->parent) {
+		if (!bino_key_equal(&frame->id.key, key))
+			continue;
+		if (frame->path_len + 1 > walk->ancestor_cap) {
+			char *grown = realloc(walk->ancestor_path,
+					      frame->path_len + 1);
+
+			if (!grown)
+				return true; /* still a loop; path unknown */
+			walk->ancestor_path = grown;
+			walk->ancestor_cap = frame->path_len + 1;
+		}
+		memcpy(walk->ancestor_path, walk->path, frame->path_len);
+		walk->ancestor_path[frame->path_len] = '\0';
+		walk->entry.loop_ancestor = walk->ancestor_path;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Decide what happens after returning a directory entry: enter it (fd kept
+ * as walk->pending_fd), report it as a loop, or not enter it.
+ */
+static void walk_plan_dir(struct bino_walk *walk, int fd)
+{
+	struct bino_entry *entry = &walk->entry;
+	bool enter = fd >= 0;
+
+	if (walk_check_loop(walk, &entry->id.key)) {
+		entry->event = BINO_EVENT_LOOP;
+		if (fd >= 0)
+			close(fd);
+		walk->after = AFTER_NOTHING;
+		return;
+	}
+	if (walk->max_depth >= 0 && entry->depth >= walk->max_depth)
+		enter = false;
+	if (entry->depth > 0 && (walk->flags & BINO_WALK_XDEV) &&
+	    entry->id.mnt_id != walk->start_id.mnt_id) {
+		entry->id.flags |= BINO_ENTRY_PRUNED;
+		enter = false;
+	}
+	if (entry->depth > 0 && (walk->flags & BINO_WALK_SAME_SUBVOL) &&
+	    (entry->id.key.subvolid != walk->start_id.key.subvolid ||
+	     entry->id.key.dev != walk->start_id.key.dev)) {
+		entry->id.flags |= BINO_ENTRY_PRUNED;
+		enter = false;
+	}
+	if (walk->max_depth >= 0 && entry->depth >= walk->max_depth)
+		entry->id.flags |= BINO_ENTRY_PRUNED;
+	if (!enter) {
+		if (fd >= 0)
+			close(fd);
+		walk->after = (walk->flags & BINO_WALK_POST_ORDER) ?
+				      AFTER_POST : AFTER_NOTHING;
+		return;
+	}
+	walk->pending_fd = fd;
+	walk->pending_stx = entry->stx;
+	walk->open_fds++;
+	walk->after = AFTER_ENTER;
+}
+
+/* A directory that could not be opened: return it, then its error. */
+static void walk_plan_dir_error(struct bino_walk *walk, enum bino_error error,
+				int error_errno)
+{
+	if (walk_check_loop(walk, &walk->entry.id.key)) {
+		walk->entry.event = BINO_EVENT_LOOP;
+		walk->after = AFTER_NOTHING;
+		return;
+	}
+	walk->after = AFTER_ERROR;
+	walk->pending_error = error;
+	walk->pending_errno = error_errno;
+	walk->post_after_error = walk->flags & BINO_WALK_POST_ORDER;
+}
+
+static bool want_descent(const struct bino_walk *walk, int depth)
+{
+	return walk->max_depth < 0 || depth < walk->max_depth;
+}
+
+/*
+ * Stat and identify a directory (or what turned out not to be one) at
+ * @dirfd/@name, opening it if the walk may descend.  Fills walk->entry and
+ * plans what follows.  @parent is NULL for starting paths.
+ */
+static enum bino_error walk_visit_stat(struct bino_walk *walk, int dirfd,
+				       const char *name, size_t name_offset,
+				       int depth, const struct identity *parent,
+				       bool follow, bool maybe_dir)
+{
+	struct bino_kstatx stx;
+	struct identity id;
+	int fd = -1, open_errno = 0;
+	int at_flags = follow ? 0 : AT_SYMLINK_NOFOLLOW;
+
+	if (maybe_dir && want_descent(walk, depth)) {
+		fd = walk_openat(walk, dirfd, name, dir_open_flags(follow));
+		if (fd < 0)
+			open_errno = errno;
+		else if (bino__statx(fd, "", AT_EMPTY_PATH, &stx) != 0) {
+			walk_entry_error(walk, name_offset, depth,
+					 BINO_ERROR_STAT_FAILED, errno);
+			close(fd);
+			return BINO_OK;
+		}
+	}
+	if (fd < 0 && bino__statx(dirfd, name, at_flags, &stx) != 0) {
+		int stat_errno = errno;
+
+		/* A dangling symbolic link is still an entry (find -L). */
+		if (follow && stat_errno == ENOENT &&
+		    bino__statx(dirfd, name, AT_SYMLINK_NOFOLLOW, &stx) == 0)
+			follow = false;
+		else {
+			walk_entry_error(walk, name_offset, depth,
+					 BINO_ERROR_STAT_FAILED, stat_errno);
+			return BINO_OK;
+		}
+	}
+	walk_identify(walk, &id, &stx, parent, fd, dirfd, name, follow);
+	walk_entry_stat(walk, name_offset, depth, &stx, &id, follow);
+	if (!S_ISDIR(stx.mode)) {
+		if (fd >= 0)
+			close(fd);
+		walk->after = AFTER_NOTHING;
+		return BINO_OK;
+	}
+	if (fd < 0 && open_errno && open_errno != ENOTDIR &&
+	    open_errno != ELOOP)
+		walk_plan_dir_error(walk, BINO_ERROR_OPEN_FAILED, open_errno);
+	else
+		walk_plan_dir(walk, fd);
+	return BINO_OK;
+}
+
+/* The next starting path; BINO_ERROR_STOP_ITERATION when none is left. */
+static enum bino_error walk_next_start(struct bino_walk *walk)
+{
+	const char *start;
+	bool follow = walk->flags & (BINO_WALK_FOLLOW_ARGS | BINO_WALK_FOLLOW_ALL);
+
+	if (walk->next_start >= walk->n_start_paths)
+		return BINO_ERROR_STOP_ITERATION;
+	start = walk->start_paths[walk->next_start++];
+	walk->path_len = 0;
+	if (walk_path_reserve(walk, strlen(start)) != 0)
+		return BINO_ERROR_NO_MEMORY;
+	memcpy(walk->path, start, strlen(start) + 1);
+	walk->path_len = strlen(start);
+	walk_visit_stat(walk, AT_FDCWD, start, 0, 0, NULL, follow, true);
+	walk->entry.id.flags |= BINO_ENTRY_START;
+	walk->start_id = walk->entry.id;
+	return BINO_OK;
+}
+
+/* Push the directory just returned and read it. */
+static enum bino_error walk_enter(struct bino_walk *walk)
+{
+	struct bino_entry *entry = &walk->entry;
+	struct dir_frame *frame = calloc(1, sizeof(*frame));
+	const char *name = walk->path + entry->name_offset;
+
+	if (!frame)
+		goto out_nomem;
+	frame->name = strdup(entry->depth == 0 ? walk->path : name);
+	if (!frame->name)
+		goto out_frame;
+	frame->parent = walk->top;
+	frame->fd = walk->pending_fd;
+	frame->followed = entry->followed;
+	frame->path_len = walk->path_len;
+	frame->name_offset = entry->name_offset;
+	frame->depth = entry->depth;
+	frame->id = entry->id;
+	frame->stx = walk->pending_stx;
+	walk->pending_fd = -1;
+	walk->top = frame;
+	frame->stat_children = !frame_trusts_readdir(walk, frame);
+	if (walk_read_dir(frame) != 0) {
+		if (errno == ENOMEM)
+			return BINO_ERROR_NO_MEMORY;
+		walk_entry_error(walk, frame->name_offset, frame->depth,
+				 BINO_ERROR_READDIR_FAILED, errno);
+		frame->records_len = 0;
+		return BINO_OK;
+	}
+	return BINO_ERROR_STOP_ITERATION; /* nothing to report: go on */
+
+out_frame:
+	free(frame);
+out_nomem:
+	close(walk->pending_fd);
+	walk->pending_fd = -1;
+	walk->open_fds--;
+	return BINO_ERROR_NO_MEMORY;
+}
+
+static void walk_pop(struct bino_walk *walk)
+{
+	struct dir_frame *frame = walk->top;
+
+	walk->top = frame->parent;
+	walk_close_frame_fd(walk, frame);
+	free(frame->records);
+	free(frame->name);
+	free(frame);
+}
+
+/* The post-order visit of the top frame, which is then popped. */
+static void walk_entry_post(struct bino_walk *walk)
+{
+	struct dir_frame *frame = walk->top;
+	struct bino_entry *entry;
+
+	walk_path_truncate(walk, frame->path_len);
+	entry = walk_entry_reset(walk, frame->name_offset, frame->depth);
+	entry->visit = BINO_VISIT_POST;
+	entry->type = BINO_TYPE_DIR;
+	entry->id = frame->id;
+	entry->have_stx = true;
+	entry->stx = frame->stx;
+	entry->followed = frame->followed;
+}
+
+/*
+ * The next child of the top frame.  Returns BINO_OK with walk->entry filled,
+ * BINO_ERROR_STOP_ITERATION when the frame is exhausted, or a fatal error.
+ */
+static enum bino_error walk_next_child(struct bino_walk *walk)
+{
+	struct dir_frame *frame = walk->top;
+	const struct dir_record *record;
+	size_t name_offset;
+	bool follow = walk->flags & BINO_WALK_FOLLOW_ALL;
+	bool is_dir, may_be_dir;
+	enum bino_error error;
+	int dirfd;
+
+	if (frame->next_record >= frame->records_len)
+		return BINO_ERROR_STOP_ITERATION;
+	record = (const void *)(frame->records + frame->next_record);
+	frame->next_record += (sizeof(*record) + strlen(record->name) + 1 + 7) &
+			      ~(size_t)7;
+	walk_path_truncate(walk, frame->path_len);
+	if (walk_path_push(walk, record->name, &name_offset) != 0)
+		return BINO_ERROR_NO_MEMORY;
+
+	is_dir = record->type == DT_DIR;
+	may_be_dir = is_dir || record->type == DT_UNKNOWN ||
+		     (follow && record->type == DT_LNK);
+	if (!may_be_dir && !frame->stat_children) {
+		struct bino_entry *entry =
+			walk_entry_reset(walk, name_offset, frame->depth + 1);
+
+		entry->type = type_from_dtype(record->type);
+		entry->id = frame->id;
+		entry->id.flags &= BINO_ENTRY_IDENTITY_UNCERTAIN;
+		entry->id.key.ino = record->ino;
+		walk->after = AFTER_NOTHING;
+		return BINO_OK;
+	}
+	dirfd = walk_frame_fd(walk, frame, &error);
+	if (dirfd < 0) {
+		/* The directory is gone or replaced: report it, skip the rest. */
+		walk_entry_error(walk, frame->name_offset, frame->depth, error,
+				 errno);
+		walk_path_truncate(walk, frame->path_len);
+		frame->next_record = frame->records_len;
+		walk->after = AFTER_NOTHING;
+		return BINO_OK;
+	}
+	walk_visit_stat(walk, dirfd, record->name, name_offset,
+			frame->depth + 1, &frame->id, follow, may_be_dir);
+	return BINO_OK;
+}
+
+/* ---- public API -------------------------------------------------------- */
+
+BINO_PUBLIC enum bino_error bino_walk_create(const char *const *paths,
+					     size_t n_paths, int flags,
+					     struct bino_walk **ret)
+{
+	struct bino_walk *walk;
+	enum bino_error err;
+	size_t i;
+
+	if (!paths || n_paths == 0 || !ret || (flags & ~WALK_ALL_FLAGS))
+		return BINO_ERROR_INVALID_ARGUMENT;
+	for (i = 0; i < n_paths; i++) {
+		if (!paths[i] || !paths[i][0])
+			return BINO_ERROR_INVALID_ARGUMENT;
+	}
+	walk = calloc(1, sizeof(*walk));
+	if (!walk)
+		return BINO_ERROR_NO_MEMORY;
+	walk->flags = flags;
+	walk->max_depth = -1;
+	walk->pending_fd = -1;
+	walk->fd_budget = walk_fd_budget();
+	walk->start_paths = calloc(n_paths, sizeof(*walk->start_paths));
+	if (!walk->start_paths)
+		goto out_nomem;
+	walk->n_start_paths = n_paths;
+	for (i = 0; i < n_paths; i++) {
+		walk->start_paths[i] = strdup(paths[i]);
+		if (!walk->start_paths[i])
+			goto out_nomem;
+	}
+	if (walk_path_reserve(walk, 0) != 0)
+		goto out_nomem;
+	walk->path[0] = '\0';
+	err = bino_mounts_create(NULL, &walk->mounts);
+	if (err) {
+		bino_walk_destroy(walk);
+		return err;
+	}
+	*ret = walk;
+	return BINO_OK;
+
+out_nomem:
+	bino_walk_destroy(walk);
+	return BINO_ERROR_NO_MEMORY;
+}
+
+BINO_PUBLIC enum bino_error bino_walk_set_max_depth(struct bino_walk *walk,
+						    int depth)
+{
+	if (walk->started)
+		return BINO_ERROR_INVALID_ARGUMENT;
+	walk->max_depth = depth < 0 ? -1 : depth;
+	return BINO_OK;
+}
+
+/* Settle what the previous entry left owing; BINO_OK if it yields an entry. */
+static enum bino_error walk_settle_after(struct bino_walk *walk)
+{
+	enum walk_after after = walk->after;
+
+	walk->after = AFTER_NOTHING;
+	switch (after) {
+	case AFTER_NOTHING:
+		return BINO_ERROR_STOP_ITERATION;
+	case AFTER_POST:
+		walk->entry.visit = BINO_VISIT_POST;
+		return BINO_OK;
+	case AFTER_POST_SAVED:
+		walk->entry = walk->saved_entry;
+		walk->entry.visit = BINO_VISIT_POST;
+		return BINO_OK;
+	case AFTER_ERROR:
+		if (walk->post_after_error) {
+			walk->saved_entry = walk->entry;
+			walk->after = AFTER_POST_SAVED;
+		}
+		walk_entry_error(walk, walk->entry.name_offset,
+				 walk->entry.depth, walk->pending_error,
+				 walk->pending_errno);
+		return BINO_OK;
+	case AFTER_ENTER:
+		if (walk->pruned) {
+			close(walk->pending_fd);
+			walk->pending_fd = -1;
+			walk->open_fds--;
+			if (walk->flags & BINO_WALK_POST_ORDER) {
+				walk->entry.visit = BINO_VISIT_POST;
+				return BINO_OK;
+			}
+			return BINO_ERROR_STOP_ITERATION;
+		}
+		return walk_enter(walk);
+	}
+	return BINO_ERROR_STOP_ITERATION;
+}
+
+BINO_PUBLIC enum bino_error bino_walk_next(struct bino_walk *walk,
+					   struct bino_entry **ret)
+{
+	enum bino_error err;
+
+	walk->started = true;
+	err = walk_settle_after(walk);
+	walk->pruned = false;
+	if (err != BINO_ERROR_STOP_ITERATION)
+		goto out;
+	for (;;) {
+		if (!walk->top) {
+			err = walk_next_start(walk);
+			goto out;
+		}
+		err = walk_next_child(walk);
+		if (err != BINO_ERROR_STOP_ITERATION)
+			goto out;
+		if (walk->flags & BINO_WALK_POST_ORDER) {
+			walk_entry_post(walk);
+			walk_pop(walk);
+			walk->after = AFTER_NOTHING;
+			err = BINO_OK;
+			goto out;
+		}
+		walk_pop(walk);
+	}
+out:
+	if (err == BINO_OK)
+		*ret = &walk->entry;
+	return err;
+}
+
+BINO_PUBLIC void bino_walk_prune(struct bino_walk *walk)
+{
+	walk->pruned = true;
+}
+
+BINO_PUBLIC void bino_walk_destroy(struct bino_walk *walk)
+{
+	size_t i;
+
+	if (!walk)
+		return;
+	while (walk->top)
+		walk_pop(walk);
+	if (walk->pending_fd >= 0)
+		close(walk->pending_fd);
+	if (walk->start_paths) {
+		for (i = 0; i < walk->n_start_paths; i++)
+			free(walk->start_paths[i]);
+	}
+	free(walk->start_paths);
+	bino_mounts_destroy(walk->mounts);
+	free(walk->path);
+	free(walk->ancestor_path);
+	free(walk);
+}
+
+BINO_PUBLIC const struct bino_mounts *
+bino_walk_mounts(const struct bino_walk *walk)
+{
+	return walk->mounts;
+}
+
+BINO_PUBLIC const char *bino_entry_path(const struct bino_entry *entry)
+{
+	return entry->walk->path;
+}
+
+BINO_PUBLIC size_t bino_entry_path_length(const struct bino_entry *entry)
+{
+	return entry->walk->path_len;
+}
+
+BINO_PUBLIC const char *bino_entry_name(const struct bino_entry *entry)
+{
+	return entry->walk->path + entry->name_offset;
+}
+
+BINO_PUBLIC int bino_entry_depth(const struct bino_entry *entry)
+{
+	return entry->depth;
+}
+
+BINO_PUBLIC enum bino_event bino_entry_event(const struct bino_entry *entry)
+{
+	return entry->event;
+}
+
+BINO_PUBLIC enum bino_visit bino_entry_visit(const struct bino_entry *entry)
+{
+	return entry->visit;
+}
+
+BINO_PUBLIC enum bino_type bino_entry_type(const struct bino_entry *entry)
+{
+	return entry->type;
+}
+
+BINO_PUBLIC int bino_entry_flags(const struct bino_entry *entry)
+{
+	return entry->id.flags;
+}
+
+BINO_PUBLIC struct bino_key bino_entry_key(const struct bino_entry *entry)
+{
+	return entry->id.key;
+}
+
+BINO_PUBLIC enum bino_source bino_entry_source(const struct bino_entry *entry)
+{
+	return entry->id.source;
+}
+
+BINO_PUBLIC enum bino_error bino_entry_error(const struct bino_entry *entry)
+{
+	return entry->error;
+}
+
+BINO_PUBLIC int bino_entry_errno(const struct bino_entry *entry)
+{
+	return entry->error_errno;
+}
+
+BINO_PUBLIC const char *
+bino_entry_loop_ancestor(const struct bino_entry *entry)
+{
+	return entry->event == BINO_EVENT_LOOP ? entry->loop_ancestor : NULL;
+}
+
+BINO_PUBLIC const struct bino_mount *bino_entry_mount(struct bino_entry *entry)
+{
+	return entry->id.mount;
+}
+
+static struct bino_timestamp timestamp(const struct bino_kstatx_timestamp *ts)
+{
+	struct bino_timestamp result = { .sec = ts->tv_sec, .nsec = ts->tv_nsec };
+
+	return result;
+}
+
+BINO_PUBLIC enum bino_error bino_entry_stat(struct bino_entry *entry,
+					    struct bino_stat *ret)
+{
+	struct bino_walk *walk = entry->walk;
+	const struct bino_kstatx *stx = &entry->stx;
+	enum bino_error error;
+
+	if (entry->event == BINO_EVENT_ERROR)
+		return BINO_ERROR_INVALID_ARGUMENT;
+	if (!entry->have_stx) {
+		int dirfd;
+
+		if (entry->stat_failed || !walk->top)
+			return BINO_ERROR_STAT_FAILED;
+		dirfd = walk_frame_fd(walk, walk->top, &error);
+		if (dirfd < 0 ||
+		    bino__statx(dirfd, bino_entry_name(entry),
+				entry->followed ? 0 : AT_SYMLINK_NOFOLLOW,
+				&entry->stx) != 0) {
+			entry->stat_failed = true;
+			return BINO_ERROR_STAT_FAILED;
+		}
+		if (entry->stx.ino != entry->id.key.ino) {
+			/* Replaced since readdir: not the inode identified. */
+			entry->stat_failed = true;
+			errno = ESTALE;
+			return BINO_ERROR_STAT_FAILED;
+		}
+		entry->have_stx = true;
+	}
+	memset(ret, 0, sizeof(*ret));
+	ret->mode = stx->mode;
+	ret->uid = stx->uid;
+	ret->gid = stx->gid;
+	ret->nlink = stx->nlink;
+	ret->size = stx->size;
+	ret->blocks = stx->blocks;
+	ret->rdev = makedev(stx->rdev_major, stx->rdev_minor);
+	ret->mnt_id = (stx->mask & BINO_STATX_MNT_ID) ? stx->mnt_id : 0;
+	ret->atime = timestamp(&stx->atime);
+	ret->mtime = timestamp(&stx->mtime);
+	ret->ctime = timestamp(&stx->ctime);
+	ret->btime = timestamp(&stx->btime);
+	ret->has_btime = stx->mask & BINO_STATX_BTIME;
+	return BINO_OK;
+}
