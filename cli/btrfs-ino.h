@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What the subcommands share: their entry points and exit statuses. */
+#ifndef BTRFS_INO_H
+#define BTRFS_INO_H
+
+#include <stdio.h>
+
+/* Exit statuses, as documented in btrfs-ino(1). */
+enum {
+	EXIT_CLEAN = 0, /* everything walked, nothing found */
+	EXIT_FINDINGS = 1, /* findings, or entries that could not be read */
+	EXIT_USAGE = 2, /* usage error, or nothing could be done */
+};
+
+#define PROGRAM_NAME "btrfs-ino"
+
+struct command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv);
+	void (*usage)(FILE *stream);
+};
+
+int cmd_walk(int argc, char **argv);
+void usage_walk(FILE *stream);
+
+/* "Try 'btrfs-ino CMD --help'." on stderr; returns EXIT_USAGE. */
+int usage_error(const char *command, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

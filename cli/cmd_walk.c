@@ -1,0 +1,375 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * btrfs-ino walk: every entry with its true identity, as text, JSON Lines or
+ * NUL-separated paths.  Loops and unreadable entries go to stderr (and, in
+ * JSON, into the stream as "loop"/"error" records) and set exit status 1.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btrfsino.h"
+#include "btrfs-ino.h"
+#include "output.h"
+
+struct walk_options {
+	int flags;
+	int max_depth;
+	bool stat;
+	bool print0;
+	bool post_order;
+	bool quiet;
+	enum output_format format;
+};
+
+struct walk_result {
+	bool problems; /* loops or unreadable entries */
+	size_t usable_starts;
+};
+
+void usage_walk(FILE *stream)
+{
+	fprintf(stream,
+		"Usage: %s walk [OPTION]... PATH...\n"
+		"List every entry below each PATH with its true identity\n"
+		"(device, subvolume ID, inode), one per line: DEV SUBVOLID INO PATH.\n\n"
+		"Output:\n"
+		"      --json             JSON Lines: one object per entry, loop or error\n"
+		"      --stat             add mode, nlink, uid, gid, size, times, mount ID\n"
+		"  -0, --print0           print only paths, each followed by NUL\n"
+		"  -q, --quiet            do not report errors and loops on stderr\n"
+		"Walk:\n"
+		"      --depth            list directories after their contents (find -depth)\n"
+		"      --maxdepth N       descend at most N levels below PATH\n"
+		"      --xdev             do not descend into other mounts\n"
+		"      --same-subvol      do not descend into other subvolumes\n"
+		"  -P                     never follow symbolic links (default)\n"
+		"  -H                     follow symbolic links given as PATH\n"
+		"  -L                     follow all symbolic links\n"
+		"Identity sources (for testing and old kernels):\n"
+		"      --stat-all         stat every entry instead of trusting readdir\n"
+		"      --no-statx-subvol  do not use statx STATX_SUBVOL\n"
+		"      --no-subvol-ioctl  do not use the btrfs ioctl either\n"
+		"  -h, --help             show this help and exit\n\n"
+		"Exit status: 0 all walked, 1 loops or unreadable entries,\n"
+		"2 usage error or no PATH usable.\n",
+		PROGRAM_NAME);
+}
+
+enum {
+	OPT_JSON = 256,
+	OPT_STAT,
+	OPT_DEPTH,
+	OPT_MAXDEPTH,
+	OPT_XDEV,
+	OPT_SAME_SUBVOL,
+	OPT_STAT_ALL,
+	OPT_NO_STATX_SUBVOL,
+	OPT_NO_SUBVOL_IOCTL,
+};
+
+static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
+{
+	static const struct option options[] = {
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "stat", no_argument, NULL, OPT_STAT },
+		{ "print0", no_argument, NULL, '0' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "depth", no_argument, NULL, OPT_DEPTH },
+		{ "maxdepth", required_argument, NULL, OPT_MAXDEPTH },
+		{ "xdev", no_argument, NULL, OPT_XDEV },
+		{ "same-subvol", no_argument, NULL, OPT_SAME_SUBVOL },
+		{ "stat-all", no_argument, NULL, OPT_STAT_ALL },
+		{ "no-statx-subvol", no_argument, NULL, OPT_NO_STATX_SUBVOL },
+		{ "no-subvol-ioctl", no_argument, NULL, OPT_NO_SUBVOL_IOCTL },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->max_depth = -1;
+	opts->format = OUTPUT_TEXT;
+	while ((opt = getopt_long(argc, argv, "0qPHLh", options, NULL)) != -1) {
+		char *end;
+
+		switch (opt) {
+		case OPT_JSON:
+			opts->format = OUTPUT_JSON;
+			break;
+		case OPT_STAT:
+			opts->stat = true;
+			break;
+		case '0':
+			opts->print0 = true;
+			break;
+		case 'q':
+			opts->quiet = true;
+			break;
+		case OPT_DEPTH:
+			opts->post_order = true;
+			opts->flags |= BINO_WALK_POST_ORDER;
+			break;
+		case OPT_MAXDEPTH:
+			errno = 0;
+			opts->max_depth = (int)strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || opts->max_depth < 0)
+				return usage_error("walk", "invalid --maxdepth '%s'",
+						   optarg);
+			break;
+		case OPT_XDEV:
+			opts->flags |= BINO_WALK_XDEV;
+			break;
+		case OPT_SAME_SUBVOL:
+			opts->flags |= BINO_WALK_SAME_SUBVOL;
+			break;
+		case 'P':
+			opts->flags &= ~(BINO_WALK_FOLLOW_ARGS | BINO_WALK_FOLLOW_ALL);
+			break;
+		case 'H':
+			opts->flags &= ~BINO_WALK_FOLLOW_ALL;
+			opts->flags |= BINO_WALK_FOLLOW_ARGS;
+			break;
+		case 'L':
+			opts->flags &= ~BINO_WALK_FOLLOW_ARGS;
+			opts->flags |= BINO_WALK_FOLLOW_ALL;
+			break;
+		case OPT_STAT_ALL:
+			opts->flags |= BINO_WALK_STAT_ALL;
+			break;
+		case OPT_NO_STATX_SUBVOL:
+			opts->flags |= BINO_WALK_NO_STATX_SUBVOL;
+			break;
+		case OPT_NO_SUBVOL_IOCTL:
+			opts->flags |= BINO_WALK_NO_SUBVOL_IOCTL;
+			break;
+		case 'h':
+			usage_walk(stdout);
+			return -1;
+		default:
+			return usage_error("walk", "invalid option");
+		}
+	}
+	if (opts->print0 && opts->format == OUTPUT_JSON)
+		return usage_error("walk", "--print0 and --json exclude each other");
+	if (optind >= argc)
+		return usage_error("walk", "no PATH given");
+	return 0;
+}
+
+static void report_error(const struct walk_options *opts, struct output *out,
+			 struct bino_entry *entry)
+{
+	int error_errno = bino_entry_errno(entry);
+
+	if (!opts->quiet)
+		fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME,
+			bino_entry_path(entry),
+			bino_strerror(bino_entry_error(entry)),
+			strerror(error_errno));
+	if (output_format(out) != OUTPUT_JSON)
+		return;
+	output_begin(out);
+	print_string(out, PRINT_JSON, "event", NULL, "error");
+	print_path(out, PRINT_JSON, "path", NULL, bino_entry_path(entry),
+		   bino_entry_path_length(entry));
+	print_i64(out, PRINT_JSON, "errno", NULL, error_errno);
+	print_string(out, PRINT_JSON, "error", NULL, strerror(error_errno));
+	print_string(out, PRINT_JSON, "step", NULL,
+		     bino_strerror(bino_entry_error(entry)));
+	output_end(out);
+}
+
+static void report_loop(const struct walk_options *opts, struct output *out,
+			struct bino_entry *entry)
+{
+	const char *ancestor = bino_entry_loop_ancestor(entry);
+	struct bino_key key = bino_entry_key(entry);
+
+	if (!ancestor)
+		ancestor = "?";
+	if (!opts->quiet)
+		fprintf(stderr,
+			"%s: File system loop detected; '%s' is the same directory as its ancestor '%s'.\n",
+			PROGRAM_NAME, bino_entry_path(entry), ancestor);
+	if (output_format(out) != OUTPUT_JSON)
+		return;
+	output_begin(out);
+	print_string(out, PRINT_JSON, "event", NULL, "loop");
+	print_path(out, PRINT_JSON, "path", NULL, bino_entry_path(entry),
+		   bino_entry_path_length(entry));
+	print_path(out, PRINT_JSON, "ancestor", NULL, ancestor, strlen(ancestor));
+	print_dev(out, PRINT_JSON, "dev", NULL, key.dev);
+	print_u64(out, PRINT_JSON, "subvolid", NULL, key.subvolid);
+	print_u64(out, PRINT_JSON, "ino", NULL, key.ino);
+	output_end(out);
+}
+
+static void print_timestamp(struct output *out, const char *key,
+			    const struct bino_timestamp *ts)
+{
+	char nsec_key[32];
+
+	print_i64(out, PRINT_JSON, key, NULL, ts->sec);
+	snprintf(nsec_key, sizeof(nsec_key), "%s_nsec", key);
+	print_u64(out, PRINT_JSON, nsec_key, NULL, ts->nsec);
+}
+
+static void print_stat(struct output *out, const struct bino_stat *st)
+{
+	print_u64(out, PRINT_ANY, "mode", "%06" PRIo64 " ", st->mode);
+	print_u64(out, PRINT_ANY, "nlink", "%" PRIu64 " ", st->nlink);
+	print_u64(out, PRINT_ANY, "uid", "%" PRIu64 " ", st->uid);
+	print_u64(out, PRINT_ANY, "gid", "%" PRIu64 " ", st->gid);
+	print_u64(out, PRINT_ANY, "size", "%" PRIu64 " ", st->size);
+	print_i64(out, PRINT_TEXT, NULL, "%" PRId64 " ", st->mtime.sec);
+	print_timestamp(out, "atime", &st->atime);
+	print_timestamp(out, "mtime", &st->mtime);
+	print_timestamp(out, "ctime", &st->ctime);
+	if (st->has_btime)
+		print_timestamp(out, "btime", &st->btime);
+	print_u64(out, PRINT_JSON, "mnt_id", NULL, st->mnt_id);
+}
+
+static void print_entry(struct output *out, struct bino_entry *entry,
+			const struct bino_stat *st)
+{
+	struct bino_key key = bino_entry_key(entry);
+	int flags = bino_entry_flags(entry);
+	const struct bino_mount *mount = bino_entry_mount(entry);
+
+	output_begin(out);
+	print_string(out, PRINT_JSON, "event", NULL, "entry");
+	print_dev(out, PRINT_ANY, "dev", "%s ", key.dev);
+	print_u64(out, PRINT_ANY, "subvolid", "%" PRIu64 " ", key.subvolid);
+	print_u64(out, PRINT_ANY, "ino", "%" PRIu64 " ", key.ino);
+	if (st)
+		print_stat(out, st);
+	print_path(out, PRINT_ANY, "path", "%s", bino_entry_path(entry),
+		   bino_entry_path_length(entry));
+	print_i64(out, PRINT_JSON, "depth", NULL, bino_entry_depth(entry));
+	print_string(out, PRINT_JSON, "type", NULL,
+		     bino_type_name(bino_entry_type(entry)));
+	print_bool(out, PRINT_JSON, "subvol_root", NULL,
+		   flags & BINO_ENTRY_SUBVOL_ROOT);
+	print_bool(out, PRINT_JSON, "mount_root", NULL,
+		   flags & BINO_ENTRY_MOUNT_ROOT);
+	if (flags & BINO_ENTRY_SUBVOL_PLACEHOLDER)
+		print_bool(out, PRINT_JSON, "subvol_placeholder", NULL, true);
+	print_string(out, PRINT_JSON, "source", NULL,
+		     bino_source_name(bino_entry_source(entry)));
+	if (flags & BINO_ENTRY_IDENTITY_UNCERTAIN) {
+		print_bool(out, PRINT_JSON, "identity_uncertain", NULL, true);
+		print_string(out, PRINT_JSON, "uncertain_reason", NULL,
+			     strerror(bino_entry_errno(entry)));
+	}
+	print_string(out, PRINT_JSON, "fstype", NULL,
+		     mount ? bino_mount_fstype(mount) : NULL);
+	output_end(out);
+}
+
+/* Whether this visit of the entry is the one that prints it. */
+static bool visit_prints(const struct walk_options *opts,
+			 struct bino_entry *entry)
+{
+	bool is_post = bino_entry_visit(entry) == BINO_VISIT_POST;
+
+	if (bino_entry_type(entry) != BINO_TYPE_DIR || !opts->post_order)
+		return !is_post;
+	return is_post;
+}
+
+static int walk_paths(const struct walk_options *opts, char **paths,
+		      size_t n_paths, struct output *out,
+		      struct walk_result *result)
+{
+	struct bino_walk *walk;
+	struct bino_entry *entry;
+	enum bino_error err;
+
+	err = bino_walk_create((const char *const *)paths, n_paths, opts->flags,
+			       &walk);
+	if (err) {
+		fprintf(stderr, "%s: %s: %s\n", PROGRAM_NAME, bino_strerror(err),
+			strerror(errno));
+		return -1;
+	}
+	bino_walk_set_max_depth(walk, opts->max_depth);
+	while ((err = bino_walk_next(walk, &entry)) == BINO_OK) {
+		struct bino_stat st;
+
+		if (bino_entry_depth(entry) == 0 &&
+		    bino_entry_visit(entry) == BINO_VISIT_PRE &&
+		    bino_entry_event(entry) != BINO_EVENT_ERROR)
+			result->usable_starts++;
+		switch (bino_entry_event(entry)) {
+		case BINO_EVENT_ERROR:
+			result->problems = true;
+			report_error(opts, out, entry);
+			continue;
+		case BINO_EVENT_LOOP:
+			result->problems = true;
+			report_loop(opts, out, entry);
+			continue;
+		case BINO_EVENT_ENTRY:
+			break;
+		}
+		if (!visit_prints(opts, entry))
+			continue;
+		if (opts->stat && bino_entry_stat(entry, &st) != BINO_OK) {
+			/* Vanished since it was read: an error, not an entry. */
+			if (!opts->quiet)
+				fprintf(stderr, "%s: %s: %s\n", PROGRAM_NAME,
+					bino_entry_path(entry), strerror(errno));
+			result->problems = true;
+			continue;
+		}
+		if (opts->print0) {
+			fwrite(bino_entry_path(entry), 1,
+			       bino_entry_path_length(entry) + 1, stdout);
+			continue;
+		}
+		print_entry(out, entry, opts->stat ? &st : NULL);
+	}
+	bino_walk_destroy(walk);
+	if (err != BINO_ERROR_STOP_ITERATION) {
+		fprintf(stderr, "%s: walk failed: %s\n", PROGRAM_NAME,
+			bino_strerror(err));
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_walk(int argc, char **argv)
+{
+	struct walk_options opts;
+	struct walk_result result = { 0 };
+	struct output *out;
+	int ret;
+	static char stdout_buffer[1 << 16];
+
+	ret = parse_walk_options(argc, argv, &opts);
+	if (ret < 0)
+		return EXIT_CLEAN;
+	if (ret > 0)
+		return ret;
+	setvbuf(stdout, stdout_buffer, _IOFBF, sizeof(stdout_buffer));
+	out = output_create(opts.format, stdout);
+	if (!out) {
+		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+		return EXIT_USAGE;
+	}
+	ret = walk_paths(&opts, argv + optind, (size_t)(argc - optind), out,
+			 &result);
+	output_destroy(out);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s: write error: %s\n", PROGRAM_NAME,
+			strerror(errno));
+		return EXIT_USAGE;
+	}
+	if (ret < 0 || result.usable_starts == 0)
+		return EXIT_USAGE;
+	return result.problems ? EXIT_FINDINGS : EXIT_CLEAN;
+}

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * btrfs-ino: the command table and the options common to all commands.
+ * Each command lives in its own cmd_*.c and uses the public API only.
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btrfsino.h"
+#include "btrfs-ino.h"
+
+static const struct command commands[] = {
+	{ "walk", "list entries with their true identity", cmd_walk, usage_walk },
+};
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage_main(FILE *stream)
+{
+	size_t i;
+
+	fprintf(stream,
+		"Usage: %s COMMAND [OPTION]... [ARG]...\n"
+		"Walk and audit btrfs trees, locally or over NFS, by true inode identity\n"
+		"(device, subvolume, inode).\n\n"
+		"Commands:\n",
+		PROGRAM_NAME);
+	for (i = 0; i < N_COMMANDS; i++)
+		fprintf(stream, "  %-10s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(stream,
+		"  %-10s %s\n\n"
+		"Options:\n"
+		"  -h, --help     show this help and exit\n"
+		"  -V, --version  show the version and exit\n\n"
+		"'%s help COMMAND' and '%s COMMAND --help' describe a command.\n"
+		"See btrfs-ino(1).\n",
+		"help", "describe a command", PROGRAM_NAME, PROGRAM_NAME);
+}
+
+int usage_error(const char *command, const char *fmt, ...)
+{
+	va_list args;
+
+	fprintf(stderr, "%s: ", PROGRAM_NAME);
+	va_start(args, fmt);
+	vfprintf(stderr, fmt, args);
+	va_end(args);
+	fprintf(stderr, "\nTry '%s%s%s --help' for more information.\n",
+		PROGRAM_NAME, command ? " " : "", command ? command : "");
+	return EXIT_USAGE;
+}
+
+static const struct command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < N_COMMANDS; i++) {
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	}
+	return NULL;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const struct command *command;
+
+	if (argc < 2) {
+		usage_main(stdout);
+		return EXIT_CLEAN;
+	}
+	command = find_command(argv[1]);
+	if (!command)
+		return usage_error(NULL, "unknown command '%s'", argv[1]);
+	command->usage(stdout);
+	return EXIT_CLEAN;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct command *command;
+	int opt, first;
+
+	/* Stop at the command name: its options are its own. */
+	while ((opt = getopt_long(argc, argv, "+hV", options, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			usage_main(stdout);
+			return EXIT_CLEAN;
+		case 'V':
+			printf("%s %s (libbtrfsino %s)\n", PROGRAM_NAME,
+			       BTRFS_INO_VERSION, bino_version());
+			return EXIT_CLEAN;
+		default:
+			return usage_error(NULL, "invalid option");
+		}
+	}
+	if (optind >= argc)
+		return usage_error(NULL, "no command given");
+	if (strcmp(argv[optind], "help") == 0)
+		return cmd_help(argc - optind, argv + optind);
+	command = find_command(argv[optind]);
+	if (!command)
+		return usage_error(NULL, "unknown command '%s'", argv[optind]);
+	first = optind;
+	optind = 0; /* restart getopt for the command's own options */
+	return command->run(argc - first, argv + first);
+}
