@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The README's two set-up commands: install what is needed, build, then run
+# the demo (`demo`) or every test suite (`test`).  Run as root on Debian 12.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+mode=${1:-}
+build=${BUILD_DIR:-$here/build}
+build_asan=${BUILD_ASAN_DIR:-$here/build-asan}
+
+# Build and library dependencies, the peers the tests compare against, the
+# NFS VM's parts, and the sanitizer/fuzz/leak tools.
+packages=(
+	gcc clang pkg-config meson ninja-build
+	libbtrfsutil-dev libmount-dev libjson-c-dev uthash-dev libcriterion-dev
+	btrfs-progs util-linux findutils coreutils jq bfs fd-find
+	qemu-system-x86 busybox-static cpio kmod rpcbind nfs-kernel-server nfs-common
+	valgrind
+)
+
+install_packages() {
+	local missing=()
+	local p
+	for p in "${packages[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+			missing+=("$p")
+	done
+	if ((${#missing[@]})); then
+		echo "== installing: ${missing[*]}"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq
+		apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+	fi
+}
+
+build_tree() {
+	local dir=$1
+	shift
+	[ -f "$dir/build.ninja" ] || meson setup "$dir" "$here" "$@" >/dev/null
+	ninja -C "$dir" >/dev/null
+}
+
+# Meson's summary is not a line CI runners recognise; print the plain one.
+summarise() {
+	local log passed failed skipped
+	passed=0 failed=0 skipped=0
+	for log in "$@"; do
+		[ -f "$log" ] || continue
+		passed=$((passed + $(jq -s '[.[] | select(.result == "OK" or .result == "EXPECTEDFAIL")] | length' "$log")))
+		failed=$((failed + $(jq -s '[.[] | select(.result != "OK" and .result != "SKIP" and .result != "EXPECTEDFAIL")] | length' "$log")))
+		skipped=$((skipped + $(jq -s '[.[] | select(.result == "SKIP")] | length' "$log")))
+	done
+	echo "tests: $passed passed, $failed failed, $skipped skipped"
+	[ "$failed" -eq 0 ]
+}
+
+case "$mode" in
+demo)
+	install_packages
+	build_tree "$build"
+	exec "$here/scripts/demo.sh" "$build/cli/btrfs-ino"
+	;;
+test)
+	install_packages
+	build_tree "$build"
+	status=0
+	meson test -C "$build" --print-errorlogs --num-processes 1 || status=1
+	cp "$build/meson-logs/testlog.json" "$build/testlog-main.json"
+	echo "== the same suites under AddressSanitizer and UndefinedBehaviorSanitizer"
+	build_tree "$build_asan" -Db_sanitize=address,undefined -Db_lundef=false
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		meson test -C "$build_asan" --print-errorlogs --num-processes 1 \
+		--suite unit --suite cli --suite root || status=1
+	summarise "$build/testlog-main.json" "$build_asan/meson-logs/testlog.json" || status=1
+	exit "$status"
+	;;
+*)
+	echo "usage: $0 demo|test" >&2
+	exit 2
+	;;
+esac
