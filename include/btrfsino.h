@@ -432,6 +432,12 @@ int bino_entry_flags(const struct bino_entry *entry);
  * could not be identified.
  */
 struct bino_key bino_entry_key(const struct bino_entry *entry);
+/**
+ * bino_entry_st_dev() - st_dev as stat(2) reports it: on btrfs the anonymous
+ * device of the entry's subvolume, which mountinfo does not list.  0 for
+ * error entries.
+ */
+uint64_t bino_entry_st_dev(const struct bino_entry *entry);
 /** bino_entry_source() - Where the subvolume id came from. */
 enum bino_source bino_entry_source(const struct bino_entry *entry);
 /**
@@ -539,8 +545,7 @@ struct bino_syntax_error {
 /**
  * enum bino_export_flags - Export options that decide what clients see.
  * @BINO_EXPORT_CROSSMNT: crossmnt (nocrossmnt clears it).
- * @BINO_EXPORT_NOHIDE: nohide (hide clears it); refer= and replicas= imply
- *     it, as in nfs-utils.
+ * @BINO_EXPORT_NOHIDE: nohide (hide clears it).
  * @BINO_EXPORT_SUBTREE_CHECK: subtree_check (no_subtree_check, the default,
  *     clears it).
  * @BINO_EXPORT_RO: read-only, the default; rw clears it.

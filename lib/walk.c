@@ -1065,6 +1065,11 @@ BINO_PUBLIC struct bino_key bino_entry_key(const struct bino_entry *entry)
 	return entry->id.key;
 }
 
+BINO_PUBLIC uint64_t bino_entry_st_dev(const struct bino_entry *entry)
+{
+	return entry->id.raw_dev;
+}
+
 BINO_PUBLIC enum bino_source bino_entry_source(const struct bino_entry *entry)
 {
 	return entry->id.source;
