@@ -192,7 +192,7 @@ static void report_loop(const struct walk_options *opts, struct output *out,
 		ancestor = "?";
 	if (!opts->quiet)
 		fprintf(stderr,
-			"%s: File system loop detected; '%s' is the same directory as its ancestor '%s'.\n",
+			"%s: %s: File system loop detected: the same directory as its ancestor '%s', not entered\n",
 			PROGRAM_NAME, bino_entry_path(entry), ancestor);
 	if (output_format(out) != OUTPUT_JSON)
 		return;
