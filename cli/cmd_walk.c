@@ -159,16 +159,15 @@ static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 	return 0;
 }
 
+/* An entry that could not be read: stderr, and a record in JSON. */
 static void report_error(const struct walk_options *opts, struct output *out,
-			 struct bino_entry *entry)
+			 struct bino_entry *entry, enum bino_error step,
+			 int error_errno)
 {
-	int error_errno = bino_entry_errno(entry);
-
 	if (!opts->quiet)
-		fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME,
-			bino_entry_path(entry),
-			bino_strerror(bino_entry_error(entry)),
-			strerror(error_errno));
+		fprintf(stderr, "%s: %s: %s (%s)\n", PROGRAM_NAME,
+			bino_entry_path(entry), strerror(error_errno),
+			bino_strerror(step));
 	if (output_format(out) != OUTPUT_JSON)
 		return;
 	output_begin(out);
@@ -177,8 +176,7 @@ static void report_error(const struct walk_options *opts, struct output *out,
 		   bino_entry_path_length(entry));
 	print_i64(out, PRINT_JSON, "errno", NULL, error_errno);
 	print_string(out, PRINT_JSON, "error", NULL, strerror(error_errno));
-	print_string(out, PRINT_JSON, "step", NULL,
-		     bino_strerror(bino_entry_error(entry)));
+	print_string(out, PRINT_JSON, "step", NULL, bino_strerror(step));
 	output_end(out);
 }
 
@@ -307,7 +305,8 @@ static int walk_paths(const struct walk_options *opts, char **paths,
 		switch (bino_entry_event(entry)) {
 		case BINO_EVENT_ERROR:
 			result->problems = true;
-			report_error(opts, out, entry);
+			report_error(opts, out, entry, bino_entry_error(entry),
+				     bino_entry_errno(entry));
 			continue;
 		case BINO_EVENT_LOOP:
 			result->problems = true;
@@ -318,13 +317,15 @@ static int walk_paths(const struct walk_options *opts, char **paths,
 		}
 		if (!visit_prints(opts, entry))
 			continue;
-		if (opts->stat && bino_entry_stat(entry, &st) != BINO_OK) {
-			/* Vanished since it was read: an error, not an entry. */
-			if (!opts->quiet)
-				fprintf(stderr, "%s: %s: %s\n", PROGRAM_NAME,
-					bino_entry_path(entry), strerror(errno));
-			result->problems = true;
-			continue;
+		if (opts->stat) {
+			enum bino_error stat_err = bino_entry_stat(entry, &st);
+
+			if (stat_err) {
+				/* Vanished since it was read: an error record. */
+				report_error(opts, out, entry, stat_err, errno);
+				result->problems = true;
+				continue;
+			}
 		}
 		if (opts->print0) {
 			fwrite(bino_entry_path(entry), 1,
