@@ -62,7 +62,7 @@ loops_of() {
 }
 
 layout_destroy() {
-	local dir=$1 mnt img target loop tries
+	local dir=$1 mnt img target loop
 
 	[[ -d $dir ]] || return 0
 	dir=$(realpath -e -- "$dir")
@@ -72,7 +72,7 @@ layout_destroy() {
 
 	# A mount can hide another one at the same target, so go round until
 	# nothing is left; bounded so a stuck mount ends in an error, not a hang.
-	for tries in 1 2 3 4 5 6 7 8 9 10; do
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
 		target=$(mounts_below "$mnt" | head -n 1)
 		[[ -n $target ]] || break
 		umount -- "$target" 2>/dev/null || umount -l -- "$target"
@@ -84,7 +84,7 @@ layout_destroy() {
 			losetup -d "$loop" 2>/dev/null || true
 		done
 		# Detaching a busy device only sets autoclear; wait for it.
-		for tries in 1 2 3 4 5 6 7 8 9 10; do
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
 			[[ -n $(loops_of "$img") ]] || break
 			udevadm settle 2>/dev/null || sleep 0.2
 		done

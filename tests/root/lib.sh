@@ -1,0 +1,204 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Shared by the root suite: skip rules, the btrfs fixture and its cleanup, assertions.
+#
+# A test sources this file, calls setup_fixture, runs "$BTRFS_INO", computes
+# what it expects from find, stat and btrfs-progs (never from btrfs-ino),
+# compares with the check_* helpers and ends with finish.
+#
+# Without root, btrfs or a loop device a test is skipped (exit 77); under
+# CI=true the same lack fails it, so CI can never go green by skipping.
+# shellcheck shell=bash disable=SC2119
+set -euo pipefail
+export LC_ALL=C
+
+ROOT_TESTS_DIR=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
+SRCDIR=$(cd -- "$ROOT_TESTS_DIR/../.." && pwd)
+LAYOUT=$SRCDIR/scripts/classic-layout.sh
+# Every fixture lives in /tmp/$FIXTURE_PREFIX.XXXXXX, so leaks are findable.
+FIXTURE_PREFIX=btrfs-ino-root-test
+TEST_NAME=$(basename -- "$0" .sh)
+FAILURES=0
+WORK=
+
+skip_or_fail() {
+	if [[ ${CI:-} == true ]]; then
+		printf '%s: FAIL: cannot run under CI: %s\n' "$TEST_NAME" "$*" >&2
+		exit 1
+	fi
+	printf '%s: SKIP: %s\n' "$TEST_NAME" "$*"
+	exit 77
+}
+
+# The test needs root, btrfs, a free loop device and the tools below.
+require_root_btrfs() {
+	local tool
+	[[ $(id -u) == 0 ]] || skip_or_fail "needs root"
+	for tool in mkfs.btrfs btrfs losetup findmnt mount umount jq find stat; do
+		command -v "$tool" >/dev/null || skip_or_fail "needs $tool"
+	done
+	grep -qw btrfs /proc/filesystems || modprobe btrfs 2>/dev/null ||
+		skip_or_fail "kernel has no btrfs"
+	grep -qw btrfs /proc/filesystems || skip_or_fail "kernel has no btrfs"
+	losetup -f >/dev/null 2>&1 || skip_or_fail "no free loop device"
+}
+
+# The CLI under test; meson passes its path.  Its absence is a build error,
+# never a reason to skip.
+require_cli() {
+	if [[ -z ${BTRFS_INO:-} || ! -x $BTRFS_INO ]]; then
+		printf '%s: FAIL: BTRFS_INO is not an executable: %s\n' \
+			"$TEST_NAME" "${BTRFS_INO:-(unset)}" >&2
+		exit 1
+	fi
+}
+
+# Runs on every exit: stop our background jobs, destroy the fixture, remove
+# the directory only when nothing is mounted below it.
+cleanup_fixture() {
+	local rc=$? pid
+	trap - EXIT
+	for pid in $(jobs -p); do
+		kill "$pid" 2>/dev/null || true
+	done
+	wait 2>/dev/null || true
+	if [[ -n $WORK && -d $WORK ]]; then
+		if ! "$LAYOUT" destroy "$WORK"; then
+			printf '%s: FAIL: could not destroy the fixture in %s\n' "$TEST_NAME" "$WORK" >&2
+			rc=1
+		fi
+		# Not grep -q: with pipefail, findmnt's SIGPIPE would read as "absent".
+		if [[ -z $(findmnt -n -l -o TARGET | grep -F -- "$WORK") ]]; then
+			rm -r --one-file-system -- "$WORK"
+		else
+			printf '%s: FAIL: %s still has mounts; left in place\n' "$TEST_NAME" "$WORK" >&2
+			rc=1
+		fi
+	fi
+	exit "$rc"
+}
+
+# setup_fixture [--files N]: create the classic layout; sets WORK, MNT, LOOP,
+# IMG, DEV and ID_* (see scripts/classic-layout.sh).
+setup_fixture() {
+	require_root_btrfs
+	require_cli
+	WORK=$(mktemp -d "/tmp/$FIXTURE_PREFIX.XXXXXX")
+	echo $$ >"$WORK/owner.pid"
+	# Signals end the script through exit, so the EXIT trap still runs.
+	trap cleanup_fixture EXIT
+	trap 'exit 129' HUP
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	"$LAYOUT" create "$WORK" "$@" >"$WORK/create.log"
+	# shellcheck source=/dev/null
+	source "$WORK/layout.env"
+	OUT=$WORK/out
+	mkdir -- "$OUT"
+	# The helpers below split on tabs and newlines.
+	if [[ -n $(find "$MNT" -name $'*[\t\n]*' -print -quit) ]]; then
+		echo "fixture has names with tabs or newlines" >&2
+		exit 1
+	fi
+}
+
+# ---------------------------------------------------------------------------
+# Running the CLI
+
+# walk NAME ARGS...: run "btrfs-ino walk ARGS" with stdout in $OUT/NAME,
+# stderr in $OUT/NAME.err and the exit status in WALK_RC.  Never aborts the
+# test; a death by signal is reported.
+walk() {
+	local name=$1
+	shift
+	WALK_RC=0
+	"$BTRFS_INO" walk "$@" >"$OUT/$name" 2>"$OUT/$name.err" || WALK_RC=$?
+	if ((WALK_RC >= 128)); then
+		fail "btrfs-ino walk $* died of signal $((WALK_RC - 128))"
+		sed -n '1,20s/^/  stderr: /p' "$OUT/$name.err" >&2
+	fi
+}
+
+# walk_tsv FILE: path, dev, subvolid, ino, type of each "entry" record.
+walk_tsv() {
+	jq -r 'select(.event == "entry") |
+		[.path, .dev, (.subvolid|tostring), (.ino|tostring), .type] | @tsv' "$1"
+}
+
+# ---------------------------------------------------------------------------
+# Independent expectations
+
+# find_tsv [FIND ARGS...]: path, st_dev (decimal), ino, find type letter, nlink.
+find_tsv() {
+	find "$@" -printf '%p\t%D\t%i\t%y\t%n\n'
+}
+
+# devnum MAJ:MIN: the st_dev number as glibc's makedev() encodes it, which
+# is what find -printf %D prints.
+devnum() {
+	local maj=${1%%:*} min=${1##*:}
+	echo $(((min & 0xff) | ((maj & 0xfff) << 8) | ((min & ~0xff) << 12) | ((maj & ~0xfff) << 32)))
+}
+
+# rootids_of_dirs FILE: for each directory path in FILE (one per line),
+# "path<TAB>rootid" as btrfs inspect-internal rootid says; "-" where it
+# cannot tell (the empty placeholder dirs snapshots hold for subvolumes).
+rootids_of_dirs() {
+	local d id
+	while IFS= read -r d; do
+		id=$(btrfs inspect-internal rootid -- "$d" 2>/dev/null) || id=-
+		printf '%s\t%s\n' "$d" "$id"
+	done <"$1"
+}
+
+# ---------------------------------------------------------------------------
+# Assertions: each prints what was expected and what came, and counts the
+# failure; finish turns the count into the exit status.
+
+fail() {
+	printf '%s: FAIL: %s\n' "$TEST_NAME" "$*" >&2
+	FAILURES=$((FAILURES + 1))
+}
+
+check_eq() {
+	local what=$1 expected=$2 actual=$3
+	if [[ $expected != "$actual" ]]; then
+		fail "$what: expected '$expected', got '$actual'"
+	fi
+}
+
+# check_files_eq WHAT EXPECTED_FILE ACTUAL_FILE: the files are equal; on a
+# difference show the first lines of "diff -u expected actual".
+check_files_eq() {
+	local what=$1 expected=$2 actual=$3
+	if ! cmp -s -- "$expected" "$actual"; then
+		fail "$what: differs (- expected, + actual):"
+		diff -u --label expected --label actual -- "$expected" "$actual" | sed -n '3,43p' >&2 || true
+	fi
+}
+
+# check_walk_rc NAME EXPECTED: the walk run as NAME exited with EXPECTED
+# (a space-separated list of allowed values).
+check_walk_rc() {
+	local name=$1 expected=$2
+	if [[ " $expected " != *" $WALK_RC "* ]]; then
+		fail "$name: exit status expected $expected, got $WALK_RC"
+		sed -n '1,10s/^/  stderr: /p' "$OUT/$name.err" >&2
+	fi
+}
+
+# check_json NAME: every line of the walk's stdout is a JSON object.
+check_json() {
+	if ! jq -e -s 'all(type == "object")' "$OUT/$1" >/dev/null 2>&1; then
+		fail "$1: stdout is not JSON Lines:"
+		sed -n '1,5s/^/  /p' "$OUT/$1" >&2
+	fi
+}
+
+finish() {
+	if ((FAILURES)); then
+		printf '%s: %d check(s) failed\n' "$TEST_NAME" "$FAILURES" >&2
+		exit 1
+	fi
+	printf '%s: ok\n' "$TEST_NAME"
+	exit 0
+}
