@@ -18,9 +18,9 @@
 #       spool/                subvolume nested in fex
 #         dir/sub/deep/file, dir/loop/ (empty: target for bind-mount tests)
 #         data/original + hard links links/hard1, dir/sub/hard2
-#         data/two + links/two-b     (a second multi-link inode)
+#         data/two + links/two-b     (2 links; in s1 and s2 only)
 #         links/{rel,abs,dangling}   symbolic links
-#         fifo, changing.txt, "spaced dir/file with spaces"
+#         fifo, "spaced dir/file with spaces", changing.txt (v1/v2/v3)
 #         files/dNN/fNNNNN           N regular files (--files, default 200)
 #         inner/                     subvolume nested in spool, made before s1
 #         .snapshot/s1               snapshot of spool (inner is a placeholder)
