@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Helpers the VM scenarios share: a btrfs scratch filesystem, the classic layout, an NFS server, client mounts, checks.
+# Sourced by scenarios running as PID 1's child inside the VM (see tests/vm/init).
+
+failures=0
+
+# Print a step so the console log reads as a transcript.
+say() {
+	printf '== %s\n' "$*"
+}
+
+# check DESCRIPTION COMMAND...: record a failed expectation without stopping, so one
+# run shows every NFS version's result.
+check() {
+	local what=$1
+	shift
+	if "$@"; then
+		printf 'ok   %s\n' "$what"
+	else
+		printf 'FAIL %s\n' "$what"
+		failures=$((failures + 1))
+	fi
+}
+
+# The scenario's exit status: 0 when every check held.
+finish() {
+	if [[ $failures -eq 0 ]]; then
+		say "all checks passed"
+		return 0
+	fi
+	say "$failures check(s) failed"
+	return 1
+}
+
+# scratch_btrfs MNT [SIZE]: a fresh btrfs on a loop file in tmpfs (RAM is the only disk).
+scratch_btrfs() {
+	local mnt=$1 size=${2:-512M}
+	truncate -s "$size" /tmp/btrfs.img
+	# -q still prints a note about changed defaults.
+	mkfs.btrfs -q -f /tmp/btrfs.img >/dev/null
+	mkdir -p "$mnt"
+	mount -o loop /tmp/btrfs.img "$mnt"
+}
+
+# fill_tree DIR NDIRS NFILES: NDIRS directories of NFILES small files each, plus
+# hard links and symlinks, so a walk meets every kind of entry.
+fill_tree() {
+	local dir=$1 ndirs=$2 nfiles=$3 d f
+	for ((d = 0; d < ndirs; d++)); do
+		mkdir -p "$dir/d$d"
+		for ((f = 0; f < nfiles; f++)); do
+			echo "$d/$f" >"$dir/d$d/f$f"
+		done
+	done
+	for ((d = 0; d < ndirs; d += 2)); do
+		ln "$dir/d$d/f0" "$dir/d$d/hardlink-f0"
+		ln -s "f1" "$dir/d$d/symlink-f1"
+	done
+	ln -s d0 "$dir/link-to-d0"
+}
+
+# classic_layout ROOT: the layout of the user report that started it all.
+#   ROOT/fex                      subvolume, exported
+#   ROOT/fex/{files,docs/}        plain content
+#   ROOT/fex/spool                nested subvolume, a few hundred entries
+#   ROOT/fex/spool/.snapshot/s1   snapshot of spool
+#   ROOT/fex/spool/.snapshot/s2   read-only snapshot, holds an empty placeholder for s1
+#   ROOT/fex/spool/.snapshot/s3   snapshot, placeholders for s1 and s2
+classic_layout() {
+	local root=$1
+	btrfs -q subvolume create "$root/fex"
+	echo readme >"$root/fex/README"
+	fill_tree "$root/fex/docs" 3 5
+	btrfs -q subvolume create "$root/fex/spool"
+	fill_tree "$root/fex/spool" 20 12
+	mkdir "$root/fex/spool/.snapshot"
+	# Snapshots taken one after another, the spool changing in between, as a cron job would.
+	btrfs -q subvolume snapshot "$root/fex/spool" "$root/fex/spool/.snapshot/s1"
+	echo new >"$root/fex/spool/d0/after-s1"
+	btrfs -q subvolume snapshot -r "$root/fex/spool" "$root/fex/spool/.snapshot/s2"
+	echo new >"$root/fex/spool/d1/after-s2"
+	btrfs -q subvolume snapshot "$root/fex/spool" "$root/fex/spool/.snapshot/s3"
+}
+
+# nfs_server_start EXPORTS_LINE...: write /etc/exports and start the daemons a Debian
+# nfs-kernel-server would (rpcbind, statd for v3 locking, mountd, nfsd).
+nfs_server_start() {
+	printf '%s\n' "$@" >/etc/exports
+	mkdir -p /proc/fs/nfsd /run/rpc_pipefs
+	mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd
+	mountpoint -q /run/rpc_pipefs || mount -t rpc_pipefs sunrpc /run/rpc_pipefs
+	rpcbind -w
+	rpc.statd --no-notify
+	exportfs -ra
+	rpc.mountd
+	# The shortest grace period nfsd allows: NFSv4 opens wait for it to end.
+	rpc.nfsd --grace-time 10 --lease-time 10 4
+}
+
+# nfs_mount VERS MNT [SOURCE]: mount the export the way a user would, vers=VERS.
+nfs_mount() {
+	local vers=$1 mnt=$2 src=${3:-127.0.0.1:/data/fex}
+	mkdir -p "$mnt"
+	mount -t nfs -o "vers=$vers" "$src" "$mnt"
+}
