@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "mounts.h"
+#include "nfshandle.h"
 #include "statx.h"
 #include "subvol.h"
 
@@ -43,6 +44,12 @@
 #define GETDENTS_BUFFER_SIZE (64 * 1024)
 #define FD_BUDGET_MAX 256
 #define FD_RESERVED_FOR_CALLER 8
+/*
+ * Where nothing can tell subvolumes apart (an NFSv4.0 client), every
+ * subvolume root looks alike; a real loop repeats without end, nested
+ * subvolumes do not, so an uncertain key must recur this often to be one.
+ */
+#define UNCERTAIN_LOOP_REPEATS 16
 
 #define WALK_ALL_FLAGS                                                       \
 	(BINO_WALK_POST_ORDER | BINO_WALK_XDEV | BINO_WALK_SAME_SUBVOL |     \
@@ -140,6 +147,15 @@ struct bino_walk {
 	int pending_errno;
 	bool post_after_error;
 	struct bino_entry saved_entry; /* a directory whose error came between */
+};
+
+/* What getdents64 returns; glibc does not declare it. */
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
 };
 
 /* ---- paths ------------------------------------------------------------- */
@@ -344,6 +360,18 @@ static enum bino_type type_from_dtype(uint8_t d_type)
 	}
 }
 
+/* Mark an identity as unknowable beyond what stat says, and why. */
+static void identity_uncertain(struct identity *id, enum bino_error error,
+			       int error_errno)
+{
+	id->error = error;
+	id->error_errno = error_errno;
+	id->flags |= BINO_ENTRY_IDENTITY_UNCERTAIN;
+	id->key.dev = id->raw_dev;
+	id->key.subvolid = 0;
+	id->source = BINO_SOURCE_UNKNOWN;
+}
+
 /*
  * The btrfs subvolume id of an inode, cheapest source first.  Without
  * STATX_SUBVOL, an inode in the same directory-device as its parent
@@ -391,12 +419,99 @@ static void walk_btrfs_subvolid(struct bino_walk *walk, struct identity *id,
 	 * Nothing could tell.  The anonymous st_dev still separates
 	 * subvolumes on this host, so it stands in for (dev, subvolid).
 	 */
-	id->error = BINO_ERROR_SUBVOLID_FAILED;
-	id->error_errno = errno;
-	id->flags |= BINO_ENTRY_IDENTITY_UNCERTAIN;
+	identity_uncertain(id, BINO_ERROR_SUBVOLID_FAILED, errno);
+}
+
+/*
+ * The subvolume of an export's root directory, whose handle names the export
+ * rather than an inode: that of the first child that is not itself a
+ * subvolume root (inode 256), which lives in the same subvolume.
+ */
+static int nfs_export_root_subvolid(int fd, uint64_t *ret)
+{
+	char buffer[8192] __attribute__((aligned(8)));
+	int dirfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	long n;
+
+	if (dirfd < 0)
+		return -1;
+	while ((n = syscall(SYS_getdents64, dirfd, buffer, sizeof(buffer))) > 0) {
+		long offset = 0;
+
+		while (offset < n) {
+			const struct linux_dirent64 *dent =
+				(const void *)(buffer + offset);
+			struct bino_nfs_fh fh;
+
+			offset += dent->d_reclen;
+			if (strcmp(dent->d_name, ".") == 0 ||
+			    strcmp(dent->d_name, "..") == 0)
+				continue;
+			if (bino__nfs_fh_of(dirfd, dent->d_name, 0, &fh) == 0 &&
+			    fh.kind == BINO_NFS_FH_BTRFS &&
+			    fh.objectid != BTRFS_FIRST_FREE_OBJECTID) {
+				*ret = fh.root_objectid;
+				close(dirfd);
+				return 0;
+			}
+		}
+	}
+	close(dirfd);
+	errno = ENOENT;
+	return -1;
+}
+
+/*
+ * An inode on an NFS client of a btrfs export: the client's st_dev is one
+ * for the whole export, so the subvolume comes from the server's file handle,
+ * needed only where a subvolume can start (a directory of inode 256, a new
+ * device, a starting path); everything else is in its directory's.
+ */
+static void walk_nfs_subvolid(struct identity *id,
+			      const struct bino_kstatx *stx,
+			      const struct identity *parent, int fd, int dirfd,
+			      const char *name, bool follow)
+{
+	struct bino_nfs_fh fh;
+	bool is_dir = S_ISDIR(stx->mode);
+	int ret;
+
 	id->key.dev = id->raw_dev;
-	id->key.subvolid = 0;
-	id->source = BINO_SOURCE_UNKNOWN;
+	if (parent && parent->kind == BINO_FS_NFS &&
+	    parent->raw_dev == id->raw_dev &&
+	    !(is_dir && stx->ino == BTRFS_FIRST_FREE_OBJECTID)) {
+		id->key.subvolid = parent->key.subvolid;
+		id->source = parent->source;
+		id->flags |= parent->flags & BINO_ENTRY_IDENTITY_UNCERTAIN;
+		id->error = parent->error;
+		id->error_errno = parent->error_errno;
+		if (id->flags & BINO_ENTRY_IDENTITY_UNCERTAIN)
+			id->key.dev = parent->key.dev;
+		return;
+	}
+	if (fd >= 0)
+		ret = bino__nfs_fh_of(fd, "", AT_EMPTY_PATH, &fh);
+	else
+		ret = bino__nfs_fh_of(dirfd, name, follow ? AT_SYMLINK_FOLLOW : 0,
+				      &fh);
+	if (ret != 0) {
+		identity_uncertain(id, BINO_ERROR_FILE_HANDLE_FAILED, errno);
+		return;
+	}
+	if (fh.kind == BINO_NFS_FH_EXPORT_ROOT && fd >= 0 &&
+	    nfs_export_root_subvolid(fd, &id->key.subvolid) == 0) {
+		id->source = BINO_SOURCE_NFS_HANDLE;
+		return;
+	}
+	if (fh.kind != BINO_NFS_FH_BTRFS) {
+		/* Not btrfs on the server (or an empty export root): no subvolumes. */
+		id->source = BINO_SOURCE_NONE;
+		return;
+	}
+	id->key.subvolid = fh.root_objectid;
+	id->source = BINO_SOURCE_NFS_HANDLE;
+	if (fh.objectid == BTRFS_FIRST_FREE_OBJECTID && is_dir)
+		id->flags |= BINO_ENTRY_SUBVOL_ROOT;
 }
 
 /*
@@ -424,6 +539,10 @@ static void walk_identify(struct bino_walk *walk, struct identity *id,
 	else if (parent && parent->mnt_id != stx->mnt_id)
 		id->flags |= BINO_ENTRY_MOUNT_ROOT;
 
+	if (id->kind == BINO_FS_NFS) {
+		walk_nfs_subvolid(id, stx, parent, fd, dirfd, name, follow);
+		return;
+	}
 	if (id->kind != BINO_FS_BTRFS) {
 		id->key.dev = id->raw_dev;
 		id->source = BINO_SOURCE_NONE;
@@ -464,13 +583,6 @@ static bool frame_trusts_readdir(const struct bino_walk *walk,
 
 /* ---- directory reading ------------------------------------------------- */
 
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
 
 static int frame_append_record(struct dir_frame *frame, size_t *cap,
 			       const struct linux_dirent64 *dent)
@@ -572,29 +684,40 @@ static void walk_entry_stat(struct bino_walk *walk, size_t name_offset,
 	}
 }
 
-/* Whether @key equals an ancestor's; if so, points the entry at its path. */
-static bool walk_check_loop(struct bino_walk *walk, const struct bino_key *key)
+/*
+ * Whether the entry's key equals an ancestor's; if so, points the entry at
+ * that ancestor's path.  An uncertain key must recur UNCERTAIN_LOOP_REPEATS
+ * times, and the nearest match is named.
+ */
+static bool walk_check_loop(struct bino_walk *walk)
 {
+	const struct identity *id = &walk->entry.id;
+	int needed = (id->flags & BINO_ENTRY_IDENTITY_UNCERTAIN) ?
+			     UNCERTAIN_LOOP_REPEATS : 1;
+	struct dir_frame *nearest = NULL;
 	struct dir_frame *frame;
 
-	for (frame = walk->top; frame; frame = frame->parent) {
-		if (!bino_key_equal(&frame->id.key, key))
+	for (frame = walk->top; frame && needed > 0; frame = frame->parent) {
+		if (!bino_key_equal(&frame->id.key, &id->key))
 			continue;
-		if (frame->path_len + 1 > walk->ancestor_cap) {
-			char *grown = realloc(walk->ancestor_path,
-					      frame->path_len + 1);
-
-			if (!grown)
-				return true; /* still a loop; path unknown */
-			walk->ancestor_path = grown;
-			walk->ancestor_cap = frame->path_len + 1;
-		}
-		memcpy(walk->ancestor_path, walk->path, frame->path_len);
-		walk->ancestor_path[frame->path_len] = '\0';
-		walk->entry.loop_ancestor = walk->ancestor_path;
-		return true;
+		if (!nearest)
+			nearest = frame;
+		needed--;
 	}
-	return false;
+	if (needed > 0)
+		return false;
+	if (nearest->path_len + 1 > walk->ancestor_cap) {
+		char *grown = realloc(walk->ancestor_path, nearest->path_len + 1);
+
+		if (!grown)
+			return true; /* still a loop; the path stays unknown */
+		walk->ancestor_path = grown;
+		walk->ancestor_cap = nearest->path_len + 1;
+	}
+	memcpy(walk->ancestor_path, walk->path, nearest->path_len);
+	walk->ancestor_path[nearest->path_len] = '\0';
+	walk->entry.loop_ancestor = walk->ancestor_path;
+	return true;
 }
 
 /*
@@ -606,7 +729,7 @@ static void walk_plan_dir(struct bino_walk *walk, int fd)
 	struct bino_entry *entry = &walk->entry;
 	bool enter = fd >= 0;
 
-	if (walk_check_loop(walk, &entry->id.key)) {
+	if (walk_check_loop(walk)) {
 		entry->event = BINO_EVENT_LOOP;
 		if (fd >= 0)
 			close(fd);
@@ -645,7 +768,7 @@ static void walk_plan_dir(struct bino_walk *walk, int fd)
 static void walk_plan_dir_error(struct bino_walk *walk, enum bino_error error,
 				int error_errno)
 {
-	if (walk_check_loop(walk, &walk->entry.id.key)) {
+	if (walk_check_loop(walk)) {
 		walk->entry.event = BINO_EVENT_LOOP;
 		walk->after = AFTER_NOTHING;
 		return;
