@@ -646,6 +646,439 @@ const char *bino_export_fsid(const struct bino_export *export);
  */
 const char *bino_export_unknown_options(const struct bino_export *export);
 
+/* ------------------------------------------------------------------------ */
+/* Audit                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * struct bino_audit - What the NFS clients of some exported trees see, and
+ * where (st_dev, st_ino) stops naming one file for them.
+ * struct bino_audit_export - One audited path; owned by the audit.
+ *
+ * The model is the Linux NFS server's (knfsd, exports(5)):
+ *  - An export is one client filesystem (one st_dev on the client).
+ *  - A server mount below it is a separate client filesystem only when the
+ *    client filesystem it is in has crossmnt (inherited by what it crosses
+ *    into, unless that is exported with its own options), or when its mount
+ *    point is exported with nohide; with BINO_AUDIT_NFSV4, also when its
+ *    mount point is exported at all (NFSv4 clients cross into every
+ *    exported mount).  Otherwise the client sees the directory the mount
+ *    covers: where that is what is mounted (a btrfs subvolume or a bind
+ *    mount on its own path) the content is audited as part of the parent's
+ *    client filesystem, else it cannot be seen from here and is skipped.
+ *  - A btrfs subvolume is never a client filesystem of its own: it is part
+ *    of the client filesystem it is reached in, with the same client device,
+ *    and its inodes keep their plain numbers (256 for every subvolume root).
+ *
+ * Within a client filesystem the client key of an entry is (client
+ * filesystem, inode number).  The audit walks each path on the server by
+ * true identity (struct bino_key) and counts, per enum bino_collision, the
+ * entries whose client key is shared by distinct true identities.
+ *
+ * Unprivileged, everything readable is audited; subvolume details come from
+ * BTRFS_IOC_GET_SUBVOL_INFO (Linux 4.18).  Root adds: directories others
+ * cannot read, and snapshot sources outside the audited trees (which need
+ * the whole-filesystem subvolume list).
+ */
+struct bino_audit;
+struct bino_audit_export;
+struct bino_audit_example;
+struct bino_audit_submount;
+struct bino_audit_subvol;
+struct bino_audit_device;
+
+/**
+ * enum bino_audit_flags - Options for bino_audit_create().
+ * @BINO_AUDIT_NFSV4: model NFSv4 clients, which also cross into mounts that
+ *     are exported without nohide (see struct bino_audit).
+ */
+enum bino_audit_flags {
+	BINO_AUDIT_NFSV4 = 1 << 0,
+};
+
+/**
+ * enum bino_collision - Classes of entries whose client key is not unique.
+ * @BINO_COLLISION_LOOP: directories whose client key equals that of one of
+ *     their ancestors (whatever their identities): GNU find, ls -R, du and
+ *     fts(3) users report a loop and do not descend.  Every such directory
+ *     of the tree is counted, also inside another one.
+ * @BINO_COLLISION_HARDLINK: non-directories with more than one link that
+ *     share their client key with another such entry of a different
+ *     identity: tar, rsync -H, cp -a and du merge them.
+ * @BINO_COLLISION_PLAIN: every entry that shares its client key with an
+ *     entry of a different identity: same-file checks (cp, mv, diff, cmp,
+ *     find -samefile) mistake them for one file.
+ * @BINO_COLLISION_NR: the number of classes.
+ */
+enum bino_collision {
+	BINO_COLLISION_LOOP,
+	BINO_COLLISION_HARDLINK,
+	BINO_COLLISION_PLAIN,
+	BINO_COLLISION_NR,
+};
+
+/**
+ * bino_collision_name() - "loop", "hardlink" or "plain".
+ *
+ * Return: a static string; "unknown" for values this version does not know.
+ */
+const char *bino_collision_name(enum bino_collision collision);
+
+/**
+ * bino_collision_tools() - The tools that collisions of a class break.
+ *
+ * Return: a static NULL-terminated array of static strings (e.g. "find",
+ * "rsync -H"); an empty array for values this version does not know.
+ */
+const char *const *bino_collision_tools(enum bino_collision collision);
+
+/** BINO_AUDIT_EXAMPLES_MAX - Examples kept per export and class. */
+#define BINO_AUDIT_EXAMPLES_MAX 10
+
+/**
+ * bino_audit_create() - Prepare an audit.
+ * @exports: the server's export table, borrowed: it must outlive the audit.
+ *     NULL audits every path as exported with default options.
+ * @server_mounts: the server's mount table, borrowed likewise, deciding which
+ *     mounts the clients cross into and which subvolumes are mounted; NULL
+ *     uses the process's own table, read by bino_audit_run().  A table read
+ *     from a file reproduces a server offline.
+ * @flags: a bitwise or of enum bino_audit_flags.
+ * @ret: on success, the audit; release it with bino_audit_destroy().
+ *
+ * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (unknown flag) or
+ * BINO_ERROR_NO_MEMORY.
+ */
+enum bino_error bino_audit_create(const struct bino_exports *exports,
+				  const struct bino_mounts *server_mounts,
+				  int flags, struct bino_audit **ret);
+
+/** bino_audit_destroy() - Release an audit and its results; NULL is accepted. */
+void bino_audit_destroy(struct bino_audit *audit);
+
+/**
+ * bino_audit_add_path() - Audit a path.
+ * @audit: the audit, not yet run.
+ * @path: the path; copied.  If the export table exports it (after both are
+ *     resolved with realpath(3)) it is audited with the options of every
+ *     client specification that differs in crossmnt, else once with default
+ *     options and bino_audit_export_source() NULL.
+ *
+ * A path that cannot be resolved is still added; its audit then fails with
+ * bino_audit_export_error().  A path already added is not added again.
+ *
+ * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (empty path, audit already
+ * run) or BINO_ERROR_NO_MEMORY.
+ */
+enum bino_error bino_audit_add_path(struct bino_audit *audit, const char *path);
+
+/**
+ * bino_audit_add_exports() - Audit every path of the export table, in file
+ * order, as bino_audit_add_path() does.
+ *
+ * Return: as for bino_audit_add_path().
+ */
+enum bino_error bino_audit_add_exports(struct bino_audit *audit);
+
+/**
+ * bino_audit_add_btrfs_mounts() - Audit every mounted btrfs filesystem of
+ * the server mount table: the first mount of each device, as
+ * bino_audit_add_path() does.
+ *
+ * Return: as for bino_audit_add_path(), and BINO_ERROR_MOUNTINFO_FAILED when
+ * the process's mount table is needed and cannot be read.
+ */
+enum bino_error bino_audit_add_btrfs_mounts(struct bino_audit *audit);
+
+/**
+ * typedef bino_audit_progress_fn - Called while walking, every few thousand
+ * entries and once at the end of each path.
+ * @export: the path being audited; valid during the call.
+ * @entries: entries walked so far in it.
+ * @data: as given to bino_audit_set_progress().
+ */
+typedef void bino_audit_progress_fn(const struct bino_audit_export *export,
+				    uint64_t entries, void *data);
+
+/** bino_audit_set_progress() - Set or (with NULL) clear the progress call. */
+void bino_audit_set_progress(struct bino_audit *audit,
+			     bino_audit_progress_fn *fn, void *data);
+
+/**
+ * bino_audit_run() - Walk every path added and compute the results.
+ *
+ * Problems with one path (it does not exist, is unreadable) are recorded in
+ * its bino_audit_export_error() and the others are still audited.
+ *
+ * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (no path added, or run
+ * twice), BINO_ERROR_MOUNTINFO_FAILED or BINO_ERROR_NO_MEMORY.
+ */
+enum bino_error bino_audit_run(struct bino_audit *audit);
+
+/** bino_audit_count() - The number of audited paths. */
+size_t bino_audit_count(const struct bino_audit *audit);
+
+/**
+ * bino_audit_get() - The @index'th audited path, in the order added.
+ *
+ * Return: valid as long as @audit, or NULL if out of range.
+ */
+const struct bino_audit_export *bino_audit_get(const struct bino_audit *audit,
+					       size_t index);
+
+/**
+ * bino_audit_export_path() - The path audited: resolved by realpath(3), or
+ * as given when that failed.  Valid as long as the audit.
+ */
+const char *bino_audit_export_path(const struct bino_audit_export *export);
+/**
+ * bino_audit_export_source() - The export table entry whose options were
+ * applied, or NULL when the path is not exported (default options).
+ */
+const struct bino_export *
+bino_audit_export_source(const struct bino_audit_export *export);
+/** bino_audit_export_flags() - The enum bino_export_flags applied. */
+int bino_audit_export_flags(const struct bino_audit_export *export);
+/**
+ * bino_audit_export_error() - Why the path could not be audited at all
+ * (e.g. BINO_ERROR_STAT_FAILED with ENOENT), or BINO_OK.
+ */
+enum bino_error bino_audit_export_error(const struct bino_audit_export *export);
+/** bino_audit_export_errno() - The errno that goes with the error. */
+int bino_audit_export_errno(const struct bino_audit_export *export);
+/** bino_audit_export_entries() - Entries walked, the root included. */
+uint64_t bino_audit_export_entries(const struct bino_audit_export *export);
+/**
+ * bino_audit_export_unreadable() - Entries that could not be read (error
+ * entries of the walk); what is below them is not audited.
+ */
+uint64_t bino_audit_export_unreadable(const struct bino_audit_export *export);
+/** bino_audit_export_collisions() - The count of a class; 0 if unknown. */
+uint64_t bino_audit_export_collisions(const struct bino_audit_export *export,
+				      enum bino_collision collision);
+/**
+ * bino_audit_export_client_fs_count() - Client filesystems in the export:
+ * 1 for the export itself plus one per crossed mount.  Client filesystem
+ * indices below count from 0, the export's own.
+ */
+size_t bino_audit_export_client_fs_count(const struct bino_audit_export *export);
+
+/**
+ * bino_audit_export_example_count() - Examples kept for a class, at most
+ * BINO_AUDIT_EXAMPLES_MAX, in walk order.
+ */
+size_t bino_audit_export_example_count(const struct bino_audit_export *export,
+				       enum bino_collision collision);
+/**
+ * bino_audit_export_example() - The @index'th example of a class.
+ *
+ * Return: valid as long as the audit, or NULL if out of range.
+ */
+const struct bino_audit_example *
+bino_audit_export_example(const struct bino_audit_export *export,
+			  enum bino_collision collision, size_t index);
+/**
+ * bino_audit_example_path() - One path of the pair: @which 0 is the entry
+ * seen first (for loops, the ancestor), 1 the colliding one.  NULL for other
+ * values of @which.  Valid as long as the audit.
+ */
+const char *bino_audit_example_path(const struct bino_audit_example *example,
+				    int which);
+/** bino_audit_example_key() - The true identity of path @which (0 or 1). */
+struct bino_key bino_audit_example_key(const struct bino_audit_example *example,
+				       int which);
+/** bino_audit_example_client_fs() - The client filesystem of both paths. */
+size_t bino_audit_example_client_fs(const struct bino_audit_example *example);
+
+/**
+ * struct bino_audit_pair - Subvolumes whose entries collide.
+ * @subvolid_a: the subvolume of the entry seen first (the ancestor for
+ *     loops); 0 off btrfs.
+ * @subvolid_b: the subvolume of the colliding entry.
+ * @collisions: the entries counted in each class for this pair; each
+ *     colliding entry is paired with the first entry of its client key (for
+ *     loops, the nearest ancestor with its client key).
+ *
+ * A value type; pairs are unordered, with @subvolid_a <= @subvolid_b.
+ */
+struct bino_audit_pair {
+	uint64_t subvolid_a;
+	uint64_t subvolid_b;
+	uint64_t collisions[BINO_COLLISION_NR];
+};
+
+/** bino_audit_export_pair_count() - The number of subvolume pairs. */
+size_t bino_audit_export_pair_count(const struct bino_audit_export *export);
+/**
+ * bino_audit_export_pair() - The @index'th pair, by ascending subvolume IDs.
+ *
+ * Return: valid as long as the audit, or NULL if out of range.
+ */
+const struct bino_audit_pair *
+bino_audit_export_pair(const struct bino_audit_export *export, size_t index);
+
+/**
+ * enum bino_submount_view - What a client sees at a server mount point.
+ * @BINO_SUBMOUNT_CROSSMNT: a separate client filesystem, by crossmnt.
+ * @BINO_SUBMOUNT_NOHIDE: a separate client filesystem, its mount point being
+ *     exported with nohide.
+ * @BINO_SUBMOUNT_NFSV4: a separate client filesystem for NFSv4 clients, its
+ *     mount point being exported (BINO_AUDIT_NFSV4).
+ * @BINO_SUBMOUNT_SAME_CONTENT: not crossed, but the mount shows the very
+ *     directory it covers, audited as part of the parent's client filesystem.
+ * @BINO_SUBMOUNT_HIDDEN: not crossed: clients see the directory underneath,
+ *     which the server's walk cannot; not audited.
+ */
+enum bino_submount_view {
+	BINO_SUBMOUNT_CROSSMNT,
+	BINO_SUBMOUNT_NOHIDE,
+	BINO_SUBMOUNT_NFSV4,
+	BINO_SUBMOUNT_SAME_CONTENT,
+	BINO_SUBMOUNT_HIDDEN,
+};
+
+/**
+ * bino_submount_view_name() - "crossmnt", "nohide", "nfsv4", "same_content"
+ * or "hidden"; "unknown" for values this version does not know.
+ */
+const char *bino_submount_view_name(enum bino_submount_view view);
+
+/** bino_audit_export_submount_count() - Server mounts met below the path. */
+size_t bino_audit_export_submount_count(const struct bino_audit_export *export);
+/**
+ * bino_audit_export_submount() - The @index'th, in walk order.
+ *
+ * Return: valid as long as the audit, or NULL if out of range.
+ */
+const struct bino_audit_submount *
+bino_audit_export_submount(const struct bino_audit_export *export, size_t index);
+/**
+ * bino_audit_submount_mount() - The mount, from the server mount table
+ * (valid as long as that table).
+ */
+const struct bino_mount *
+bino_audit_submount_mount(const struct bino_audit_submount *submount);
+/** bino_audit_submount_view() - What clients see there. */
+enum bino_submount_view
+bino_audit_submount_view(const struct bino_audit_submount *submount);
+/**
+ * bino_audit_submount_client_fs() - The client filesystem of the mount's
+ * content: its own index when crossed, the parent's otherwise.
+ */
+size_t bino_audit_submount_client_fs(const struct bino_audit_submount *submount);
+
+/** bino_audit_export_subvol_count() - Btrfs subvolumes in the audited tree. */
+size_t bino_audit_export_subvol_count(const struct bino_audit_export *export);
+/**
+ * bino_audit_export_subvol() - The @index'th subvolume in walk order; the
+ * first is the one holding the audited path.
+ *
+ * Return: valid as long as the audit, or NULL if out of range.
+ */
+const struct bino_audit_subvol *
+bino_audit_export_subvol(const struct bino_audit_export *export, size_t index);
+/** bino_audit_subvol_id() - The subvolume (tree) ID. */
+uint64_t bino_audit_subvol_id(const struct bino_audit_subvol *subvol);
+/**
+ * bino_audit_subvol_path() - Where the walk met its root directory, or NULL
+ * for a subvolume that holds the audited path below its root.
+ */
+const char *bino_audit_subvol_path(const struct bino_audit_subvol *subvol);
+/**
+ * bino_audit_subvol_fs_path() - Its path inside the filesystem (from the
+ * mount's root in mountinfo, e.g. "/fex/spool"), or NULL if unknown.
+ */
+const char *bino_audit_subvol_fs_path(const struct bino_audit_subvol *subvol);
+/**
+ * bino_audit_subvol_info_errno() - 0 when the details below are known, else
+ * why the subvolume could not be queried (they read as 0, false, NULL).
+ */
+int bino_audit_subvol_info_errno(const struct bino_audit_subvol *subvol);
+/** bino_audit_subvol_parent_id() - The subvolume holding it; 0 for 5. */
+uint64_t bino_audit_subvol_parent_id(const struct bino_audit_subvol *subvol);
+/** bino_audit_subvol_read_only() - Whether it is read-only. */
+bool bino_audit_subvol_read_only(const struct bino_audit_subvol *subvol);
+/** bino_audit_subvol_uuid() - Its 16-byte UUID, or NULL if unknown. */
+const uint8_t *bino_audit_subvol_uuid(const struct bino_audit_subvol *subvol);
+/**
+ * bino_audit_subvol_parent_uuid() - The 16-byte UUID of the subvolume it is
+ * a snapshot of, or NULL if it is no snapshot (or unknown).
+ */
+const uint8_t *
+bino_audit_subvol_parent_uuid(const struct bino_audit_subvol *subvol);
+/**
+ * bino_audit_subvol_snapshot_of() - The ID of the subvolume it is a snapshot
+ * of, when that still exists and could be listed (see struct bino_audit);
+ * 0 otherwise.
+ */
+uint64_t bino_audit_subvol_snapshot_of(const struct bino_audit_subvol *subvol);
+/**
+ * bino_audit_subvol_client_fs() - The client filesystem it is part of
+ * (where the walk met it).
+ */
+size_t bino_audit_subvol_client_fs(const struct bino_audit_subvol *subvol);
+/**
+ * bino_audit_subvol_mount_count() - Server mounts of it: btrfs mounts of the
+ * same filesystem with subvolid= equal to its ID, or mounts (binds) whose
+ * root is its path in the filesystem.
+ */
+size_t bino_audit_subvol_mount_count(const struct bino_audit_subvol *subvol);
+/**
+ * bino_audit_subvol_mount() - The @index'th such mount, from the server
+ * mount table (valid as long as that table), or NULL if out of range.
+ */
+const struct bino_mount *
+bino_audit_subvol_mount(const struct bino_audit_subvol *subvol, size_t index);
+
+/**
+ * enum bino_device_kind - A raw st_dev met in the walk.
+ * @BINO_DEVICE_LISTED: /proc/self/mountinfo lists it.
+ * @BINO_DEVICE_BTRFS_SUBVOL: not listed, expected: the anonymous device of a
+ *     btrfs subvolume.
+ * @BINO_DEVICE_OVERLAY: not listed, expected: overlayfs reports the devices
+ *     of its layers.
+ * @BINO_DEVICE_ANOMALY: not listed, and nothing explains it.
+ */
+enum bino_device_kind {
+	BINO_DEVICE_LISTED,
+	BINO_DEVICE_BTRFS_SUBVOL,
+	BINO_DEVICE_OVERLAY,
+	BINO_DEVICE_ANOMALY,
+};
+
+/**
+ * bino_device_kind_name() - "listed", "btrfs_subvolume", "overlayfs" or
+ * "anomaly"; "unknown" for values this version does not know.
+ */
+const char *bino_device_kind_name(enum bino_device_kind kind);
+
+/** bino_audit_export_device_count() - Distinct raw st_dev values met. */
+size_t bino_audit_export_device_count(const struct bino_audit_export *export);
+/**
+ * bino_audit_export_device() - The @index'th, in the order first met.
+ *
+ * Return: valid as long as the audit, or NULL if out of range.
+ */
+const struct bino_audit_device *
+bino_audit_export_device(const struct bino_audit_export *export, size_t index);
+/** bino_audit_device_dev() - The st_dev, encoded as by makedev(3). */
+uint64_t bino_audit_device_dev(const struct bino_audit_device *device);
+/** bino_audit_device_kind() - Listed, expected or an anomaly. */
+enum bino_device_kind
+bino_audit_device_kind(const struct bino_audit_device *device);
+/** bino_audit_device_entries() - Entries met with it. */
+uint64_t bino_audit_device_entries(const struct bino_audit_device *device);
+/** bino_audit_device_path() - The first entry met with it. */
+const char *bino_audit_device_path(const struct bino_audit_device *device);
+/** bino_audit_device_subvolid() - The btrfs subvolume it belongs to, or 0. */
+uint64_t bino_audit_device_subvolid(const struct bino_audit_device *device);
+/**
+ * bino_audit_device_mount() - The mount it was reached through, from the
+ * process's own mount table (valid as long as the audit), or NULL if unknown.
+ */
+const struct bino_mount *
+bino_audit_device_mount(const struct bino_audit_device *device);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Subvolume lookups.  This is the only file that includes <btrfsutil.h>, so
+ * Subvolume lookups and listings.  This is the only file that includes <btrfsutil.h>, so
  * it is the one place to adapt when a distribution's libbtrfsutil differs
  * (Debian 12 ships 1.2: the classic *_fd names are used).
  */
@@ -9,6 +9,7 @@
 #include <btrfsutil.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* From the kernel's fs/btrfs/export.h: handle types and the fid layout. */
@@ -59,4 +60,76 @@ int bino__subvolid_file_handle(int dirfd, const char *name, int at_flags,
 	memcpy(ret, buffer.handle.f_handle + BTRFS_FID_ROOT_OFFSET,
 	       sizeof(*ret));
 	return 0;
+}
+
+#define BTRFS_FS_TREE_OBJECTID 5
+#define BTRFS_ROOT_SUBVOL_RDONLY (1ULL << 0)
+
+static void subvol_info_copy(struct bino__subvol_info *ret,
+			     const struct btrfs_util_subvolume_info *info)
+{
+	static const uint8_t zero_uuid[16];
+
+	memset(ret, 0, sizeof(*ret));
+	ret->id = info->id;
+	ret->parent_id = info->parent_id;
+	ret->read_only = info->flags & BTRFS_ROOT_SUBVOL_RDONLY;
+	memcpy(ret->uuid, info->uuid, sizeof(ret->uuid));
+	memcpy(ret->parent_uuid, info->parent_uuid, sizeof(ret->parent_uuid));
+	ret->is_snapshot = memcmp(info->parent_uuid, zero_uuid,
+				  sizeof(zero_uuid)) != 0;
+}
+
+int bino__subvol_info_fd(int fd, struct bino__subvol_info *ret)
+{
+	struct btrfs_util_subvolume_info info;
+
+	errno = 0;
+	if (btrfs_util_subvolume_info_fd(fd, 0, &info) != BTRFS_UTIL_OK) {
+		if (errno == 0)
+			errno = EIO;
+		return -1;
+	}
+	subvol_info_copy(ret, &info);
+	return 0;
+}
+
+int bino__subvol_list(const char *path, bool whole_fs,
+		      bino__subvol_list_fn *fn, void *data)
+{
+	struct btrfs_util_subvolume_iterator *iter;
+	struct btrfs_util_subvolume_info info;
+	struct bino__subvol_info copy;
+	enum btrfs_util_error err;
+	char *sub_path;
+	int ret = 0;
+
+	errno = 0;
+	err = btrfs_util_create_subvolume_iterator(
+		path, whole_fs ? BTRFS_FS_TREE_OBJECTID : 0, 0, &iter);
+	if (err != BTRFS_UTIL_OK)
+		goto out_errno;
+	for (;;) {
+		errno = 0;
+		err = btrfs_util_subvolume_iterator_next_info(iter, &sub_path,
+							      &info);
+		if (err == BTRFS_UTIL_ERROR_STOP_ITERATION)
+			break;
+		if (err != BTRFS_UTIL_OK) {
+			btrfs_util_destroy_subvolume_iterator(iter);
+			goto out_errno;
+		}
+		subvol_info_copy(&copy, &info);
+		ret = fn(sub_path, &copy, data);
+		free(sub_path);
+		if (ret)
+			break;
+	}
+	btrfs_util_destroy_subvolume_iterator(iter);
+	return ret;
+
+out_errno:
+	if (errno == 0)
+		errno = EIO;
+	return -1;
 }

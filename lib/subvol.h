@@ -3,6 +3,7 @@
 #ifndef BINO_SUBVOL_H
 #define BINO_SUBVOL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* The subvolume of the open file @fd, by libbtrfsutil; 0 or -1 with errno. */
@@ -15,5 +16,40 @@ int bino__subvolid_ioctl(int fd, uint64_t *ret);
  */
 int bino__subvolid_file_handle(int dirfd, const char *name, int at_flags,
 			       uint64_t *ret);
+
+/* What the audit needs to know of a subvolume. */
+struct bino__subvol_info {
+	uint64_t id;
+	uint64_t parent_id;
+	bool read_only;
+	bool is_snapshot; /* parent_uuid is not all zero */
+	uint8_t uuid[16];
+	uint8_t parent_uuid[16];
+};
+
+/*
+ * The subvolume holding the open file @fd (BTRFS_IOC_GET_SUBVOL_INFO: no
+ * privilege needed on Linux 4.18 and later).  0, or -1 with errno.
+ */
+int bino__subvol_info_fd(int fd, struct bino__subvol_info *ret);
+
+/*
+ * Called by bino__subvol_list() for each subvolume; @path is relative to the
+ * subvolume the listing started at.  A non-zero return stops the listing and
+ * is returned by it.
+ */
+typedef int bino__subvol_list_fn(const char *path,
+				 const struct bino__subvol_info *info,
+				 void *data);
+
+/*
+ * List the subvolumes below the one holding @path: the whole filesystem
+ * (paths relative to the top level, needs CAP_SYS_ADMIN) when @whole_fs,
+ * else those below @path's own subvolume that the caller can reach (no
+ * privilege needed on Linux 4.18 and later).  0, -1 with errno, or what @fn
+ * returned.
+ */
+int bino__subvol_list(const char *path, bool whole_fs,
+		      bino__subvol_list_fn *fn, void *data);
 
 #endif

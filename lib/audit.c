@@ -1,0 +1,1391 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The audit: walk each exported path by true identity and count the entries
+ * whose NFS client key (client filesystem, inode) is not unique.
+ * Components, top to bottom:
+ *
+ *  - audit_add_target(): the list of paths to audit, each with the export
+ *    options that apply (nfsview.c resolves the export table).
+ *  - audit_walk_*(): one walk per path, with a stack of levels (one per
+ *    depth: client filesystem, export flags, client key, path length) so
+ *    that ancestors are known without post-order visits.
+ *  - audit_walk_mountpoint(): at a server mount point, what the client sees
+ *    (bino__nfsview_cross()): a new client filesystem, the same one, or the
+ *    covered directory, identified from its parent's readdir.
+ *  - audit_walk_count(): the three collision classes, from the ancestors
+ *    (loops) and the client key table (hard links, plain), with examples
+ *    and subvolume pairs.
+ *  - audit_note_device() and audit_note_subvol(): raw st_dev values and
+ *    subvolumes met, completed after the walk (audit_finish_subvols()).
+ *
+ * The library prints nothing: the results are read through accessors.
+ */
+#include "audit.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define HASH_NONFATAL_OOM 1
+#include <uthash.h>
+
+#include "subvol.h"
+
+#define AUDIT_ALL_FLAGS (BINO_AUDIT_NFSV4)
+#define PROGRESS_EVERY 4096
+
+struct bino_audit_example {
+	char *path[2];
+	struct bino_key key[2];
+	size_t client_fs;
+};
+
+struct bino_audit_submount {
+	const struct bino_mount *mount;
+	enum bino_submount_view view;
+	size_t client_fs;
+};
+
+struct bino_audit_subvol {
+	uint64_t dev;
+	uint64_t id;
+	char *path;
+	char *fs_path;
+	int info_errno;
+	struct bino__subvol_info info;
+	uint64_t snapshot_of;
+	size_t client_fs;
+	const struct bino_mount **mounts;
+	size_t n_mounts, cap_mounts;
+};
+
+struct bino_audit_device {
+	uint64_t dev;
+	enum bino_device_kind kind;
+	uint64_t entries;
+	char *path;
+	uint64_t subvolid;
+	const struct bino_mount *mount;
+	UT_hash_handle hh;
+};
+
+struct bino_audit_export {
+	struct bino_audit *audit;
+	char *path;
+	bool resolved;
+	const struct bino_export *source;
+	int flags;
+	enum bino_error error;
+	int error_errno;
+	uint64_t entries;
+	uint64_t unreadable;
+	uint64_t collisions[BINO_COLLISION_NR];
+	struct bino_audit_example examples[BINO_COLLISION_NR]
+					  [BINO_AUDIT_EXAMPLES_MAX];
+	size_t n_examples[BINO_COLLISION_NR];
+	struct bino_audit_pair *pairs;
+	size_t n_pairs, cap_pairs;
+	struct bino_audit_submount *submounts;
+	size_t n_submounts, cap_submounts;
+	size_t n_client_fs;
+	struct bino_audit_subvol *subvols;
+	size_t n_subvols, cap_subvols;
+	struct bino_audit_device **devices;
+	size_t n_devices, cap_devices;
+	struct bino_audit_device *device_index;
+};
+
+struct bino_audit {
+	const struct bino_exports *exports;
+	const struct bino_mounts *server; /* given, or own_mounts */
+	struct bino_mounts *own_mounts; /* this process's table */
+	int flags;
+	bool ran;
+	struct nfsview_exports *resolved;
+	struct bino_audit_export **items;
+	size_t count, cap;
+	bino_audit_progress_fn *progress;
+	void *progress_data;
+};
+
+/* What the walk keeps of each directory on the current path. */
+struct audit_level {
+	size_t client_fs;
+	int flags; /* export flags of the client filesystem */
+	uint64_t ino;
+	struct bino_key key;
+	size_t path_len;
+};
+
+struct audit_walk {
+	struct bino_audit *audit;
+	struct bino_audit_export *export;
+	struct bino_walk *walk;
+	struct nfsview_mounts *submounts;
+	struct ckey_table *groups;
+	struct audit_level *levels;
+	size_t cap_levels;
+	uint64_t next_progress;
+};
+
+/* Grow @*array of @size-byte items so that it holds @need. */
+static int grow(void *array, size_t *cap, size_t need, size_t size)
+{
+	void **p = array;
+	size_t new_cap;
+	void *grown;
+
+	if (need <= *cap)
+		return 0;
+	new_cap = *cap ? *cap * 2 : 8;
+	while (new_cap < need)
+		new_cap *= 2;
+	grown = realloc(*p, new_cap * size);
+	if (!grown)
+		return -1;
+	*p = grown;
+	*cap = new_cap;
+	return 0;
+}
+
+/* ---- the paths to audit ------------------------------------------------ */
+
+static void audit_export_free(struct bino_audit_export *export)
+{
+	struct bino_audit_device *device, *tmp;
+	size_t i, j;
+
+	if (!export)
+		return;
+	for (i = 0; i < BINO_COLLISION_NR; i++) {
+		for (j = 0; j < export->n_examples[i]; j++) {
+			free(export->examples[i][j].path[0]);
+			free(export->examples[i][j].path[1]);
+		}
+	}
+	free(export->pairs);
+	free(export->submounts);
+	for (i = 0; i < export->n_subvols; i++) {
+		free(export->subvols[i].path);
+		free(export->subvols[i].fs_path);
+		free(export->subvols[i].mounts);
+	}
+	free(export->subvols);
+	HASH_ITER(hh, export->device_index, device, tmp) {
+		HASH_DEL(export->device_index, device);
+		free(device->path);
+		free(device);
+	}
+	free(export->devices);
+	free(export->path);
+	free(export);
+}
+
+static enum bino_error audit_add_target(struct bino_audit *audit,
+					const char *path, bool resolved,
+					const struct bino_export *source)
+{
+	struct bino_audit_export *export;
+	int flags = source ? bino_export_flags(source) : BINO_EXPORT_RO;
+	size_t i;
+
+	for (i = 0; i < audit->count; i++) {
+		if (strcmp(audit->items[i]->path, path) == 0 &&
+		    (audit->items[i]->flags & BINO_EXPORT_CROSSMNT) ==
+			    (flags & BINO_EXPORT_CROSSMNT))
+			return BINO_OK;
+	}
+	if (grow(&audit->items, &audit->cap, audit->count + 1,
+		 sizeof(*audit->items)) != 0)
+		return BINO_ERROR_NO_MEMORY;
+	export = calloc(1, sizeof(*export));
+	if (!export)
+		return BINO_ERROR_NO_MEMORY;
+	export->audit = audit;
+	export->path = strdup(path);
+	if (!export->path) {
+		free(export);
+		return BINO_ERROR_NO_MEMORY;
+	}
+	export->resolved = resolved;
+	export->source = source;
+	export->flags = flags;
+	if (!resolved) {
+		export->error = BINO_ERROR_STAT_FAILED;
+		export->error_errno = errno;
+	}
+	audit->items[audit->count++] = export;
+	return BINO_OK;
+}
+
+/* ---- devices and subvolumes -------------------------------------------- */
+
+static enum bino_error audit_note_device(struct audit_walk *aw,
+					 struct bino_entry *entry)
+{
+	struct bino_audit_export *export = aw->export;
+	const struct bino_mounts *live = bino_walk_mounts(aw->walk);
+	struct bino_audit_device *device;
+	const struct bino_mount *mount;
+	uint64_t dev = bino_entry_st_dev(entry);
+	bool out_of_memory = false;
+
+	HASH_FIND(hh, export->device_index, &dev, sizeof(dev), device);
+	if (device) {
+		device->entries++;
+		return BINO_OK;
+	}
+	if (grow(&export->devices, &export->cap_devices,
+		 export->n_devices + 1, sizeof(*export->devices)) != 0)
+		return BINO_ERROR_NO_MEMORY;
+	device = calloc(1, sizeof(*device));
+	if (!device)
+		return BINO_ERROR_NO_MEMORY;
+	device->path = strdup(bino_entry_path(entry));
+	if (!device->path) {
+		free(device);
+		return BINO_ERROR_NO_MEMORY;
+	}
+	device->dev = dev;
+	device->entries = 1;
+	mount = bino_entry_mount(entry);
+	/* The walk's table ends with the walk; keep the audit's own. */
+	if (mount)
+		device->mount = bino_mounts_find_id(aw->audit->own_mounts,
+						    bino_mount_id(mount));
+	device->subvolid = bino_entry_key(entry).subvolid;
+	if (bino_mounts_find_dev(live, dev))
+		device->kind = BINO_DEVICE_LISTED;
+	else if (mount && strcmp(bino_mount_fstype(mount), "btrfs") == 0 &&
+		 device->subvolid)
+		device->kind = BINO_DEVICE_BTRFS_SUBVOL;
+	else if (mount && strcmp(bino_mount_fstype(mount), "overlay") == 0)
+		device->kind = BINO_DEVICE_OVERLAY;
+	else
+		device->kind = BINO_DEVICE_ANOMALY;
+#undef uthash_nonfatal_oom
+#define uthash_nonfatal_oom(elt) (out_of_memory = true)
+	HASH_ADD(hh, export->device_index, dev, sizeof(device->dev), device);
+	if (out_of_memory) {
+		free(device->path);
+		free(device);
+		return BINO_ERROR_NO_MEMORY;
+	}
+	export->devices[export->n_devices++] = device;
+	return BINO_OK;
+}
+
+/* The path of @path inside its filesystem, from @mount's mountinfo root. */
+static char *fs_path_of(const struct bino_mount *mount, const char *path)
+{
+	const char *target = bino_mount_target(mount);
+	const char *root = bino_mount_root(mount);
+	size_t target_len = strlen(target);
+	const char *rel;
+	char *result;
+
+	if (strcmp(target, "/") == 0)
+		rel = path;
+	else if (strncmp(path, target, target_len) == 0 &&
+		 (path[target_len] == '/' || path[target_len] == '\0'))
+		rel = path + target_len;
+	else
+		return NULL;
+	if (strcmp(root, "/") == 0)
+		root = "";
+	if (!*root && !*rel)
+		return strdup("/");
+	result = malloc(strlen(root) + strlen(rel) + 1);
+	if (result) {
+		strcpy(result, root);
+		strcat(result, rel);
+	}
+	return result;
+}
+
+/*
+ * Record the subvolume of @entry, if new: a subvolume root, or (@holding)
+ * the subvolume holding the audited path.
+ */
+static enum bino_error audit_note_subvol(struct audit_walk *aw,
+					 struct bino_entry *entry,
+					 size_t client_fs, bool holding)
+{
+	struct bino_audit_export *export = aw->export;
+	struct bino_key key = bino_entry_key(entry);
+	const struct bino_mount *mount = bino_entry_mount(entry);
+	struct bino_audit_subvol *subvol;
+	bool is_root = bino_entry_flags(entry) & BINO_ENTRY_SUBVOL_ROOT;
+	size_t i;
+	int fd;
+
+	if (!key.subvolid)
+		return BINO_OK;
+	for (i = 0; i < export->n_subvols; i++) {
+		if (export->subvols[i].id == key.subvolid &&
+		    export->subvols[i].dev == key.dev)
+			return BINO_OK;
+	}
+	if (grow(&export->subvols, &export->cap_subvols,
+		 export->n_subvols + 1, sizeof(*export->subvols)) != 0)
+		return BINO_ERROR_NO_MEMORY;
+	subvol = &export->subvols[export->n_subvols];
+	memset(subvol, 0, sizeof(*subvol));
+	subvol->dev = key.dev;
+	subvol->id = key.subvolid;
+	subvol->client_fs = client_fs;
+	if (is_root || !holding) {
+		subvol->path = strdup(bino_entry_path(entry));
+		if (!subvol->path)
+			return BINO_ERROR_NO_MEMORY;
+		if (mount) {
+			subvol->fs_path = fs_path_of(mount, subvol->path);
+			if (!subvol->fs_path && errno == ENOMEM) {
+				free(subvol->path);
+				return BINO_ERROR_NO_MEMORY;
+			}
+		}
+	}
+	export->n_subvols++;
+	fd = open(bino_entry_path(entry),
+		  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0 || bino__subvol_info_fd(fd, &subvol->info) != 0)
+		subvol->info_errno = errno ? errno : EIO;
+	else if (subvol->info.id != subvol->id)
+		subvol->info_errno = ESTALE; /* replaced since it was walked */
+	if (fd >= 0)
+		close(fd);
+	return BINO_OK;
+}
+
+/* Server mounts of each subvolume: same filesystem, and its root. */
+static enum bino_error audit_subvol_mounts(struct bino_audit *audit,
+					   struct bino_audit_export *export,
+					   struct bino_audit_subvol *subvol)
+{
+	const struct bino_mounts *server = audit->server;
+	const struct bino_mount *live =
+		bino_mounts_find_dev(audit->own_mounts, subvol->dev);
+	size_t i, n = bino_mounts_count(server);
+
+	for (i = 0; i < n; i++) {
+		const struct bino_mount *mount = bino_mounts_get(server, i);
+		bool same_fs;
+
+		if (strcmp(bino_mount_fstype(mount), "btrfs") != 0)
+			continue;
+		same_fs = bino_mount_dev(mount) == subvol->dev ||
+			  (live && *bino_mount_source(live) &&
+			   strcmp(bino_mount_source(live),
+				  bino_mount_source(mount)) == 0);
+		if (!same_fs)
+			continue;
+		if (subvol->fs_path ?
+			    strcmp(bino_mount_root(mount), subvol->fs_path) != 0 :
+			    bino_mount_subvolid(mount) != subvol->id)
+			continue;
+		if (grow(&subvol->mounts, &subvol->cap_mounts,
+			 subvol->n_mounts + 1, sizeof(*subvol->mounts)) != 0)
+			return BINO_ERROR_NO_MEMORY;
+		subvol->mounts[subvol->n_mounts++] = mount;
+	}
+	(void)export;
+	return BINO_OK;
+}
+
+struct uuid_lookup {
+	const uint8_t *uuid;
+	uint64_t id;
+};
+
+static int uuid_lookup_one(const char *path,
+			   const struct bino__subvol_info *info, void *data)
+{
+	struct uuid_lookup *lookup = data;
+
+	(void)path;
+	if (memcmp(info->uuid, lookup->uuid, sizeof(info->uuid)) != 0)
+		return 0;
+	lookup->id = info->id;
+	return 1;
+}
+
+/* What each snapshot is a snapshot of, and where each subvolume is mounted. */
+static enum bino_error audit_finish_subvols(struct bino_audit *audit,
+					    struct bino_audit_export *export)
+{
+	size_t i, j;
+	enum bino_error err;
+
+	for (i = 0; i < export->n_subvols; i++) {
+		struct bino_audit_subvol *subvol = &export->subvols[i];
+		struct uuid_lookup lookup;
+
+		err = audit_subvol_mounts(audit, export, subvol);
+		if (err)
+			return err;
+		if (subvol->info_errno || !subvol->info.is_snapshot)
+			continue;
+		for (j = 0; j < export->n_subvols; j++) {
+			const struct bino_audit_subvol *other = &export->subvols[j];
+
+			if (!other->info_errno &&
+			    memcmp(other->info.uuid, subvol->info.parent_uuid,
+				   sizeof(other->info.uuid)) == 0) {
+				subvol->snapshot_of = other->id;
+				break;
+			}
+		}
+		if (subvol->snapshot_of)
+			continue;
+		/* Outside the tree: the whole list needs CAP_SYS_ADMIN. */
+		lookup.uuid = subvol->info.parent_uuid;
+		lookup.id = 0;
+		if (bino__subvol_list(export->path, true, uuid_lookup_one,
+				      &lookup) != 1)
+			bino__subvol_list(export->path, false, uuid_lookup_one,
+					  &lookup);
+		subvol->snapshot_of = lookup.id;
+	}
+	return BINO_OK;
+}
+
+/* ---- counting ---------------------------------------------------------- */
+
+static enum bino_error audit_add_pair(struct bino_audit_export *export,
+				      uint64_t a, uint64_t b,
+				      enum bino_collision collision,
+				      uint64_t count)
+{
+	struct bino_audit_pair *pair;
+	size_t i;
+
+	if (a > b) {
+		uint64_t t = a;
+
+		a = b;
+		b = t;
+	}
+	for (i = 0; i < export->n_pairs; i++) {
+		pair = &export->pairs[i];
+		if (pair->subvolid_a == a && pair->subvolid_b == b) {
+			pair->collisions[collision] += count;
+			return BINO_OK;
+		}
+	}
+	if (grow(&export->pairs, &export->cap_pairs, export->n_pairs + 1,
+		 sizeof(*export->pairs)) != 0)
+		return BINO_ERROR_NO_MEMORY;
+	pair = &export->pairs[export->n_pairs++];
+	memset(pair, 0, sizeof(*pair));
+	pair->subvolid_a = a;
+	pair->subvolid_b = b;
+	pair->collisions[collision] = count;
+	return BINO_OK;
+}
+
+static enum bino_error audit_add_example(struct bino_audit_export *export,
+					 enum bino_collision collision,
+					 const char *path_a, size_t len_a,
+					 const struct bino_key *key_a,
+					 const char *path_b,
+					 const struct bino_key *key_b,
+					 size_t client_fs)
+{
+	struct bino_audit_example *example;
+
+	if (export->n_examples[collision] >= BINO_AUDIT_EXAMPLES_MAX)
+		return BINO_OK;
+	example = &export->examples[collision][export->n_examples[collision]];
+	example->path[0] = strndup(path_a, len_a);
+	example->path[1] = strdup(path_b);
+	if (!example->path[0] || !example->path[1]) {
+		free(example->path[0]);
+		free(example->path[1]);
+		return BINO_ERROR_NO_MEMORY;
+	}
+	example->key[0] = *key_a;
+	example->key[1] = *key_b;
+	example->client_fs = client_fs;
+	export->n_examples[collision]++;
+	return BINO_OK;
+}
+
+/*
+ * Count one group's update: @paths entries newly collide (all of the group
+ * at the moment it first meets a second identity, then one at a time).
+ */
+static enum bino_error audit_group_add(struct bino_audit_export *export,
+				       enum bino_collision collision,
+				       struct bino_key *first, char **first_path,
+				       struct bino_key *other, uint64_t *paths,
+				       bool *mixed, const struct bino_key *key,
+				       const char *path, size_t client_fs)
+{
+	enum bino_error err;
+
+	(*paths)++;
+	if (*paths == 1) {
+		*first = *key;
+		*first_path = strdup(path);
+		return *first_path ? BINO_OK : BINO_ERROR_NO_MEMORY;
+	}
+	if (bino_key_equal(first, key)) {
+		if (!*mixed)
+			return BINO_OK;
+		/* It collides with the other identity already met. */
+		export->collisions[collision]++;
+		return audit_add_pair(export, first->subvolid, other->subvolid,
+				      collision, 1);
+	}
+	export->collisions[collision] += *mixed ? 1 : *paths;
+	err = audit_add_pair(export, first->subvolid, key->subvolid, collision,
+			     *mixed ? 1 : *paths);
+	if (!*mixed)
+		*other = *key;
+	*mixed = true;
+	if (err)
+		return err;
+	return audit_add_example(export, collision, *first_path,
+				 strlen(*first_path), first, path, key,
+				 client_fs);
+}
+
+static enum bino_error audit_walk_count(struct audit_walk *aw,
+					struct bino_entry *entry, int depth,
+					bool is_dir, uint64_t nlink)
+{
+	struct bino_audit_export *export = aw->export;
+	struct audit_level *level = &aw->levels[depth];
+	const char *path = bino_entry_path(entry);
+	struct ckey_group *group;
+	enum bino_error err;
+	int k;
+
+	if (is_dir) {
+		for (k = depth - 1; k >= 0; k--) {
+			const struct audit_level *up = &aw->levels[k];
+
+			if (up->client_fs != level->client_fs ||
+			    up->ino != level->ino)
+				continue;
+			export->collisions[BINO_COLLISION_LOOP]++;
+			err = audit_add_pair(export, up->key.subvolid,
+					     level->key.subvolid,
+					     BINO_COLLISION_LOOP, 1);
+			if (!err)
+				err = audit_add_example(export,
+							BINO_COLLISION_LOOP,
+							path, up->path_len,
+							&up->key, path,
+							&level->key,
+							level->client_fs);
+			if (err)
+				return err;
+			break;
+		}
+	}
+	group = bino__ckey_table_get(aw->groups, level->client_fs, level->ino);
+	if (!group)
+		return BINO_ERROR_NO_MEMORY;
+	err = audit_group_add(export, BINO_COLLISION_PLAIN, &group->first,
+			      &group->first_path, &group->other, &group->paths,
+			      &group->mixed,
+			      &level->key, path, level->client_fs);
+	if (err || is_dir || nlink < 2)
+		return err;
+	return audit_group_add(export, BINO_COLLISION_HARDLINK,
+			       &group->first_link, &group->first_link_path,
+			       &group->other_link, &group->link_paths,
+			       &group->link_mixed,
+			       &level->key, path, level->client_fs);
+}
+
+/* ---- the walk ---------------------------------------------------------- */
+
+static enum bino_error audit_add_submount(struct bino_audit_export *export,
+					  const struct bino_mount *mount,
+					  enum bino_submount_view view,
+					  size_t client_fs)
+{
+	struct bino_audit_submount *submount;
+
+	if (grow(&export->submounts, &export->cap_submounts,
+		 export->n_submounts + 1, sizeof(*export->submounts)) != 0)
+		return BINO_ERROR_NO_MEMORY;
+	submount = &export->submounts[export->n_submounts++];
+	submount->mount = mount;
+	submount->view = view;
+	submount->client_fs = client_fs;
+	return BINO_OK;
+}
+
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/*
+ * The inode number @name has in directory @dir: readdir does not cross
+ * mounts, so this is the directory a mount covers.  0 if not found.
+ */
+static uint64_t covered_ino(const char *dir, const char *name)
+{
+	char buffer[16384] __attribute__((aligned(8)));
+	uint64_t ino = 0;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
+	long n;
+
+	if (fd < 0)
+		return 0;
+	while (!ino && (n = syscall(SYS_getdents64, fd, buffer,
+				    sizeof(buffer))) > 0) {
+		long offset;
+
+		for (offset = 0; offset < n;) {
+			const struct linux_dirent64 *dent =
+				(const void *)(buffer + offset);
+
+			offset += dent->d_reclen;
+			if (strcmp(dent->d_name, name) == 0) {
+				ino = dent->d_ino;
+				break;
+			}
+		}
+	}
+	close(fd);
+	return ino;
+}
+
+/*
+ * A directory at depth > 0 that is a server mount point: decide its client
+ * filesystem in *@level.  Returns true when its content is to be walked,
+ * false when the client sees the covered directory instead (then *@level
+ * holds that directory, or its ino is 0 if even that is unknown).
+ */
+static bool audit_walk_mountpoint(struct audit_walk *aw,
+				  struct bino_entry *entry,
+				  const struct bino_mount *mount,
+				  struct audit_level *level,
+				  enum bino_error *err)
+{
+	struct bino_audit_export *export = aw->export;
+	const struct audit_level *parent = level - 1;
+	enum bino_submount_view view;
+	int child_flags;
+	char *dir;
+
+	view = bino__nfsview_cross(aw->audit->resolved, aw->audit->server,
+				   mount, bino_entry_path(entry),
+				   parent->flags, aw->audit->flags,
+				   &child_flags);
+	switch (view) {
+	case BINO_SUBMOUNT_CROSSMNT:
+	case BINO_SUBMOUNT_NOHIDE:
+	case BINO_SUBMOUNT_NFSV4:
+		level->client_fs = export->n_client_fs++;
+		level->flags = child_flags;
+		*err = audit_add_submount(export, mount, view, level->client_fs);
+		return true;
+	case BINO_SUBMOUNT_SAME_CONTENT:
+		*err = audit_add_submount(export, mount, view, level->client_fs);
+		return true;
+	case BINO_SUBMOUNT_HIDDEN:
+		break;
+	}
+	*err = audit_add_submount(export, mount, view, level->client_fs);
+	dir = strndup(bino_entry_path(entry), parent->path_len);
+	if (!dir) {
+		*err = BINO_ERROR_NO_MEMORY;
+		return false;
+	}
+	/* The covered directory lives in its parent's subvolume. */
+	level->key = parent->key;
+	level->ino = covered_ino(dir, bino_entry_name(entry));
+	level->key.ino = level->ino;
+	free(dir);
+	return false;
+}
+
+static void audit_walk_progress(struct audit_walk *aw, bool last)
+{
+	if (!aw->audit->progress)
+		return;
+	if (!last && aw->export->entries < aw->next_progress)
+		return;
+	aw->next_progress = aw->export->entries + PROGRESS_EVERY;
+	aw->audit->progress(aw->export, aw->export->entries,
+			    aw->audit->progress_data);
+}
+
+/* One entry of the walk; a fatal error ends the walk. */
+static enum bino_error audit_walk_entry(struct audit_walk *aw,
+					struct bino_entry *entry)
+{
+	struct bino_audit_export *export = aw->export;
+	int depth = bino_entry_depth(entry);
+	bool is_dir = bino_entry_type(entry) == BINO_TYPE_DIR;
+	struct audit_level *level;
+	struct bino_stat st;
+	uint64_t nlink = 1;
+	enum bino_error err = BINO_OK;
+
+	if (bino_entry_event(entry) == BINO_EVENT_ERROR) {
+		if (depth == 0 && export->entries == 0) {
+			export->error = bino_entry_error(entry);
+			export->error_errno = bino_entry_errno(entry);
+		} else {
+			export->unreadable++;
+		}
+		return BINO_OK;
+	}
+	if (bino_entry_visit(entry) != BINO_VISIT_PRE)
+		return BINO_OK;
+	if (grow(&aw->levels, &aw->cap_levels, (size_t)depth + 1,
+		 sizeof(*aw->levels)) != 0)
+		return BINO_ERROR_NO_MEMORY;
+	level = &aw->levels[depth];
+	if (depth == 0) {
+		level->client_fs = 0;
+		level->flags = export->flags;
+		export->n_client_fs = 1;
+	} else {
+		level->client_fs = level[-1].client_fs;
+		level->flags = level[-1].flags;
+	}
+	level->key = bino_entry_key(entry);
+	level->ino = level->key.ino;
+	level->path_len = bino_entry_path_length(entry);
+
+	if (depth > 0 && is_dir) {
+		const struct bino_mount *mount = bino__nfsview_mounts_at(
+			aw->submounts, bino_entry_path(entry));
+
+		if (mount && !audit_walk_mountpoint(aw, entry, mount, level,
+						    &err)) {
+			bino_walk_prune(aw->walk);
+			if (err || !level->ino)
+				return err;
+			export->entries++;
+			return audit_walk_count(aw, entry, depth, true, 1);
+		}
+		if (err)
+			return err;
+	}
+	export->entries++;
+	audit_walk_progress(aw, false);
+	if (!is_dir) {
+		if (bino_entry_stat(entry, &st) != BINO_OK) {
+			/* Vanished since it was read: not part of the tree. */
+			export->entries--;
+			export->unreadable++;
+			return BINO_OK;
+		}
+		nlink = st.nlink;
+	}
+	err = audit_note_device(aw, entry);
+	if (!err && (depth == 0 || (bino_entry_flags(entry) &
+				    BINO_ENTRY_SUBVOL_ROOT)))
+		err = audit_note_subvol(aw, entry, level->client_fs, depth == 0);
+	if (err)
+		return err;
+	return audit_walk_count(aw, entry, depth, is_dir, nlink);
+}
+
+static enum bino_error audit_walk_export(struct bino_audit *audit,
+					 struct bino_audit_export *export)
+{
+	const char *paths[] = { export->path };
+	struct audit_walk aw;
+	struct bino_entry *entry;
+	enum bino_error err;
+
+	memset(&aw, 0, sizeof(aw));
+	aw.audit = audit;
+	aw.export = export;
+	err = bino__nfsview_mounts_create(audit->server, export->path,
+					  &aw.submounts);
+	if (err)
+		return err;
+	err = bino__ckey_table_create(&aw.groups);
+	if (err)
+		goto out_submounts;
+	err = bino_walk_create(paths, 1, 0, &aw.walk);
+	if (err)
+		goto out_groups;
+	while ((err = bino_walk_next(aw.walk, &entry)) == BINO_OK) {
+		err = audit_walk_entry(&aw, entry);
+		if (err)
+			break;
+	}
+	if (err == BINO_ERROR_STOP_ITERATION)
+		err = BINO_OK;
+	audit_walk_progress(&aw, true);
+	bino_walk_destroy(aw.walk);
+	if (!err && !export->error)
+		err = audit_finish_subvols(audit, export);
+out_groups:
+	bino__ckey_table_destroy(aw.groups);
+out_submounts:
+	bino__nfsview_mounts_destroy(aw.submounts);
+	free(aw.levels);
+	return err;
+}
+
+/* ---- public API -------------------------------------------------------- */
+
+BINO_PUBLIC enum bino_error bino_audit_create(const struct bino_exports *exports,
+					      const struct bino_mounts *server_mounts,
+					      int flags, struct bino_audit **ret)
+{
+	struct bino_audit *audit;
+	enum bino_error err;
+
+	if (!ret || (flags & ~AUDIT_ALL_FLAGS))
+		return BINO_ERROR_INVALID_ARGUMENT;
+	audit = calloc(1, sizeof(*audit));
+	if (!audit)
+		return BINO_ERROR_NO_MEMORY;
+	audit->exports = exports;
+	audit->server = server_mounts;
+	audit->flags = flags;
+	err = bino__nfsview_exports_create(exports, &audit->resolved);
+	if (err) {
+		free(audit);
+		return err;
+	}
+	*ret = audit;
+	return BINO_OK;
+}
+
+BINO_PUBLIC void bino_audit_destroy(struct bino_audit *audit)
+{
+	size_t i;
+
+	if (!audit)
+		return;
+	for (i = 0; i < audit->count; i++)
+		audit_export_free(audit->items[i]);
+	free(audit->items);
+	bino__nfsview_exports_destroy(audit->resolved);
+	bino_mounts_destroy(audit->own_mounts);
+	free(audit);
+}
+
+BINO_PUBLIC enum bino_error bino_audit_add_path(struct bino_audit *audit,
+						const char *path)
+{
+	char *resolved;
+	enum bino_error err = BINO_OK;
+	bool added = false;
+	size_t i, j, n;
+
+	if (!audit || !path || !*path || audit->ran)
+		return BINO_ERROR_INVALID_ARGUMENT;
+	resolved = realpath(path, NULL);
+	if (!resolved) {
+		if (errno == ENOMEM)
+			return BINO_ERROR_NO_MEMORY;
+		return audit_add_target(audit, path, false, NULL);
+	}
+	/* Once per distinct crossmnt among the clients of the path. */
+	n = bino__nfsview_exports_count(audit->resolved);
+	for (i = 0; i < n && !err; i++) {
+		const struct bino_export *export =
+			bino__nfsview_exports_get(audit->resolved, i);
+		bool seen = false;
+
+		if (strcmp(bino__nfsview_exports_path(audit->resolved, i),
+			   resolved) != 0)
+			continue;
+		for (j = 0; j < i; j++) {
+			const struct bino_export *earlier =
+				bino__nfsview_exports_get(audit->resolved, j);
+
+			if (strcmp(bino__nfsview_exports_path(audit->resolved, j),
+				   resolved) == 0 &&
+			    ((bino_export_flags(earlier) ^
+			      bino_export_flags(export)) &
+			     BINO_EXPORT_CROSSMNT) == 0)
+				seen = true;
+		}
+		if (!seen)
+			err = audit_add_target(audit, resolved, true, export);
+		added = true;
+	}
+	if (!added)
+		err = audit_add_target(audit, resolved, true, NULL);
+	free(resolved);
+	return err;
+}
+
+BINO_PUBLIC enum bino_error bino_audit_add_exports(struct bino_audit *audit)
+{
+	size_t i, n;
+	enum bino_error err;
+
+	if (!audit || audit->ran)
+		return BINO_ERROR_INVALID_ARGUMENT;
+	n = bino__nfsview_exports_count(audit->resolved);
+	for (i = 0; i < n; i++) {
+		err = bino_audit_add_path(
+			audit, bino_export_path(bino__nfsview_exports_get(
+				       audit->resolved, i)));
+		if (err)
+			return err;
+	}
+	return BINO_OK;
+}
+
+static enum bino_error audit_server_mounts(struct bino_audit *audit)
+{
+	enum bino_error err;
+
+	if (!audit->own_mounts) {
+		err = bino_mounts_create(NULL, &audit->own_mounts);
+		if (err)
+			return err;
+	}
+	if (!audit->server)
+		audit->server = audit->own_mounts;
+	return BINO_OK;
+}
+
+BINO_PUBLIC enum bino_error bino_audit_add_btrfs_mounts(struct bino_audit *audit)
+{
+	enum bino_error err;
+	size_t i, j, n;
+
+	if (!audit || audit->ran)
+		return BINO_ERROR_INVALID_ARGUMENT;
+	err = audit_server_mounts(audit);
+	if (err)
+		return err;
+	n = bino_mounts_count(audit->server);
+	for (i = 0; i < n; i++) {
+		const struct bino_mount *mount = bino_mounts_get(audit->server, i);
+		bool seen = false;
+
+		if (strcmp(bino_mount_fstype(mount), "btrfs") != 0)
+			continue;
+		for (j = 0; j < i && !seen; j++) {
+			const struct bino_mount *earlier =
+				bino_mounts_get(audit->server, j);
+
+			seen = strcmp(bino_mount_fstype(earlier), "btrfs") == 0 &&
+			       bino_mount_dev(earlier) == bino_mount_dev(mount);
+		}
+		if (seen)
+			continue;
+		err = bino_audit_add_path(audit, bino_mount_target(mount));
+		if (err)
+			return err;
+	}
+	return BINO_OK;
+}
+
+BINO_PUBLIC void bino_audit_set_progress(struct bino_audit *audit,
+					 bino_audit_progress_fn *fn, void *data)
+{
+	audit->progress = fn;
+	audit->progress_data = data;
+}
+
+BINO_PUBLIC enum bino_error bino_audit_run(struct bino_audit *audit)
+{
+	enum bino_error err;
+	size_t i;
+
+	if (!audit || audit->ran || audit->count == 0)
+		return BINO_ERROR_INVALID_ARGUMENT;
+	audit->ran = true;
+	err = audit_server_mounts(audit);
+	if (err)
+		return err;
+	for (i = 0; i < audit->count; i++) {
+		if (audit->items[i]->error)
+			continue;
+		err = audit_walk_export(audit, audit->items[i]);
+		if (err)
+			return err;
+	}
+	return BINO_OK;
+}
+
+BINO_PUBLIC size_t bino_audit_count(const struct bino_audit *audit)
+{
+	return audit->count;
+}
+
+BINO_PUBLIC const struct bino_audit_export *
+bino_audit_get(const struct bino_audit *audit, size_t index)
+{
+	return index < audit->count ? audit->items[index] : NULL;
+}
+
+BINO_PUBLIC const char *
+bino_audit_export_path(const struct bino_audit_export *export)
+{
+	return export->path;
+}
+
+BINO_PUBLIC const struct bino_export *
+bino_audit_export_source(const struct bino_audit_export *export)
+{
+	return export->source;
+}
+
+BINO_PUBLIC int bino_audit_export_flags(const struct bino_audit_export *export)
+{
+	return export->flags;
+}
+
+BINO_PUBLIC enum bino_error
+bino_audit_export_error(const struct bino_audit_export *export)
+{
+	return export->error;
+}
+
+BINO_PUBLIC int bino_audit_export_errno(const struct bino_audit_export *export)
+{
+	return export->error_errno;
+}
+
+BINO_PUBLIC uint64_t
+bino_audit_export_entries(const struct bino_audit_export *export)
+{
+	return export->entries;
+}
+
+BINO_PUBLIC uint64_t
+bino_audit_export_unreadable(const struct bino_audit_export *export)
+{
+	return export->unreadable;
+}
+
+BINO_PUBLIC uint64_t
+bino_audit_export_collisions(const struct bino_audit_export *export,
+			     enum bino_collision collision)
+{
+	if ((unsigned int)collision >= BINO_COLLISION_NR)
+		return 0;
+	return export->collisions[collision];
+}
+
+BINO_PUBLIC size_t
+bino_audit_export_client_fs_count(const struct bino_audit_export *export)
+{
+	return export->n_client_fs;
+}
+
+BINO_PUBLIC size_t
+bino_audit_export_example_count(const struct bino_audit_export *export,
+				enum bino_collision collision)
+{
+	if ((unsigned int)collision >= BINO_COLLISION_NR)
+		return 0;
+	return export->n_examples[collision];
+}
+
+BINO_PUBLIC const struct bino_audit_example *
+bino_audit_export_example(const struct bino_audit_export *export,
+			  enum bino_collision collision, size_t index)
+{
+	if ((unsigned int)collision >= BINO_COLLISION_NR ||
+	    index >= export->n_examples[collision])
+		return NULL;
+	return &export->examples[collision][index];
+}
+
+BINO_PUBLIC const char *
+bino_audit_example_path(const struct bino_audit_example *example, int which)
+{
+	return which == 0 || which == 1 ? example->path[which] : NULL;
+}
+
+BINO_PUBLIC struct bino_key
+bino_audit_example_key(const struct bino_audit_example *example, int which)
+{
+	struct bino_key none = { 0, 0, 0 };
+
+	return which == 0 || which == 1 ? example->key[which] : none;
+}
+
+BINO_PUBLIC size_t
+bino_audit_example_client_fs(const struct bino_audit_example *example)
+{
+	return example->client_fs;
+}
+
+static int compare_pairs(const void *a, const void *b)
+{
+	const struct bino_audit_pair *pa = a, *pb = b;
+
+	if (pa->subvolid_a != pb->subvolid_a)
+		return pa->subvolid_a < pb->subvolid_a ? -1 : 1;
+	if (pa->subvolid_b != pb->subvolid_b)
+		return pa->subvolid_b < pb->subvolid_b ? -1 : 1;
+	return 0;
+}
+
+BINO_PUBLIC size_t
+bino_audit_export_pair_count(const struct bino_audit_export *export)
+{
+	return export->n_pairs;
+}
+
+BINO_PUBLIC const struct bino_audit_pair *
+bino_audit_export_pair(const struct bino_audit_export *export, size_t index)
+{
+	if (index >= export->n_pairs)
+		return NULL;
+	/* Sorted on first use: the results no longer change after the run. */
+	if (index == 0)
+		qsort(((struct bino_audit_export *)export)->pairs,
+		      export->n_pairs, sizeof(*export->pairs), compare_pairs);
+	return &export->pairs[index];
+}
+
+BINO_PUBLIC size_t
+bino_audit_export_submount_count(const struct bino_audit_export *export)
+{
+	return export->n_submounts;
+}
+
+BINO_PUBLIC const struct bino_audit_submount *
+bino_audit_export_submount(const struct bino_audit_export *export, size_t index)
+{
+	return index < export->n_submounts ? &export->submounts[index] : NULL;
+}
+
+BINO_PUBLIC const struct bino_mount *
+bino_audit_submount_mount(const struct bino_audit_submount *submount)
+{
+	return submount->mount;
+}
+
+BINO_PUBLIC enum bino_submount_view
+bino_audit_submount_view(const struct bino_audit_submount *submount)
+{
+	return submount->view;
+}
+
+BINO_PUBLIC size_t
+bino_audit_submount_client_fs(const struct bino_audit_submount *submount)
+{
+	return submount->client_fs;
+}
+
+BINO_PUBLIC size_t
+bino_audit_export_subvol_count(const struct bino_audit_export *export)
+{
+	return export->n_subvols;
+}
+
+BINO_PUBLIC const struct bino_audit_subvol *
+bino_audit_export_subvol(const struct bino_audit_export *export, size_t index)
+{
+	return index < export->n_subvols ? &export->subvols[index] : NULL;
+}
+
+BINO_PUBLIC uint64_t bino_audit_subvol_id(const struct bino_audit_subvol *subvol)
+{
+	return subvol->id;
+}
+
+BINO_PUBLIC const char *
+bino_audit_subvol_path(const struct bino_audit_subvol *subvol)
+{
+	return subvol->path;
+}
+
+BINO_PUBLIC const char *
+bino_audit_subvol_fs_path(const struct bino_audit_subvol *subvol)
+{
+	return subvol->fs_path;
+}
+
+BINO_PUBLIC int
+bino_audit_subvol_info_errno(const struct bino_audit_subvol *subvol)
+{
+	return subvol->info_errno;
+}
+
+BINO_PUBLIC uint64_t
+bino_audit_subvol_parent_id(const struct bino_audit_subvol *subvol)
+{
+	return subvol->info_errno ? 0 : subvol->info.parent_id;
+}
+
+BINO_PUBLIC bool
+bino_audit_subvol_read_only(const struct bino_audit_subvol *subvol)
+{
+	return !subvol->info_errno && subvol->info.read_only;
+}
+
+BINO_PUBLIC const uint8_t *
+bino_audit_subvol_uuid(const struct bino_audit_subvol *subvol)
+{
+	return subvol->info_errno ? NULL : subvol->info.uuid;
+}
+
+BINO_PUBLIC const uint8_t *
+bino_audit_subvol_parent_uuid(const struct bino_audit_subvol *subvol)
+{
+	if (subvol->info_errno || !subvol->info.is_snapshot)
+		return NULL;
+	return subvol->info.parent_uuid;
+}
+
+BINO_PUBLIC uint64_t
+bino_audit_subvol_snapshot_of(const struct bino_audit_subvol *subvol)
+{
+	return subvol->snapshot_of;
+}
+
+BINO_PUBLIC size_t
+bino_audit_subvol_client_fs(const struct bino_audit_subvol *subvol)
+{
+	return subvol->client_fs;
+}
+
+BINO_PUBLIC size_t
+bino_audit_subvol_mount_count(const struct bino_audit_subvol *subvol)
+{
+	return subvol->n_mounts;
+}
+
+BINO_PUBLIC const struct bino_mount *
+bino_audit_subvol_mount(const struct bino_audit_subvol *subvol, size_t index)
+{
+	return index < subvol->n_mounts ? subvol->mounts[index] : NULL;
+}
+
+BINO_PUBLIC size_t
+bino_audit_export_device_count(const struct bino_audit_export *export)
+{
+	return export->n_devices;
+}
+
+BINO_PUBLIC const struct bino_audit_device *
+bino_audit_export_device(const struct bino_audit_export *export, size_t index)
+{
+	return index < export->n_devices ? export->devices[index] : NULL;
+}
+
+BINO_PUBLIC uint64_t
+bino_audit_device_dev(const struct bino_audit_device *device)
+{
+	return device->dev;
+}
+
+BINO_PUBLIC enum bino_device_kind
+bino_audit_device_kind(const struct bino_audit_device *device)
+{
+	return device->kind;
+}
+
+BINO_PUBLIC uint64_t
+bino_audit_device_entries(const struct bino_audit_device *device)
+{
+	return device->entries;
+}
+
+BINO_PUBLIC const char *
+bino_audit_device_path(const struct bino_audit_device *device)
+{
+	return device->path;
+}
+
+BINO_PUBLIC uint64_t
+bino_audit_device_subvolid(const struct bino_audit_device *device)
+{
+	return device->subvolid;
+}
+
+BINO_PUBLIC const struct bino_mount *
+bino_audit_device_mount(const struct bino_audit_device *device)
+{
+	return device->mount;
+}
+
+/* ---- names ------------------------------------------------------------- */
+
+static const char *const collision_names[] = {
+	[BINO_COLLISION_LOOP] = "loop",
+	[BINO_COLLISION_HARDLINK] = "hardlink",
+	[BINO_COLLISION_PLAIN] = "plain",
+};
+
+BINO_PUBLIC const char *bino_collision_name(enum bino_collision collision)
+{
+	if ((unsigned int)collision >= BINO_COLLISION_NR)
+		return "unknown";
+	return collision_names[collision];
+}
+
+static const char *const loop_tools[] = {
+	"find", "du", "ls -R", "chmod -R", "chown -R", "rm -r", NULL,
+};
+static const char *const hardlink_tools[] = {
+	"tar", "rsync -H", "cp -a", "du", NULL,
+};
+static const char *const plain_tools[] = {
+	"cp", "mv", "diff", "cmp", "find -samefile", NULL,
+};
+static const char *const no_tools[] = { NULL };
+
+BINO_PUBLIC const char *const *bino_collision_tools(enum bino_collision collision)
+{
+	switch (collision) {
+	case BINO_COLLISION_LOOP:
+		return loop_tools;
+	case BINO_COLLISION_HARDLINK:
+		return hardlink_tools;
+	case BINO_COLLISION_PLAIN:
+		return plain_tools;
+	default:
+		return no_tools;
+	}
+}
+
+static const char *const submount_view_names[] = {
+	[BINO_SUBMOUNT_CROSSMNT] = "crossmnt",
+	[BINO_SUBMOUNT_NOHIDE] = "nohide",
+	[BINO_SUBMOUNT_NFSV4] = "nfsv4",
+	[BINO_SUBMOUNT_SAME_CONTENT] = "same_content",
+	[BINO_SUBMOUNT_HIDDEN] = "hidden",
+};
+
+BINO_PUBLIC const char *bino_submount_view_name(enum bino_submount_view view)
+{
+	size_t i = (size_t)view;
+
+	if (i >= sizeof(submount_view_names) / sizeof(*submount_view_names))
+		return "unknown";
+	return submount_view_names[i];
+}
+
+static const char *const device_kind_names[] = {
+	[BINO_DEVICE_LISTED] = "listed",
+	[BINO_DEVICE_BTRFS_SUBVOL] = "btrfs_subvolume",
+	[BINO_DEVICE_OVERLAY] = "overlayfs",
+	[BINO_DEVICE_ANOMALY] = "anomaly",
+};
+
+BINO_PUBLIC const char *bino_device_kind_name(enum bino_device_kind kind)
+{
+	size_t i = (size_t)kind;
+
+	if (i >= sizeof(device_kind_names) / sizeof(*device_kind_names))
+		return "unknown";
+	return device_kind_names[i];
+}

@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What an NFS client sees of an export, as the Linux NFS server presents it
+ * (exports(5); fs/nfsd/vfs.c nfsd_cross_mnt()).  Components:
+ *
+ *  - nfsview_exports: the export table with resolved paths, so that a mount
+ *    point can be asked whether it is exported (and with nohide).
+ *  - nfsview_mounts: the server mounts below one export, sorted by mount
+ *    point, so the walk can ask of each directory whether it is one.
+ *  - bino__nfsview_cross(): the crossing rule.  A client crosses into a
+ *    server mount when the client filesystem it is in has crossmnt (mountd
+ *    then exports the mount with the same options unless it is exported
+ *    itself), when the mount point is exported with nohide, and (NFSv4) when
+ *    the mount point is exported at all.  Otherwise the client sees the
+ *    directory underneath: knfsd never crosses, it serves the covered inode.
+ *  - ckey_table: the client keys (client filesystem, inode) of one export.
+ *    A uthash for now; only this file knows it.
+ */
+#include "audit.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HASH_NONFATAL_OOM 1
+#include <uthash.h>
+
+/* ---- exported paths ---------------------------------------------------- */
+
+struct nfsview_exports {
+	const struct bino_exports *exports;
+	char **paths; /* resolved, one per export */
+	size_t count;
+};
+
+enum bino_error bino__nfsview_exports_create(const struct bino_exports *exports,
+					     struct nfsview_exports **ret)
+{
+	struct nfsview_exports *resolved = calloc(1, sizeof(*resolved));
+	size_t i, n = exports ? bino_exports_count(exports) : 0;
+
+	if (!resolved)
+		return BINO_ERROR_NO_MEMORY;
+	resolved->exports = exports;
+	resolved->paths = calloc(n ? n : 1, sizeof(*resolved->paths));
+	if (!resolved->paths)
+		goto out_nomem;
+	for (i = 0; i < n; i++) {
+		const char *path = bino_export_path(bino_exports_get(exports, i));
+
+		resolved->paths[i] = realpath(path, NULL);
+		if (!resolved->paths[i]) {
+			if (errno == ENOMEM)
+				goto out_nomem;
+			resolved->paths[i] = strdup(path);
+			if (!resolved->paths[i])
+				goto out_nomem;
+		}
+		resolved->count++;
+	}
+	*ret = resolved;
+	return BINO_OK;
+
+out_nomem:
+	bino__nfsview_exports_destroy(resolved);
+	return BINO_ERROR_NO_MEMORY;
+}
+
+void bino__nfsview_exports_destroy(struct nfsview_exports *resolved)
+{
+	size_t i;
+
+	if (!resolved)
+		return;
+	for (i = 0; i < resolved->count; i++)
+		free(resolved->paths[i]);
+	free(resolved->paths);
+	free(resolved);
+}
+
+size_t bino__nfsview_exports_count(const struct nfsview_exports *resolved)
+{
+	return resolved->count;
+}
+
+const char *bino__nfsview_exports_path(const struct nfsview_exports *resolved,
+				       size_t index)
+{
+	return resolved->paths[index];
+}
+
+const struct bino_export *
+bino__nfsview_exports_get(const struct nfsview_exports *resolved, size_t index)
+{
+	return bino_exports_get(resolved->exports, index);
+}
+
+const struct bino_export *
+bino__nfsview_exports_find(const struct nfsview_exports *resolved,
+			   const char *path, int flags)
+{
+	size_t i;
+
+	if (!resolved)
+		return NULL;
+	for (i = 0; i < resolved->count; i++) {
+		const struct bino_export *export =
+			bino_exports_get(resolved->exports, i);
+
+		if (strcmp(resolved->paths[i], path) == 0 &&
+		    (bino_export_flags(export) & flags) == flags)
+			return export;
+	}
+	return NULL;
+}
+
+/* ---- server mounts below an export ------------------------------------- */
+
+struct nfsview_mounts {
+	const struct bino_mount **mounts; /* sorted by target; last mounted wins */
+	size_t count;
+};
+
+/* Whether @path is strictly below directory @dir (both resolved). */
+static bool path_is_below(const char *path, const char *dir)
+{
+	size_t len = strlen(dir);
+
+	if (strcmp(dir, "/") == 0)
+		return path[0] == '/' && path[1] != '\0';
+	return strncmp(path, dir, len) == 0 && path[len] == '/' &&
+	       path[len + 1] != '\0';
+}
+
+static int compare_targets(const void *a, const void *b)
+{
+	const struct bino_mount *const *ma = a, *const *mb = b;
+
+	return strcmp(bino_mount_target(*ma), bino_mount_target(*mb));
+}
+
+enum bino_error bino__nfsview_mounts_create(const struct bino_mounts *server,
+					    const char *export_path,
+					    struct nfsview_mounts **ret)
+{
+	struct nfsview_mounts *index = calloc(1, sizeof(*index));
+	size_t i, j, n = bino_mounts_count(server);
+
+	if (!index)
+		return BINO_ERROR_NO_MEMORY;
+	index->mounts = calloc(n ? n : 1, sizeof(*index->mounts));
+	if (!index->mounts) {
+		free(index);
+		return BINO_ERROR_NO_MEMORY;
+	}
+	for (i = 0; i < n; i++) {
+		const struct bino_mount *mount = bino_mounts_get(server, i);
+
+		if (!path_is_below(bino_mount_target(mount), export_path))
+			continue;
+		/* A later mount on the same point hides the earlier one. */
+		for (j = 0; j < index->count; j++) {
+			if (strcmp(bino_mount_target(index->mounts[j]),
+				   bino_mount_target(mount)) == 0)
+				break;
+		}
+		index->mounts[j] = mount;
+		if (j == index->count)
+			index->count++;
+	}
+	qsort(index->mounts, index->count, sizeof(*index->mounts),
+	      compare_targets);
+	*ret = index;
+	return BINO_OK;
+}
+
+void bino__nfsview_mounts_destroy(struct nfsview_mounts *index)
+{
+	if (!index)
+		return;
+	free(index->mounts);
+	free(index);
+}
+
+const struct bino_mount *
+bino__nfsview_mounts_at(const struct nfsview_mounts *index, const char *path)
+{
+	size_t low = 0, high = index->count;
+
+	while (low < high) {
+		size_t mid = low + (high - low) / 2;
+		int cmp = strcmp(path, bino_mount_target(index->mounts[mid]));
+
+		if (cmp == 0)
+			return index->mounts[mid];
+		if (cmp < 0)
+			high = mid;
+		else
+			low = mid + 1;
+	}
+	return NULL;
+}
+
+bool bino__nfsview_same_content(const struct bino_mounts *server,
+				const struct bino_mount *mount)
+{
+	const struct bino_mount *parent =
+		bino_mounts_find_id(server, bino_mount_parent_id(mount));
+	const char *target = bino_mount_target(mount);
+	const char *parent_target, *parent_root, *rel;
+	size_t root_len;
+
+	if (!parent || parent == mount ||
+	    bino_mount_dev(parent) != bino_mount_dev(mount))
+		return false;
+	parent_target = bino_mount_target(parent);
+	if (strcmp(parent_target, "/") == 0)
+		rel = target;
+	else if (strncmp(target, parent_target, strlen(parent_target)) == 0 &&
+		 (target[strlen(parent_target)] == '/' ||
+		  target[strlen(parent_target)] == '\0'))
+		rel = target + strlen(parent_target);
+	else
+		return false;
+	/* covered = parent's root joined with rel; compare without building it */
+	parent_root = bino_mount_root(parent);
+	root_len = strcmp(parent_root, "/") == 0 ? 0 : strlen(parent_root);
+	if (strncmp(bino_mount_root(mount), parent_root, root_len) != 0)
+		return false;
+	if (rel[0] == '\0')
+		return strcmp(bino_mount_root(mount) + root_len,
+			      root_len ? "" : "/") == 0;
+	return strcmp(bino_mount_root(mount) + root_len, rel) == 0;
+}
+
+enum bino_submount_view
+bino__nfsview_cross(const struct nfsview_exports *resolved,
+		    const struct bino_mounts *server,
+		    const struct bino_mount *mount, const char *path,
+		    int parent_flags, int audit_flags, int *child_flags)
+{
+	const struct bino_export *own =
+		bino__nfsview_exports_find(resolved, path, 0);
+	const struct bino_export *nohide =
+		bino__nfsview_exports_find(resolved, path, BINO_EXPORT_NOHIDE);
+
+	if (parent_flags & BINO_EXPORT_CROSSMNT) {
+		*child_flags = own ? bino_export_flags(own) : parent_flags;
+		return BINO_SUBMOUNT_CROSSMNT;
+	}
+	if (nohide) {
+		*child_flags = bino_export_flags(nohide);
+		return BINO_SUBMOUNT_NOHIDE;
+	}
+	if (own && (audit_flags & BINO_AUDIT_NFSV4)) {
+		*child_flags = bino_export_flags(own);
+		return BINO_SUBMOUNT_NFSV4;
+	}
+	*child_flags = parent_flags;
+	return bino__nfsview_same_content(server, mount) ?
+		       BINO_SUBMOUNT_SAME_CONTENT :
+		       BINO_SUBMOUNT_HIDDEN;
+}
+
+/* ---- client keys ------------------------------------------------------- */
+
+struct ckey {
+	uint64_t client_fs;
+	uint64_t ino;
+};
+
+struct ckey_node {
+	struct ckey key;
+	struct ckey_group group;
+	UT_hash_handle hh;
+};
+
+struct ckey_table {
+	struct ckey_node *nodes;
+};
+
+enum bino_error bino__ckey_table_create(struct ckey_table **ret)
+{
+	struct ckey_table *table = calloc(1, sizeof(*table));
+
+	if (!table)
+		return BINO_ERROR_NO_MEMORY;
+	*ret = table;
+	return BINO_OK;
+}
+
+void bino__ckey_table_destroy(struct ckey_table *table)
+{
+	struct ckey_node *node, *tmp;
+
+	if (!table)
+		return;
+	HASH_ITER(hh, table->nodes, node, tmp) {
+		HASH_DEL(table->nodes, node);
+		free(node->group.first_path);
+		free(node->group.first_link_path);
+		free(node);
+	}
+	free(table);
+}
+
+struct ckey_group *bino__ckey_table_get(struct ckey_table *table,
+					uint64_t client_fs, uint64_t ino)
+{
+	struct ckey_node *node;
+	struct ckey probe;
+	bool out_of_memory = false;
+
+	memset(&probe, 0, sizeof(probe));
+	probe.client_fs = client_fs;
+	probe.ino = ino;
+	HASH_FIND(hh, table->nodes, &probe, sizeof(probe), node);
+	if (node)
+		return &node->group;
+	node = calloc(1, sizeof(*node));
+	if (!node)
+		return NULL;
+	node->key = probe;
+#undef uthash_nonfatal_oom
+#define uthash_nonfatal_oom(elt) (out_of_memory = true)
+	HASH_ADD(hh, table->nodes, key, sizeof(node->key), node);
+	if (out_of_memory) {
+		free(node);
+		return NULL;
+	}
+	return &node->group;
+}
