@@ -1,0 +1,18 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# `btrfs-ino --help`, `-h` and `help` print the same usage to stdout, exit 0.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+run --help
+expect_eq "--help exit status" 0 "$RC"
+expect_eq "--help stderr" "" "$(cat "$ERR")"
+grep -q '^Usage: btrfs-ino COMMAND' "$OUT" || fail "--help has no usage line: $(cat "$OUT")"
+cp "$OUT" "$TMP/want"
+
+for args in "-h" "help"; do
+	run $args
+	expect_eq "$args exit status" 0 "$RC"
+	expect_eq "$args stderr" "" "$(cat "$ERR")"
+	expect_same_file "$args stdout equals --help" "$TMP/want" "$OUT"
+done
