@@ -16,11 +16,16 @@
 
 #include "escape.h"
 
+#define OUTPUT_NESTING_MAX 16
+
 struct output {
 	enum output_format format;
 	FILE *stream;
 	json_object *record;
 	bool failed;
+	/* Objects and arrays opened inside the record; the last is current. */
+	json_object *nested[OUTPUT_NESTING_MAX];
+	int depth;
 };
 
 struct output *output_create(enum output_format format, FILE *stream)
@@ -52,6 +57,7 @@ void output_begin(struct output *out)
 	if (out->format != OUTPUT_JSON)
 		return;
 	json_object_put(out->record);
+	out->depth = 0;
 	out->record = json_object_new_object();
 	if (!out->record)
 		out->failed = true;
@@ -72,6 +78,7 @@ int output_end(struct output *out)
 		fputs(line, out->stream);
 		json_object_put(out->record);
 		out->record = NULL;
+		out->depth = 0;
 	}
 	fputc('\n', out->stream);
 	if (ferror(out->stream) || out->failed)
@@ -94,12 +101,68 @@ static bool wants_json(const struct output *out, enum print_where where)
 	return out->format == OUTPUT_JSON && where != PRINT_TEXT && out->record;
 }
 
-static void json_add(struct output *out, const char *key, json_object *value)
+static void json_add_value(struct output *out, json_object *into,
+			   const char *key, json_object *value)
 {
-	if (!value || json_object_object_add(out->record, key, value) != 0) {
+	int err;
+
+	if (json_object_is_type(into, json_type_array))
+		err = json_object_array_add(into, value);
+	else
+		err = json_object_object_add(into, key, value);
+	if (err != 0) {
 		json_object_put(value);
 		out->failed = true;
 	}
+}
+
+/* Add to the innermost open object or array (@key is unused in arrays). */
+static void json_add(struct output *out, const char *key, json_object *value)
+{
+	json_object *into = out->depth ? out->nested[out->depth - 1] : out->record;
+
+	if (!value) {
+		out->failed = true;
+		return;
+	}
+	json_add_value(out, into, key, value);
+}
+
+/* JSON null is json-c's NULL, so it cannot go through json_add(). */
+static void json_add_null(struct output *out, const char *key)
+{
+	json_add_value(out, out->depth ? out->nested[out->depth - 1] : out->record,
+		       key, NULL);
+}
+
+static void output_open(struct output *out, const char *key,
+			json_object *value)
+{
+	if (!value || out->depth >= OUTPUT_NESTING_MAX) {
+		json_object_put(value);
+		out->failed = true;
+		return;
+	}
+	json_add(out, key, json_object_get(value));
+	out->nested[out->depth++] = value;
+}
+
+void output_open_object(struct output *out, const char *key)
+{
+	if (wants_json(out, PRINT_JSON))
+		output_open(out, key, json_object_new_object());
+}
+
+void output_open_array(struct output *out, const char *key)
+{
+	if (wants_json(out, PRINT_JSON))
+		output_open(out, key, json_object_new_array());
+}
+
+void output_close(struct output *out)
+{
+	if (wants_json(out, PRINT_JSON) && out->depth > 0)
+		json_object_put(out->nested[--out->depth]);
 }
 
 /* printf through a caller-supplied format; the formats are ours. */
@@ -120,9 +183,12 @@ void print_string(struct output *out, enum print_where where, const char *key,
 {
 	if (wants_text(out, where) && text_fmt)
 		text_printf(out, text_fmt, value ? value : "-");
-	if (wants_json(out, where))
-		json_add(out, key,
-			 value ? json_object_new_string(value) : json_object_new_null());
+	if (wants_json(out, where)) {
+		if (value)
+			json_add(out, key, json_object_new_string(value));
+		else
+			json_add_null(out, key);
+	}
 }
 
 void print_u64(struct output *out, enum print_where where, const char *key,

@@ -36,6 +36,16 @@ void output_begin(struct output *out);
 /* Returns -1 if writing failed (errno set). */
 int output_end(struct output *out);
 
+/*
+ * Nested values inside a JSON record, for commands that write one document:
+ * open an object or array under @key (NULL inside an array), add fields with
+ * print_*() (their keys are ignored inside arrays), close it.  No-ops in
+ * text output.  At most 16 levels.
+ */
+void output_open_object(struct output *out, const char *key);
+void output_open_array(struct output *out, const char *key);
+void output_close(struct output *out);
+
 void print_string(struct output *out, enum print_where where, const char *key,
 		  const char *text_fmt, const char *value);
 void print_u64(struct output *out, enum print_where where, const char *key,

@@ -1,0 +1,696 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * btrfs-ino audit: what NFS clients of the exports see, and which tools will
+ * mistake distinct files for one.  The library computes everything; this
+ * file reads the exports and mount tables it is told to and formats the
+ * results, as one text report or one JSON document.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <glob.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "btrfsino.h"
+#include "btrfs-ino.h"
+#include "output.h"
+
+#define AUDIT_SCHEMA_VERSION 1
+#define SYSTEM_EXPORTS "/etc/exports"
+#define SYSTEM_EXPORTS_GLOB "/etc/exports.d/*.exports"
+
+struct audit_options {
+	const char *exports_file;
+	const char *mountinfo_file;
+	bool quiet;
+	int flags;
+	enum output_format format;
+};
+
+void usage_audit(FILE *stream)
+{
+	fprintf(stream,
+		"Usage: %s audit [OPTION]... [PATH]...\n"
+		"Report what NFS clients see of each PATH (default: every path in the\n"
+		"system's NFS exports and every mounted btrfs filesystem): its subvolumes,\n"
+		"its client filesystems, the entries whose client (st_dev, st_ino) is shared\n"
+		"by distinct files (loop, hardlink, plain), the tools that will break, and the\n"
+		"raw device numbers met.  A PATH that is not exported is audited as if\n"
+		"exported with default options.\n\n"
+		"Options:\n"
+		"      --exports FILE    use this exports(5) file instead of /etc/exports\n"
+		"                        and /etc/exports.d/*.exports\n"
+		"      --mountinfo FILE  the server's mount table (mountinfo format)\n"
+		"                        instead of this process's own\n"
+		"      --nfsv4           model NFSv4 clients: they also cross into\n"
+		"                        exported mounts without nohide\n"
+		"      --json            one JSON document (see README, \"JSON schema: audit\")\n"
+		"  -q, --quiet           no progress on stderr\n"
+		"  -h, --help            show this help and exit\n\n"
+		"Exit status: 0 nothing found, 1 collisions, unreadable entries or\n"
+		"unexplained devices, 2 usage error or nothing could be audited.\n",
+		PROGRAM_NAME);
+}
+
+enum {
+	OPT_EXPORTS = 256,
+	OPT_MOUNTINFO,
+	OPT_NFSV4,
+	OPT_JSON,
+};
+
+static int parse_audit_options(int argc, char **argv, struct audit_options *opts)
+{
+	static const struct option options[] = {
+		{ "exports", required_argument, NULL, OPT_EXPORTS },
+		{ "mountinfo", required_argument, NULL, OPT_MOUNTINFO },
+		{ "nfsv4", no_argument, NULL, OPT_NFSV4 },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->format = OUTPUT_TEXT;
+	while ((opt = getopt_long(argc, argv, "qh", options, NULL)) != -1) {
+		switch (opt) {
+		case OPT_EXPORTS:
+			opts->exports_file = optarg;
+			break;
+		case OPT_MOUNTINFO:
+			opts->mountinfo_file = optarg;
+			break;
+		case OPT_NFSV4:
+			opts->flags |= BINO_AUDIT_NFSV4;
+			break;
+		case OPT_JSON:
+			opts->format = OUTPUT_JSON;
+			break;
+		case 'q':
+			opts->quiet = true;
+			break;
+		case 'h':
+			usage_audit(stdout);
+			return -1;
+		default:
+			return usage_error("audit", "invalid option");
+		}
+	}
+	return 0;
+}
+
+/* ---- reading the tables ------------------------------------------------ */
+
+static int add_exports_file(struct bino_exports *exports, const char *path,
+			    bool missing_ok)
+{
+	struct bino_syntax_error syntax;
+	enum bino_error err;
+
+	memset(&syntax, 0, sizeof(syntax));
+	err = bino_exports_add_file(exports, path, &syntax);
+	if (err == BINO_OK)
+		return 0;
+	if (err == BINO_ERROR_EXPORTS_SYNTAX) {
+		fprintf(stderr, "%s: %s:%u:%u: %s\n", PROGRAM_NAME,
+			syntax.file[0] ? syntax.file : path, syntax.line,
+			syntax.column, syntax.message);
+		return -1;
+	}
+	if (err == BINO_ERROR_EXPORTS_READ_FAILED && missing_ok &&
+	    errno == ENOENT)
+		return 0;
+	fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME, path,
+		bino_strerror(err), strerror(errno));
+	return -1;
+}
+
+static int read_exports(const struct audit_options *opts,
+			struct bino_exports **ret)
+{
+	struct bino_exports *exports;
+	glob_t found;
+	size_t i;
+	int rc = 0;
+
+	if (bino_exports_create(&exports) != BINO_OK) {
+		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+		return -1;
+	}
+	if (opts->exports_file) {
+		rc = add_exports_file(exports, opts->exports_file, false);
+	} else {
+		rc = add_exports_file(exports, SYSTEM_EXPORTS, true);
+		if (rc == 0 &&
+		    glob(SYSTEM_EXPORTS_GLOB, 0, NULL, &found) == 0) {
+			for (i = 0; i < found.gl_pathc && rc == 0; i++)
+				rc = add_exports_file(exports, found.gl_pathv[i],
+						      true);
+			globfree(&found);
+		}
+	}
+	if (rc != 0) {
+		bino_exports_destroy(exports);
+		return -1;
+	}
+	*ret = exports;
+	return 0;
+}
+
+/* ---- progress ---------------------------------------------------------- */
+
+static void show_progress(const struct bino_audit_export *export,
+			  uint64_t entries, void *data)
+{
+	(void)data;
+	fprintf(stderr, "\r\033[K%s: auditing %s: %" PRIu64 " entries",
+		PROGRAM_NAME, bino_audit_export_path(export), entries);
+	fflush(stderr);
+}
+
+/* ---- formatting -------------------------------------------------------- */
+
+/* A path under @key in JSON (if @key) and through @fmt in text (if @fmt). */
+static void print_text_path(struct output *out, const char *key,
+			    const char *fmt, const char *path)
+{
+	enum print_where where = !key ? PRINT_TEXT : !fmt ? PRINT_JSON : PRINT_ANY;
+
+	if (path)
+		print_path(out, where, key, fmt, path, strlen(path));
+	else if (key)
+		print_string(out, PRINT_JSON, key, NULL, NULL);
+}
+
+static void print_uuid(struct output *out, const char *key, const uint8_t *uuid)
+{
+	char text[37];
+
+	if (!uuid) {
+		print_string(out, PRINT_JSON, key, NULL, NULL);
+		return;
+	}
+	snprintf(text, sizeof(text),
+		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 uuid[0], uuid[1], uuid[2], uuid[3], uuid[4], uuid[5], uuid[6],
+		 uuid[7], uuid[8], uuid[9], uuid[10], uuid[11], uuid[12],
+		 uuid[13], uuid[14], uuid[15]);
+	print_string(out, PRINT_JSON, key, NULL, text);
+}
+
+/* A mount as a JSON object under @key (NULL in arrays); text: @text_fmt. */
+static void print_mount(struct output *out, const char *key,
+			const struct bino_mount *mount)
+{
+	if (!mount) {
+		print_string(out, PRINT_JSON, key, NULL, NULL);
+		return;
+	}
+	output_open_object(out, key);
+	print_u64(out, PRINT_JSON, "mount_id", NULL, bino_mount_id(mount));
+	print_text_path(out, "mountpoint", NULL, bino_mount_target(mount));
+	print_string(out, PRINT_JSON, "fstype", NULL, bino_mount_fstype(mount));
+	print_text_path(out, "source", NULL, bino_mount_source(mount));
+	print_text_path(out, "root", NULL, bino_mount_root(mount));
+	print_dev(out, PRINT_JSON, "dev", NULL, bino_mount_dev(mount));
+	output_close(out);
+}
+
+static void print_mount_text(struct output *out, const struct bino_mount *mount)
+{
+	print_u64(out, PRINT_TEXT, NULL, "mount %" PRIu64, bino_mount_id(mount));
+	print_text_path(out, NULL, " on %s", bino_mount_target(mount));
+	print_string(out, PRINT_TEXT, NULL, " (%s", bino_mount_fstype(mount));
+	print_text_path(out, NULL, " %s", bino_mount_source(mount));
+	print_text_path(out, NULL, " root %s)", bino_mount_root(mount));
+}
+
+static void print_export_source(struct output *out,
+				const struct bino_audit_export *export)
+{
+	const struct bino_export *source = bino_audit_export_source(export);
+	int flags = bino_audit_export_flags(export);
+
+	print_bool(out, PRINT_JSON, "exported", NULL, source != NULL);
+	if (source) {
+		output_open_object(out, "export");
+		print_text_path(out, "file", NULL, bino_export_file(source));
+		print_u64(out, PRINT_JSON, "line", NULL, bino_export_line(source));
+		print_string(out, PRINT_JSON, "client", NULL,
+			     bino_export_client(source));
+		print_string(out, PRINT_JSON, "options", NULL,
+			     bino_export_options(source));
+		output_close(out);
+		print_string(out, PRINT_TEXT, NULL, "  exported to %s",
+			     bino_export_client(source));
+		print_string(out, PRINT_TEXT, NULL, "(%s)",
+			     bino_export_options(source));
+		print_text_path(out, NULL, " in %s", bino_export_file(source));
+		print_u64(out, PRINT_TEXT, NULL, ":%" PRIu64 "\n",
+			  bino_export_line(source));
+	} else {
+		print_string(out, PRINT_JSON, "export", NULL, NULL);
+		print_string(out, PRINT_TEXT, NULL, "%s\n",
+			     "  not exported: audited as if exported with default options");
+	}
+	print_bool(out, PRINT_JSON, "crossmnt", NULL, flags & BINO_EXPORT_CROSSMNT);
+	print_bool(out, PRINT_JSON, "nohide", NULL, flags & BINO_EXPORT_NOHIDE);
+}
+
+static void print_subvols(struct output *out,
+			  const struct bino_audit_export *export)
+{
+	size_t i, j, n = bino_audit_export_subvol_count(export);
+
+	if (n)
+		print_string(out, PRINT_TEXT, NULL, "%s\n", "  subvolumes:");
+	output_open_array(out, "subvolumes");
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_subvol *subvol =
+			bino_audit_export_subvol(export, i);
+		int info_errno = bino_audit_subvol_info_errno(subvol);
+		uint64_t of = bino_audit_subvol_snapshot_of(subvol);
+
+		output_open_object(out, NULL);
+		print_u64(out, PRINT_ANY, "id", "    %" PRIu64,
+			  bino_audit_subvol_id(subvol));
+		print_text_path(out, "path", " %s",
+				bino_audit_subvol_path(subvol));
+		if (!bino_audit_subvol_path(subvol))
+			print_string(out, PRINT_TEXT, NULL, " %s",
+				     "(holds the audited path)");
+		print_text_path(out, "fs_path", " [%s]",
+				bino_audit_subvol_fs_path(subvol));
+		if (info_errno) {
+			print_string(out, PRINT_ANY, "info_error",
+				     " (details unknown: %s)",
+				     strerror(info_errno));
+		} else {
+			print_u64(out, PRINT_ANY, "parent_id", " parent %" PRIu64,
+				  bino_audit_subvol_parent_id(subvol));
+			print_bool(out, PRINT_JSON, "read_only", NULL,
+				   bino_audit_subvol_read_only(subvol));
+			if (bino_audit_subvol_read_only(subvol))
+				print_string(out, PRINT_TEXT, NULL, "%s",
+					     " read-only");
+			print_uuid(out, "uuid", bino_audit_subvol_uuid(subvol));
+			print_uuid(out, "parent_uuid",
+				   bino_audit_subvol_parent_uuid(subvol));
+		}
+		if (of)
+			print_u64(out, PRINT_ANY, "snapshot_of",
+				  " snapshot of %" PRIu64, of);
+		else if (!info_errno && bino_audit_subvol_parent_uuid(subvol))
+			print_string(out, PRINT_ANY, "snapshot_of",
+				     " snapshot of %s", NULL);
+		else
+			print_string(out, PRINT_JSON, "snapshot_of", NULL, NULL);
+		print_u64(out, PRINT_ANY, "client_fs", " client fs %" PRIu64,
+			  bino_audit_subvol_client_fs(subvol));
+		output_open_array(out, "server_mounts");
+		for (j = 0; j < bino_audit_subvol_mount_count(subvol); j++) {
+			const struct bino_mount *mount =
+				bino_audit_subvol_mount(subvol, j);
+
+			print_mount(out, NULL, mount);
+			print_string(out, PRINT_TEXT, NULL, "%s",
+				     j ? ", " : "; mounted: ");
+			print_mount_text(out, mount);
+		}
+		output_close(out);
+		output_close(out);
+		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
+	}
+	output_close(out);
+}
+
+static void print_submounts(struct output *out,
+			    const struct bino_audit_export *export)
+{
+	size_t i, n = bino_audit_export_submount_count(export);
+
+	if (n)
+		print_string(out, PRINT_TEXT, NULL, "%s\n",
+			     "  server mounts below:");
+	output_open_array(out, "submounts");
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_submount *submount =
+			bino_audit_export_submount(export, i);
+		const struct bino_mount *mount = bino_audit_submount_mount(submount);
+		enum bino_submount_view view = bino_audit_submount_view(submount);
+
+		output_open_object(out, NULL);
+		print_mount(out, "mount", mount);
+		print_string(out, PRINT_TEXT, NULL, "%s", "    ");
+		print_mount_text(out, mount);
+		print_string(out, PRINT_ANY, "view", ": %s",
+			     bino_submount_view_name(view));
+		print_u64(out, PRINT_ANY, "client_fs", ", client fs %" PRIu64 "\n",
+			  bino_audit_submount_client_fs(submount));
+		output_close(out);
+	}
+	output_close(out);
+}
+
+static void print_key(struct output *out, const char *key,
+		      const struct bino_key *id)
+{
+	output_open_object(out, key);
+	print_dev(out, PRINT_JSON, "dev", NULL, id->dev);
+	print_u64(out, PRINT_JSON, "subvolid", NULL, id->subvolid);
+	print_u64(out, PRINT_JSON, "ino", NULL, id->ino);
+	output_close(out);
+}
+
+static void print_collisions(struct output *out,
+			     const struct bino_audit_export *export)
+{
+	size_t i, j, n;
+	int c;
+
+	output_open_object(out, "collisions");
+	print_string(out, PRINT_TEXT, NULL, "%s", "  collisions:");
+	for (c = 0; c < BINO_COLLISION_NR; c++) {
+		char fmt[32];
+
+		snprintf(fmt, sizeof(fmt), " %s %%" PRIu64 "%s",
+			 bino_collision_name(c), c + 1 < BINO_COLLISION_NR ? "," : "\n");
+		print_u64(out, PRINT_ANY, bino_collision_name(c), fmt,
+			  bino_audit_export_collisions(export, c));
+	}
+	output_close(out);
+
+	output_open_object(out, "examples");
+	for (c = 0; c < BINO_COLLISION_NR; c++) {
+		output_open_array(out, bino_collision_name(c));
+		n = bino_audit_export_example_count(export, c);
+		for (i = 0; i < n; i++) {
+			const struct bino_audit_example *example =
+				bino_audit_export_example(export, c, i);
+			struct bino_key a = bino_audit_example_key(example, 0);
+			struct bino_key b = bino_audit_example_key(example, 1);
+
+			output_open_object(out, NULL);
+			print_string(out, PRINT_TEXT, NULL, "    %s",
+				     bino_collision_name(c));
+			print_u64(out, PRINT_ANY, "client_fs",
+				  " (client fs %" PRIu64,
+				  bino_audit_example_client_fs(example));
+			print_u64(out, PRINT_ANY, "ino", ", ino %" PRIu64 "):\n",
+				  b.ino);
+			for (j = 0; j < 2; j++) {
+				const struct bino_key *id = j ? &b : &a;
+
+				output_open_object(out, j ? "b" : "a");
+				print_text_path(out, "path", "      %s",
+						bino_audit_example_path(example,
+									(int)j));
+				print_dev(out, PRINT_JSON, "dev", NULL, id->dev);
+				print_u64(out, PRINT_ANY, "subvolid",
+					  "  (subvolume %" PRIu64 ")\n",
+					  id->subvolid);
+				print_u64(out, PRINT_JSON, "ino", NULL, id->ino);
+				output_close(out);
+			}
+			output_close(out);
+		}
+		output_close(out);
+	}
+	output_close(out);
+	(void)print_key;
+
+	n = bino_audit_export_pair_count(export);
+	if (n)
+		print_string(out, PRINT_TEXT, NULL, "%s\n",
+			     "  colliding subvolume pairs:");
+	output_open_array(out, "subvolume_pairs");
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_pair *pair = bino_audit_export_pair(export, i);
+
+		output_open_object(out, NULL);
+		print_u64(out, PRINT_ANY, "a", "    %" PRIu64, pair->subvolid_a);
+		print_u64(out, PRINT_ANY, "b", " and %" PRIu64 ":", pair->subvolid_b);
+		for (c = 0; c < BINO_COLLISION_NR; c++) {
+			char fmt[32];
+
+			snprintf(fmt, sizeof(fmt), " %s %%" PRIu64,
+				 bino_collision_name(c));
+			print_u64(out, PRINT_ANY, bino_collision_name(c), fmt,
+				  pair->collisions[c]);
+		}
+		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
+		output_close(out);
+	}
+	output_close(out);
+}
+
+static void print_verdict(struct output *out,
+			  const struct bino_audit_export *export)
+{
+	const char *const *tool;
+	bool safe = true;
+	int c;
+
+	for (c = 0; c < BINO_COLLISION_NR; c++)
+		safe = safe && bino_audit_export_collisions(export, c) == 0;
+	output_open_object(out, "verdict");
+	print_bool(out, PRINT_JSON, "safe", NULL, safe);
+	print_string(out, PRINT_TEXT, NULL, "  verdict: %s",
+		     safe ? "safe" : "unsafe for NFS clients");
+	output_open_object(out, "breaks");
+	for (c = 0; c < BINO_COLLISION_NR; c++) {
+		if (bino_audit_export_collisions(export, c) == 0)
+			continue;
+		output_open_array(out, bino_collision_name(c));
+		print_string(out, PRINT_TEXT, NULL, "; %s breaks",
+			     bino_collision_name(c));
+		for (tool = bino_collision_tools(c); *tool; tool++) {
+			print_string(out, PRINT_JSON, NULL, NULL, *tool);
+			print_string(out, PRINT_TEXT, NULL,
+				     tool == bino_collision_tools(c) ? " %s" : ", %s",
+				     *tool);
+		}
+		output_close(out);
+	}
+	output_close(out);
+	output_close(out);
+	print_string(out, PRINT_TEXT, NULL, "%s", "\n");
+}
+
+static void print_devices(struct output *out,
+			  const struct bino_audit_export *export,
+			  uint64_t *anomalies)
+{
+	size_t i, n = bino_audit_export_device_count(export);
+
+	if (n)
+		print_string(out, PRINT_TEXT, NULL, "%s\n", "  devices:");
+	output_open_array(out, "devices");
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_device *device =
+			bino_audit_export_device(export, i);
+		enum bino_device_kind kind = bino_audit_device_kind(device);
+		const struct bino_mount *mount = bino_audit_device_mount(device);
+
+		if (kind == BINO_DEVICE_ANOMALY)
+			(*anomalies)++;
+		output_open_object(out, NULL);
+		print_dev(out, PRINT_ANY, "dev", "    %s",
+			  bino_audit_device_dev(device));
+		print_bool(out, PRINT_JSON, "listed", NULL,
+			   kind == BINO_DEVICE_LISTED);
+		print_string(out, PRINT_ANY, "kind", " %s",
+			     bino_device_kind_name(kind));
+		print_u64(out, PRINT_ANY, "entries", " (%" PRIu64 " entries)",
+			  bino_audit_device_entries(device));
+		print_u64(out, PRINT_ANY, "subvolid", " subvolume %" PRIu64,
+			  bino_audit_device_subvolid(device));
+		print_text_path(out, "first_path", " first at %s",
+				bino_audit_device_path(device));
+		print_mount(out, "mount", mount);
+		if (mount && kind != BINO_DEVICE_LISTED) {
+			print_string(out, PRINT_TEXT, NULL, "%s", ", via ");
+			print_mount_text(out, mount);
+		}
+		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
+		output_close(out);
+	}
+	output_close(out);
+}
+
+struct audit_summary {
+	size_t audited;
+	bool findings;
+};
+
+static void print_export(struct output *out,
+			 const struct bino_audit_export *export,
+			 struct audit_summary *summary)
+{
+	enum bino_error err = bino_audit_export_error(export);
+	const struct bino_audit_device *first = bino_audit_export_device(export, 0);
+	uint64_t anomalies = 0;
+	int c;
+
+	output_open_object(out, NULL);
+	print_text_path(out, "path", "%s\n", bino_audit_export_path(export));
+	print_export_source(out, export);
+	if (err) {
+		int error_errno = bino_audit_export_errno(export);
+
+		output_open_object(out, "error");
+		print_string(out, PRINT_JSON, "step", NULL, bino_strerror(err));
+		print_i64(out, PRINT_JSON, "errno", NULL, error_errno);
+		print_string(out, PRINT_JSON, "message", NULL,
+			     strerror(error_errno));
+		output_close(out);
+		print_string(out, PRINT_TEXT, NULL, "  not audited: %s",
+			     bino_strerror(err));
+		print_string(out, PRINT_TEXT, NULL, ": %s\n",
+			     strerror(error_errno));
+		fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME,
+			bino_audit_export_path(export), bino_strerror(err),
+			strerror(error_errno));
+		output_close(out);
+		return;
+	}
+	summary->audited++;
+	print_string(out, PRINT_JSON, "error", NULL, NULL);
+	print_mount(out, "filesystem", first ? bino_audit_device_mount(first) : NULL);
+	if (first && bino_audit_device_mount(first)) {
+		print_string(out, PRINT_TEXT, NULL, "%s", "  filesystem: ");
+		print_mount_text(out, bino_audit_device_mount(first));
+		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
+	}
+	print_u64(out, PRINT_ANY, "entries", "  entries: %" PRIu64,
+		  bino_audit_export_entries(export));
+	print_u64(out, PRINT_ANY, "unreadable", " (%" PRIu64 " unreadable)",
+		  bino_audit_export_unreadable(export));
+	print_u64(out, PRINT_ANY, "client_filesystems",
+		  ", client filesystems: %" PRIu64 "\n",
+		  bino_audit_export_client_fs_count(export));
+	print_subvols(out, export);
+	print_submounts(out, export);
+	print_collisions(out, export);
+	print_devices(out, export, &anomalies);
+	print_u64(out, PRINT_JSON, "device_anomalies", NULL, anomalies);
+	print_verdict(out, export);
+	output_close(out);
+	for (c = 0; c < BINO_COLLISION_NR; c++) {
+		if (bino_audit_export_collisions(export, c))
+			summary->findings = true;
+	}
+	if (bino_audit_export_unreadable(export) || anomalies)
+		summary->findings = true;
+}
+
+static int audit_report(const struct audit_options *opts,
+			struct bino_audit *audit, struct output *out,
+			struct audit_summary *summary)
+{
+	size_t i, n = bino_audit_count(audit);
+
+	output_begin(out);
+	print_u64(out, PRINT_JSON, "version", NULL, AUDIT_SCHEMA_VERSION);
+	print_string(out, PRINT_JSON, "model", NULL,
+		     (opts->flags & BINO_AUDIT_NFSV4) ? "nfsv4" : "nfsv3");
+	print_bool(out, PRINT_JSON, "privileged", NULL, geteuid() == 0);
+	output_open_array(out, "exports");
+	for (i = 0; i < n; i++) {
+		if (i)
+			print_string(out, PRINT_TEXT, NULL, "%s", "\n");
+		print_export(out, bino_audit_get(audit, i), summary);
+	}
+	output_close(out);
+	if (geteuid() != 0)
+		print_string(out, PRINT_TEXT, NULL, "\n%s",
+			     "note: not root: directories others cannot read were not audited,\n"
+			     "and snapshot sources outside the audited trees may be unknown.");
+	return output_end(out);
+}
+
+int cmd_audit(int argc, char **argv)
+{
+	struct audit_options opts;
+	struct audit_summary summary = { 0 };
+	struct bino_exports *exports = NULL;
+	struct bino_mounts *mounts = NULL;
+	struct bino_audit *audit = NULL;
+	struct output *out = NULL;
+	enum bino_error err;
+	int ret = EXIT_USAGE, i;
+
+	ret = parse_audit_options(argc, argv, &opts);
+	if (ret < 0)
+		return EXIT_CLEAN;
+	if (ret > 0)
+		return ret;
+	ret = EXIT_USAGE;
+	if (read_exports(&opts, &exports) != 0)
+		return EXIT_USAGE;
+	if (opts.mountinfo_file) {
+		err = bino_mounts_create(opts.mountinfo_file, &mounts);
+		if (err) {
+			fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME,
+				opts.mountinfo_file, bino_strerror(err),
+				strerror(errno));
+			goto out_exports;
+		}
+	}
+	err = bino_audit_create(exports, mounts, opts.flags, &audit);
+	for (i = optind; !err && i < argc; i++)
+		err = bino_audit_add_path(audit, argv[i]);
+	if (!err && optind >= argc) {
+		err = bino_audit_add_exports(audit);
+		if (!err)
+			err = bino_audit_add_btrfs_mounts(audit);
+	}
+	if (err) {
+		fprintf(stderr, "%s: %s: %s\n", PROGRAM_NAME, bino_strerror(err),
+			strerror(errno));
+		goto out_audit;
+	}
+	if (bino_audit_count(audit) == 0) {
+		fprintf(stderr, "%s: nothing to audit: no exports and no btrfs mounted\n",
+			PROGRAM_NAME);
+		goto out_audit;
+	}
+	if (!opts.quiet && isatty(STDERR_FILENO))
+		bino_audit_set_progress(audit, show_progress, NULL);
+	err = bino_audit_run(audit);
+	if (!opts.quiet && isatty(STDERR_FILENO))
+		fprintf(stderr, "\r\033[K");
+	if (err) {
+		fprintf(stderr, "%s: audit failed: %s: %s\n", PROGRAM_NAME,
+			bino_strerror(err), strerror(errno));
+		goto out_audit;
+	}
+	out = output_create(opts.format, stdout);
+	if (!out) {
+		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+		goto out_audit;
+	}
+	if (audit_report(&opts, audit, out, &summary) != 0 ||
+	    fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s: write error: %s\n", PROGRAM_NAME,
+			strerror(errno));
+		goto out_output;
+	}
+	if (summary.audited == 0)
+		ret = EXIT_USAGE;
+	else
+		ret = summary.findings ? EXIT_FINDINGS : EXIT_CLEAN;
+out_output:
+	output_destroy(out);
+out_audit:
+	bino_audit_destroy(audit);
+	bino_mounts_destroy(mounts);
+out_exports:
+	bino_exports_destroy(exports);
+	return ret;
+}
