@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# What name_to_handle_at() gives on the server's btrfs and on NFS clients, and where the subvolume id sits in it.
+set -euo pipefail
+. ./lib.sh
+
+# Server and client exactly as in classic-find-loop.
+scratch_btrfs /data
+classic_layout /data
+nfs_server_start '/data/fex 127.0.0.1(rw,async,no_subtree_check,no_root_squash)'
+versions=(3 4.0 4.2)
+for v in "${versions[@]}"; do
+	nfs_mount "$v" "/mnt/v$v"
+done
+
+# Paths relative to the export: root, a file, the nested subvolume, a file in it,
+# snapshot roots (rw and ro), a file in the ro snapshot, placeholders (inode 2) that
+# snapshots s2 and s3 hold where spool had the earlier snapshots.
+paths=(
+	.
+	README
+	spool
+	spool/d0/f0
+	spool/.snapshot/s1
+	spool/.snapshot/s2
+	spool/.snapshot/s2/d0/f0
+	spool/.snapshot/s2/.snapshot/s1
+	spool/.snapshot/s3/.snapshot/s2
+)
+
+# field LINE KEY: the value of KEY=... in a probe line.
+field() {
+	sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<"$1"
+}
+
+# The subvolume each path lives in, by btrfs-progs rather than by handle. rootid
+# cannot answer for a file in a read-only snapshot (it opens files read-write: EROFS)
+# nor for a placeholder (ENOTTY); both live in their parent directory's subvolume.
+declare -A rootid
+for p in "${paths[@]}"; do
+	rootid[$p]=$(btrfs inspect-internal rootid "/data/fex/$p" 2>/dev/null ||
+		btrfs inspect-internal rootid "$(dirname "/data/fex/$p")")
+done
+
+say "server: /data/fex on btrfs $(btrfs filesystem show /data | sed -n 's/.*uuid: //p'), f_fsid $(stat -f -c %i /data/fex)"
+handle-probe -r /data "${paths[@]/#//data/fex/}" >/tmp/server.probe || true
+cat /tmp/server.probe
+for p in "${paths[@]}"; do
+	line=$(grep "^path=/data/fex/$p " /tmp/server.probe)
+	check "server $p: type 0x4d, 20 bytes" test "$(field "$line" type)/$(field "$line" bytes)" = 77/20
+	check "server $p: root_objectid at byte 8 is subvolume ${rootid[$p]}" \
+		test "$(field "$line" btrfs_root)@$(field "$line" btrfs_root_off)" = "${rootid[$p]}@8"
+done
+
+for v in "${versions[@]}"; do
+	mnt=/mnt/v$v
+	say "client vers=$v: $mnt, st_dev $(stat -c %d "$mnt")"
+	handle-probe -r "$mnt" "${paths[@]/#/$mnt/}" >"/tmp/v$v.probe" || true
+	cat "/tmp/v$v.probe"
+	check "vers=$v: every entry has the mount's st_dev" \
+		test "$(sed -n 's/.* dev=\([^ ]*\) .*/\1/p' "/tmp/v$v.probe" | sort -u | wc -l)" = 1
+	if [[ $v == 4.0 ]]; then
+		# Linux 6.1 gives NFSv4.0 mounts no export operations (re-export needs 4.1+).
+		check "vers=$v: name_to_handle_at fails with EOPNOTSUPP" \
+			test "$(grep -c 'errno=EOPNOTSUPP' "/tmp/v$v.probe")" = "${#paths[@]}"
+		continue
+	fi
+	for p in "${paths[@]}"; do
+		line=$(grep "^path=$mnt/$p " "/tmp/v$v.probe")
+		[[ $p == . ]] && continue # the export root's fileid is empty (FILEID_ROOT)
+		check "vers=$v $p: knfsd fsid_type 7, btrfs fileid 0x4d" \
+			test "$(field "$line" knfsd_fsid_type)/$(field "$line" knfsd_fileid_type)" = 7/0x4d
+		check "vers=$v $p: root_objectid at byte 50 is subvolume ${rootid[$p]}" \
+			test "$(field "$line" btrfs_root)@$(field "$line" btrfs_root_off)" = "${rootid[$p]}@50"
+	done
+done
+
+say "summary: open_by_handle_at after dropping caches"
+printf '%-34s %-10s %-10s %-10s %-10s\n' path server v3 v4.0 v4.2
+for p in "${paths[@]}"; do
+	printf '%-34s' "$p"
+	for f in /tmp/server.probe /tmp/v3.probe /tmp/v4.0.probe /tmp/v4.2.probe; do
+		r=$(sed -n "s|^reopen=.*/$p result=||p" "$f" | head -n1)
+		printf ' %-10s' "${r:--}"
+	done
+	printf '\n'
+done
+
+for v in "${versions[@]}"; do
+	umount "/mnt/v$v"
+done
+finish
