@@ -204,18 +204,40 @@ static int walk_path_push(struct bino_walk *walk, const char *name,
 
 /* ---- file descriptors -------------------------------------------------- */
 
+/* How many descriptors the process has open now (3 if /proc cannot say). */
+static int count_open_fds(void)
+{
+	DIR *dir = opendir("/proc/self/fd");
+	struct dirent *dent;
+	int count = 0;
+
+	if (!dir)
+		return 3;
+	while ((dent = readdir(dir)))
+		if (dent->d_name[0] != '.')
+			count++;
+	closedir(dir);
+	return count - 1; /* the directory's own */
+}
+
+/*
+ * How many directory fds the walk keeps open: what the limit leaves after
+ * the caller's open fds and a reserve for what the caller opens between
+ * entries.  At least one; EMFILE still evicts should the caller open more.
+ */
 static int walk_fd_budget(void)
 {
 	struct rlimit limit;
+	long available;
 
 	if (getrlimit(RLIMIT_NOFILE, &limit) != 0 ||
 	    limit.rlim_cur == RLIM_INFINITY)
 		return FD_BUDGET_MAX;
-	if (limit.rlim_cur <= FD_RESERVED_FOR_CALLER + 2)
+	available = (long)limit.rlim_cur - count_open_fds() -
+		    FD_RESERVED_FOR_CALLER;
+	if (available < 1)
 		return 1;
-	if (limit.rlim_cur - FD_RESERVED_FOR_CALLER > FD_BUDGET_MAX)
-		return FD_BUDGET_MAX;
-	return (int)(limit.rlim_cur - FD_RESERVED_FOR_CALLER);
+	return available > FD_BUDGET_MAX ? FD_BUDGET_MAX : (int)available;
 }
 
 static void walk_close_frame_fd(struct bino_walk *walk, struct dir_frame *frame)
