@@ -22,7 +22,7 @@ host_bins=(
 	mount umount losetup findmnt mountpoint
 	mkfs.btrfs btrfs
 	rpcbind rpc.nfsd rpc.mountd exportfs rpc.statd sm-notify mount.nfs umount.nfs nfsstat
-	jq
+	jq ldd
 )
 # The modules the brief names, plus btrfs's crypto softdeps that are not built in
 # (softdeps are not in modules.dep; nothing in the VM runs modprobe for them).
