@@ -622,29 +622,29 @@ const struct bino_export *bino_exports_get(const struct bino_exports *exports,
 					   size_t index);
 
 /** bino_export_path() - The exported path, unescaped. */
-const char *bino_export_path(const struct bino_export *export);
+const char *bino_export_path(const struct bino_export *exp);
 /** bino_export_client() - The client specification ("*" when omitted). */
-const char *bino_export_client(const struct bino_export *export);
+const char *bino_export_client(const struct bino_export *exp);
 /** bino_export_file() - The file the line came from. */
-const char *bino_export_file(const struct bino_export *export);
+const char *bino_export_file(const struct bino_export *exp);
 /** bino_export_line() - The 1-based line the path starts on. */
-unsigned int bino_export_line(const struct bino_export *export);
+unsigned int bino_export_line(const struct bino_export *exp);
 /**
  * bino_export_options() - The options as they apply to this client: the
  * line's default options ("-opts") followed by the client's own, joined by
  * commas, in the order written.
  */
-const char *bino_export_options(const struct bino_export *export);
+const char *bino_export_options(const struct bino_export *exp);
 /** bino_export_flags() - A bitwise or of enum bino_export_flags. */
-int bino_export_flags(const struct bino_export *export);
+int bino_export_flags(const struct bino_export *exp);
 /** bino_export_fsid() - The fsid= value, or NULL if none. */
-const char *bino_export_fsid(const struct bino_export *export);
+const char *bino_export_fsid(const struct bino_export *exp);
 /**
  * bino_export_unknown_options() - Options exports(5) does not define, joined
  * by commas, or NULL if none.  They are kept, not rejected, as exportfs warns
  * but goes on.
  */
-const char *bino_export_unknown_options(const struct bino_export *export);
+const char *bino_export_unknown_options(const struct bino_export *exp);
 
 /* ------------------------------------------------------------------------ */
 /* Audit                                                                     */
@@ -793,11 +793,11 @@ enum bino_error bino_audit_add_btrfs_mounts(struct bino_audit *audit);
 /**
  * typedef bino_audit_progress_fn - Called while walking, every few thousand
  * entries and once at the end of each path.
- * @export: the path being audited; valid during the call.
+ * @exp: the path being audited; valid during the call.
  * @entries: entries walked so far in it.
  * @data: as given to bino_audit_set_progress().
  */
-typedef void bino_audit_progress_fn(const struct bino_audit_export *export,
+typedef void bino_audit_progress_fn(const struct bino_audit_export *exp,
 				    uint64_t entries, void *data);
 
 /** bino_audit_set_progress() - Set or (with NULL) clear the progress call. */
@@ -830,44 +830,44 @@ const struct bino_audit_export *bino_audit_get(const struct bino_audit *audit,
  * bino_audit_export_path() - The path audited: resolved by realpath(3), or
  * as given when that failed.  Valid as long as the audit.
  */
-const char *bino_audit_export_path(const struct bino_audit_export *export);
+const char *bino_audit_export_path(const struct bino_audit_export *exp);
 /**
  * bino_audit_export_source() - The export table entry whose options were
  * applied, or NULL when the path is not exported (default options).
  */
 const struct bino_export *
-bino_audit_export_source(const struct bino_audit_export *export);
+bino_audit_export_source(const struct bino_audit_export *exp);
 /** bino_audit_export_flags() - The enum bino_export_flags applied. */
-int bino_audit_export_flags(const struct bino_audit_export *export);
+int bino_audit_export_flags(const struct bino_audit_export *exp);
 /**
  * bino_audit_export_error() - Why the path could not be audited at all
  * (e.g. BINO_ERROR_STAT_FAILED with ENOENT), or BINO_OK.
  */
-enum bino_error bino_audit_export_error(const struct bino_audit_export *export);
+enum bino_error bino_audit_export_error(const struct bino_audit_export *exp);
 /** bino_audit_export_errno() - The errno that goes with the error. */
-int bino_audit_export_errno(const struct bino_audit_export *export);
+int bino_audit_export_errno(const struct bino_audit_export *exp);
 /** bino_audit_export_entries() - Entries walked, the root included. */
-uint64_t bino_audit_export_entries(const struct bino_audit_export *export);
+uint64_t bino_audit_export_entries(const struct bino_audit_export *exp);
 /**
  * bino_audit_export_unreadable() - Entries that could not be read (error
  * entries of the walk); what is below them is not audited.
  */
-uint64_t bino_audit_export_unreadable(const struct bino_audit_export *export);
+uint64_t bino_audit_export_unreadable(const struct bino_audit_export *exp);
 /** bino_audit_export_collisions() - The count of a class; 0 if unknown. */
-uint64_t bino_audit_export_collisions(const struct bino_audit_export *export,
+uint64_t bino_audit_export_collisions(const struct bino_audit_export *exp,
 				      enum bino_collision collision);
 /**
  * bino_audit_export_client_fs_count() - Client filesystems in the export:
  * 1 for the export itself plus one per crossed mount.  Client filesystem
  * indices below count from 0, the export's own.
  */
-size_t bino_audit_export_client_fs_count(const struct bino_audit_export *export);
+size_t bino_audit_export_client_fs_count(const struct bino_audit_export *exp);
 
 /**
  * bino_audit_export_example_count() - Examples kept for a class, at most
  * BINO_AUDIT_EXAMPLES_MAX, in walk order.
  */
-size_t bino_audit_export_example_count(const struct bino_audit_export *export,
+size_t bino_audit_export_example_count(const struct bino_audit_export *exp,
 				       enum bino_collision collision);
 /**
  * bino_audit_export_example() - The @index'th example of a class.
@@ -875,7 +875,7 @@ size_t bino_audit_export_example_count(const struct bino_audit_export *export,
  * Return: valid as long as the audit, or NULL if out of range.
  */
 const struct bino_audit_example *
-bino_audit_export_example(const struct bino_audit_export *export,
+bino_audit_export_example(const struct bino_audit_export *exp,
 			  enum bino_collision collision, size_t index);
 /**
  * bino_audit_example_path() - One path of the pair: @which 0 is the entry
@@ -908,14 +908,14 @@ struct bino_audit_pair {
 };
 
 /** bino_audit_export_pair_count() - The number of subvolume pairs. */
-size_t bino_audit_export_pair_count(const struct bino_audit_export *export);
+size_t bino_audit_export_pair_count(const struct bino_audit_export *exp);
 /**
  * bino_audit_export_pair() - The @index'th pair, by ascending subvolume IDs.
  *
  * Return: valid as long as the audit, or NULL if out of range.
  */
 const struct bino_audit_pair *
-bino_audit_export_pair(const struct bino_audit_export *export, size_t index);
+bino_audit_export_pair(const struct bino_audit_export *exp, size_t index);
 
 /**
  * enum bino_submount_view - What a client sees at a server mount point.
@@ -944,14 +944,14 @@ enum bino_submount_view {
 const char *bino_submount_view_name(enum bino_submount_view view);
 
 /** bino_audit_export_submount_count() - Server mounts met below the path. */
-size_t bino_audit_export_submount_count(const struct bino_audit_export *export);
+size_t bino_audit_export_submount_count(const struct bino_audit_export *exp);
 /**
  * bino_audit_export_submount() - The @index'th, in walk order.
  *
  * Return: valid as long as the audit, or NULL if out of range.
  */
 const struct bino_audit_submount *
-bino_audit_export_submount(const struct bino_audit_export *export, size_t index);
+bino_audit_export_submount(const struct bino_audit_export *exp, size_t index);
 /**
  * bino_audit_submount_mount() - The mount, from the server mount table
  * (valid as long as that table).
@@ -968,7 +968,7 @@ bino_audit_submount_view(const struct bino_audit_submount *submount);
 size_t bino_audit_submount_client_fs(const struct bino_audit_submount *submount);
 
 /** bino_audit_export_subvol_count() - Btrfs subvolumes in the audited tree. */
-size_t bino_audit_export_subvol_count(const struct bino_audit_export *export);
+size_t bino_audit_export_subvol_count(const struct bino_audit_export *exp);
 /**
  * bino_audit_export_subvol() - The @index'th subvolume in walk order; the
  * first is the one holding the audited path.
@@ -976,7 +976,7 @@ size_t bino_audit_export_subvol_count(const struct bino_audit_export *export);
  * Return: valid as long as the audit, or NULL if out of range.
  */
 const struct bino_audit_subvol *
-bino_audit_export_subvol(const struct bino_audit_export *export, size_t index);
+bino_audit_export_subvol(const struct bino_audit_export *exp, size_t index);
 /** bino_audit_subvol_id() - The subvolume (tree) ID. */
 uint64_t bino_audit_subvol_id(const struct bino_audit_subvol *subvol);
 /**
@@ -1053,14 +1053,14 @@ enum bino_device_kind {
 const char *bino_device_kind_name(enum bino_device_kind kind);
 
 /** bino_audit_export_device_count() - Distinct raw st_dev values met. */
-size_t bino_audit_export_device_count(const struct bino_audit_export *export);
+size_t bino_audit_export_device_count(const struct bino_audit_export *exp);
 /**
  * bino_audit_export_device() - The @index'th, in the order first met.
  *
  * Return: valid as long as the audit, or NULL if out of range.
  */
 const struct bino_audit_device *
-bino_audit_export_device(const struct bino_audit_export *export, size_t index);
+bino_audit_export_device(const struct bino_audit_export *exp, size_t index);
 /** bino_audit_device_dev() - The st_dev, encoded as by makedev(3). */
 uint64_t bino_audit_device_dev(const struct bino_audit_device *device);
 /** bino_audit_device_kind() - Listed, expected or an anomaly. */
