@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The built libbtrfsino.so exports exactly the version script's symbols, each
+# under its versioned node, and nothing else (no internal helper, no symbol
+# of a static dependency); its SONAME is libbtrfsino.so.0.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+: "${LIBRARY:?LIBRARY must name the built shared library}"
+: "${SONAME:?SONAME must be the expected soname}"
+for tool in nm readelf; do
+	command -v "$tool" >/dev/null || skip_or_fail "needs $tool (binutils)"
+done
+
+script_symbols >"$TMP/script"
+node=$(script_nodes)
+
+# Defined dynamic symbols, as "name@@NODE"; the node itself is an absolute
+# symbol of its own.
+nm -D --defined-only -- "$LIBRARY" | awk -v node="$node" '$3 != "" && $3 != node { print $3 }' |
+	sort >"$TMP/nm"
+sed 's/@.*//' "$TMP/nm" | sort >"$TMP/exported"
+check_same_list "the library's exports and the version script disagree" \
+	"the library" "$TMP/exported" "the version script" "$TMP/script"
+
+# Each export carries the node's version (default version, "@@").
+grep -v -- "@@$node\$" "$TMP/nm" >"$TMP/unversioned" || true
+[[ ! -s $TMP/unversioned ]] || fail "exported without version $node: $(tr '\n' ' ' <"$TMP/unversioned")"
+
+soname=$(readelf -d -- "$LIBRARY" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
+[[ $soname == "$SONAME" ]] || fail "SONAME expected '$SONAME', got '$soname'"
+printf '%s: ok (%d symbols, %s, %s)\n' "$TEST_NAME" "$(wc -l <"$TMP/exported")" "$node" "$soname"
