@@ -85,12 +85,16 @@ elif grep -q handle-probe "$scenario"; then
 	missing "gcc not found, needed to build probe/handle-probe.c"
 fi
 if [[ -n $build_dir ]]; then
-	exe=$(find "$build_dir" -name btrfs-ino -type f -executable -print -quit)
+	# Where meson puts them in this project; a search only for other layouts, as
+	# the build tree may also hold installed copies (tests/install).
+	exe=$build_dir/cli/btrfs-ino
+	[[ -x $exe ]] || exe=$(find "$build_dir" -name btrfs-ino -type f -executable -print -quit)
 	[[ -n $exe ]] || { echo "run-vm: no btrfs-ino in $build_dir" >&2; exit 2; }
 	extras+=("$exe")
 	while read -r lib; do
 		extras+=("$lib")
-	done < <(find "$build_dir" -regextype posix-extended -regex '.*/libbtrfsino\.so(\.[0-9]+)*' \
+	done < <(libdir=$build_dir/lib; [[ -d $libdir ]] || libdir=$build_dir
+		find "$libdir" -regextype posix-extended -regex '.*/libbtrfsino\.so(\.[0-9]+)*' \
 		\( -type f -o -type l \))
 fi
 "$here/mkinitramfs.sh" extra "$work/extra.cpio" "${extras[@]}"
