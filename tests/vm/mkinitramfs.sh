@@ -67,8 +67,8 @@ make_cpio() {
 	local root=$1 out=$2
 	# newc is the format the kernel's initramfs unpacker reads; uncompressed because
 	# decompressing under TCG costs more boot time than reading a bigger file.
-	(cd "$root" && find . -mindepth 1 | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) >"$out.tmp"
-	mv "$out.tmp" "$out"
+	(cd "$root" && find . -mindepth 1 | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) >"$out.tmp.$$"
+	mv "$out.tmp.$$" "$out"
 }
 
 build_base() {

@@ -86,11 +86,12 @@ for v in "${versions[@]}"; do
 	done
 done
 
-say "placeholders on the clients: stat works, inode 2, the mount's st_dev"
+say "placeholders on the clients: stat and readdir work, inode 2, the mount's st_dev"
 for v in "${versions[@]}"; do
 	for p in spool/.snapshot/s2/.snapshot/s1 spool/.snapshot/s3/.snapshot/s2; do
 		check "vers=$v $p: st_dev $(stat -c %d "/mnt/v$v"), st_ino 2" \
 			test "$(stat -c %d:%i "/mnt/v$v/$p")" = "$(stat -c %d "/mnt/v$v"):2"
+		check "vers=$v $p: lists empty" test -z "$(ls -A "/mnt/v$v/$p")"
 	done
 done
 
