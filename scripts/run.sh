@@ -17,6 +17,7 @@ packages=(
 	btrfs-progs util-linux findutils coreutils jq bfs fd-find
 	qemu-system-x86 busybox-static cpio kmod rpcbind nfs-kernel-server nfs-common
 	valgrind
+	groff-base zsh fish
 )
 
 install_packages() {

@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# bash completion for btrfs-ino(1): commands, their options, and paths.
+# shellcheck shell=bash
+
+_btrfs_ino()
+{
+	local cur prev words cword
+	if declare -F _init_completion >/dev/null; then
+		_init_completion || return
+	else
+		cur=${COMP_WORDS[COMP_CWORD]}
+		prev=${COMP_WORDS[COMP_CWORD - 1]}
+		words=("${COMP_WORDS[@]}")
+		cword=$COMP_CWORD
+	fi
+
+	local commands='walk audit help'
+	# When "suggest" lands, add it to $commands and give it a case below.
+	local command= i
+	for ((i = 1; i < cword; i++)); do
+		case ${words[i]} in
+		-*) ;;
+		*)
+			command=${words[i]}
+			break
+			;;
+		esac
+	done
+
+	local opts
+	case $command in
+	'')
+		opts='-h --help -V --version'
+		if [[ $cur == -* ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
+		else
+			mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur")
+		fi
+		return
+		;;
+	help)
+		mapfile -t COMPREPLY < <(compgen -W "${commands% help}" -- "$cur")
+		return
+		;;
+	walk)
+		case $prev in
+		--maxdepth)
+			# A number: nothing to offer.
+			return
+			;;
+		esac
+		opts='--json --stat -0 --print0 -q --quiet --depth --maxdepth --xdev
+			--same-subvol -P -H -L --stat-all --no-statx-subvol
+			--no-subvol-ioctl -h --help'
+		;;
+	audit)
+		case $prev in
+		--exports | --mountinfo)
+			compopt -o filenames 2>/dev/null
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+			return
+			;;
+		esac
+		opts='--exports --mountinfo --nfsv4 --json -q --quiet -h --help'
+		;;
+	*)
+		return
+		;;
+	esac
+
+	if [[ $cur == -* ]]; then
+		mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
+	else
+		# PATH operands: directories and files.
+		compopt -o filenames 2>/dev/null
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+	fi
+} &&
+	complete -F _btrfs_ino btrfs-ino

@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# fish completion for btrfs-ino(1): commands, their options, and paths.
+
+# When "suggest" lands, add it to this list and give it its options below.
+set -l commands walk audit help
+
+complete -c btrfs-ino -f
+complete -c btrfs-ino -n "not __fish_seen_subcommand_from $commands" -s h -l help -d 'Show help and exit'
+complete -c btrfs-ino -n "not __fish_seen_subcommand_from $commands" -s V -l version -d 'Show the version and exit'
+complete -c btrfs-ino -n "not __fish_seen_subcommand_from $commands" -a walk -d 'List entries with their true identity'
+complete -c btrfs-ino -n "not __fish_seen_subcommand_from $commands" -a audit -d 'What NFS clients see and which tools break'
+complete -c btrfs-ino -n "not __fish_seen_subcommand_from $commands" -a help -d 'Describe a command'
+complete -c btrfs-ino -n '__fish_seen_subcommand_from help' -a 'walk audit'
+
+# walk [OPTION]... PATH...
+set -l walk '__fish_seen_subcommand_from walk'
+complete -c btrfs-ino -n $walk -F
+complete -c btrfs-ino -n $walk -l json -d 'JSON Lines: one object per entry, loop or error'
+complete -c btrfs-ino -n $walk -l stat -d 'Add mode, nlink, uid, gid, size, times, mount ID'
+complete -c btrfs-ino -n $walk -s 0 -l print0 -d 'Print only paths, each followed by NUL'
+complete -c btrfs-ino -n $walk -s q -l quiet -d 'Do not report errors and loops on stderr'
+complete -c btrfs-ino -n $walk -l depth -d 'List directories after their contents'
+complete -c btrfs-ino -n $walk -l maxdepth -x -d 'Descend at most N levels below PATH'
+complete -c btrfs-ino -n $walk -l xdev -d 'Do not descend into other mounts'
+complete -c btrfs-ino -n $walk -l same-subvol -d 'Do not descend into other subvolumes'
+complete -c btrfs-ino -n $walk -s P -d 'Never follow symbolic links'
+complete -c btrfs-ino -n $walk -s H -d 'Follow symbolic links given as PATH'
+complete -c btrfs-ino -n $walk -s L -d 'Follow all symbolic links'
+complete -c btrfs-ino -n $walk -l stat-all -d 'Stat every entry instead of trusting readdir'
+complete -c btrfs-ino -n $walk -l no-statx-subvol -d 'Do not use statx STATX_SUBVOL'
+complete -c btrfs-ino -n $walk -l no-subvol-ioctl -d 'Do not use the btrfs ioctl either'
+complete -c btrfs-ino -n $walk -s h -l help -d 'Show help and exit'
+
+# audit [OPTION]... [PATH]...
+set -l audit '__fish_seen_subcommand_from audit'
+complete -c btrfs-ino -n $audit -F
+complete -c btrfs-ino -n $audit -l exports -r -F -d 'Use this exports(5) file'
+complete -c btrfs-ino -n $audit -l mountinfo -r -F -d 'The server mount table (mountinfo format)'
+complete -c btrfs-ino -n $audit -l nfsv4 -d 'Model NFSv4 clients'
+complete -c btrfs-ino -n $audit -l json -d 'One JSON document'
+complete -c btrfs-ino -n $audit -s q -l quiet -d 'No progress on stderr'
+complete -c btrfs-ino -n $audit -s h -l help -d 'Show help and exit'
