@@ -1,0 +1,33 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Another --prefix moves everything under it, -Dman=false installs no man
+# page, and each completion directory option moves that completion or, with
+# "no", leaves it out.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+TMP=$(mktemp -d /tmp/bino-install-XXXXXX)
+trap 'rm -rf -- "$TMP"' EXIT
+install_tree "$TMP" /opt/bino -Dman=false -Dzshcompletiondir=no \
+	-Dfishcompletiondir=/etc/fish/completions \
+	-Dbashcompletiondir=/opt/bino/share/bash-completion/completions
+lib=${LIBDIR#/}
+
+sort >"$TMP/expected" <<EOT
+opt/bino/bin/btrfs-ino
+opt/bino/include/btrfsino.h
+$lib/libbtrfsino.so.0.1.0
+$lib/libbtrfsino.so.0
+$lib/libbtrfsino.so
+$lib/pkgconfig/btrfsino.pc
+opt/bino/share/bash-completion/completions/btrfs-ino
+etc/fish/completions/btrfs-ino.fish
+EOT
+(cd "$TMP/dest" && find . ! -type d -printf '%P\n') | sort >"$TMP/actual"
+if ! cmp -s "$TMP/expected" "$TMP/actual"; then
+	diff -u --label expected --label installed "$TMP/expected" "$TMP/actual" >&2 || true
+	install_fail "the installed files are not the expected ones"
+fi
+prefix=$(PKG_CONFIG_PATH=$DEST$LIBDIR/pkgconfig pkg-config --variable=prefix btrfsino)
+[[ $prefix == /opt/bino ]] || install_fail "btrfsino.pc prefix is '$prefix'"
+printf '%s: ok\n' "$INSTALL_TEST_NAME"
