@@ -4,10 +4,14 @@
 set -euo pipefail
 . ./lib.sh
 
-# Server and client exactly as in classic-find-loop.
+# Usage: nfs-handles.sh [EXPORT_OPTION]   e.g. fsid=7 or fsid=UUID; default: none,
+# mountd then picks the fsid itself.
+extra=${1:+,$1}
+
+# Server and client as in classic-find-loop, plus the optional export option.
 scratch_btrfs /data
 classic_layout /data
-nfs_server_start '/data/fex 127.0.0.1(rw,async,no_subtree_check,no_root_squash)'
+nfs_server_start "/data/fex 127.0.0.1(rw,async,no_subtree_check,no_root_squash$extra)"
 # 4.1 too: it is where the client starts to allow handles (see vers=4.0 below).
 versions=(3 4.0 4.1 4.2)
 for v in "${versions[@]}"; do
@@ -46,11 +50,32 @@ for p in "${paths[@]}"; do
 		btrfs inspect-internal rootid "$(dirname "/data/fex/$p")")
 done
 
-# knfsd's fsid for this export (fsid_type 7): the export root's inode number as a
-# u64, then the 16-byte uuid mountd chose, here the export's statfs f_fsid (btrfs
-# mixes the subvolume id into it) padded with zeros.
-export_fsid=$(printf '%016x' "$(stat -c %i /data/fex)" | sed 's/../& /g' |
-	awk '{ for (i = NF; i > 0; i--) printf "%s", $i }')$(stat -f -c %i /data/fex)0000000000000000
+# le_hex BITS N: N as little-endian bytes, in hex.
+le_hex() {
+	printf "%0$(($1 / 4))x" "$2" | sed 's/../& /g' | awk '{ for (i = NF; i > 0; i--) printf "%s", $i }'
+}
+
+# knfsd's fsid for this export and where that puts the btrfs root_objectid in the
+# client's handle (14 bytes of client prefix + 4 of knfsd header + fsid + 8 of objectid).
+case $extra in
+*fsid=*-*)
+	# fsid_type 7: the export root's inode number as a u64, then the given uuid.
+	fsid_type=7 root_off=50
+	export_fsid=$(le_hex 64 "$(stat -c %i /data/fex)")$(tr -d - <<<"${extra#*fsid=}")
+	;;
+*fsid=[0-9]*)
+	# fsid_type 1: the number as a u32.
+	fsid_type=1 root_off=30
+	export_fsid=$(le_hex 32 "${extra#*fsid=}")
+	;;
+*)
+	# fsid_type 7, with the 16-byte uuid mountd chose: here the export's statfs
+	# f_fsid (btrfs mixes the subvolume id into it) padded with zeros.
+	fsid_type=7 root_off=50
+	export_fsid=$(le_hex 64 "$(stat -c %i /data/fex)")$(stat -f -c %i /data/fex)0000000000000000
+	;;
+esac
+say "server: exports $(exportfs -v | tr -s ' \t\n' ' ')"
 say "server: /data/fex on btrfs $(btrfs filesystem show /data | sed -n 's/.*uuid: //p'), f_fsid $(stat -f -c %i /data/fex)"
 handle-probe -r /data "${paths[@]/#//data/fex/}" >/tmp/server.probe || true
 cat /tmp/server.probe
@@ -79,10 +104,10 @@ for v in "${versions[@]}"; do
 		[[ $p == . ]] && continue # the export root's fileid is empty (FILEID_ROOT)
 		check "vers=$v $p: knfsd fsid is the export's, whatever the subvolume" \
 			test "$(field "$line" knfsd_fsid)" = "$export_fsid"
-		check "vers=$v $p: knfsd fsid_type 7, btrfs fileid 0x4d" \
-			test "$(field "$line" knfsd_fsid_type)/$(field "$line" knfsd_fileid_type)" = 7/0x4d
-		check "vers=$v $p: root_objectid at byte 50 is subvolume ${rootid[$p]}" \
-			test "$(field "$line" btrfs_root)@$(field "$line" btrfs_root_off)" = "${rootid[$p]}@50"
+		check "vers=$v $p: knfsd fsid_type $fsid_type, btrfs fileid 0x4d" \
+			test "$(field "$line" knfsd_fsid_type)/$(field "$line" knfsd_fileid_type)" = "$fsid_type/0x4d"
+		check "vers=$v $p: root_objectid at byte $root_off is subvolume ${rootid[$p]}" \
+			test "$(field "$line" btrfs_root)@$(field "$line" btrfs_root_off)" = "${rootid[$p]}@$root_off"
 	done
 done
 
