@@ -16,10 +16,10 @@ install_tree "$TMP" /usr
 lib=${LIBDIR#/}
 
 # bash-completion.pc, when installed, may name another directory; ask it
-# the way a packager would, under our prefix.
+# the way a packager would, under our datadir.
 bashdir=usr/share/bash-completion/completions
 if pkg-config --exists bash-completion; then
-	bashdir=$(pkg-config --define-variable=prefix=/usr --variable=completionsdir bash-completion)
+	bashdir=$(pkg-config --define-variable=datadir=/usr/share --variable=completionsdir bash-completion)
 	bashdir=${bashdir#/}
 fi
 
