@@ -16,7 +16,7 @@ _btrfs_ino()
 
 	local commands='walk audit help'
 	# When "suggest" lands, add it to $commands and give it a case below.
-	local command= i
+	local command='' i
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
 		-*) ;;

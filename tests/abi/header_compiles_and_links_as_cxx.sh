@@ -4,6 +4,7 @@
 # and the calls link against the built library, which only happens when the
 # declarations have C linkage (extern "C"), then run.
 set -euo pipefail
+# shellcheck source=tests/abi/lib.sh
 . "$(dirname "$0")/lib.sh"
 : "${LIBDIR:?LIBDIR must name the directory of the built library}"
 : "${EXPECTED_VERSION:?EXPECTED_VERSION must be the project version}"

@@ -4,6 +4,7 @@
 # it compiles with -std=c11 -pedantic and every warning an error, links
 # against the built library, and runs.
 set -euo pipefail
+# shellcheck source=tests/abi/lib.sh
 . "$(dirname "$0")/lib.sh"
 : "${CC:?CC must name the C compiler}"
 : "${LIBDIR:?LIBDIR must name the directory of the built library}"

@@ -4,6 +4,7 @@
 # the script lists nothing the header does not declare: a new API function
 # cannot ship unexported, nor a removed one linger in the ABI.
 set -euo pipefail
+# shellcheck source=tests/abi/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 header_functions >"$TMP/header"

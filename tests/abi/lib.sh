@@ -2,6 +2,7 @@
 # Shared by the abi suite: the three lists that must agree, and reporting.
 # Sourced after `set -euo pipefail`.  meson passes HEADER (include/btrfsino.h),
 # SYMFILE (lib/libbtrfsino.sym) and LIBRARY (the built libbtrfsino.so.X.Y.Z).
+# shellcheck shell=bash
 export LC_ALL=C
 : "${HEADER:?HEADER must name include/btrfsino.h}"
 : "${SYMFILE:?SYMFILE must name lib/libbtrfsino.sym}"

@@ -4,6 +4,7 @@
 # under its versioned node, and nothing else (no internal helper, no symbol
 # of a static dependency); its SONAME is libbtrfsino.so.0.
 set -euo pipefail
+# shellcheck source=tests/abi/lib.sh
 . "$(dirname "$0")/lib.sh"
 : "${LIBRARY:?LIBRARY must name the built shared library}"
 : "${SONAME:?SONAME must be the expected soname}"

@@ -9,6 +9,7 @@
 source "$(dirname -- "$0")/../root/lib.sh"
 # shellcheck source=tests/install/lib.sh
 source "$(dirname -- "$0")/lib.sh"
+# shellcheck disable=SC2119 # setup_fixture takes no arguments here
 setup_fixture
 command -v pkg-config >/dev/null || skip_or_fail "needs pkg-config"
 

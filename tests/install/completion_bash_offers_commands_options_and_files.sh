@@ -4,6 +4,7 @@
 # offers exactly the commands and, per command, the options that --help
 # lists, files after --exports/--mountinfo and as PATH operands.
 set -euo pipefail
+# shellcheck source=tests/install/lib.sh
 . "$(dirname "$0")/lib.sh"
 : "${BTRFS_INO:?BTRFS_INO must name the built btrfs-ino}"
 
@@ -25,7 +26,7 @@ complete_words() {
 }
 check() {
 	local what=$1 want=$2 got=$3
-	[[ $want == "$got" ]] || install_fail "$what: expected [$(echo $want)], got [$(echo $got)]"
+	[[ $want == "$got" ]] || install_fail "$what: expected [$(tr '\n' ' ' <<<"$want")], got [$(tr '\n' ' ' <<<"$got")]"
 }
 
 touch "$TMP/exports-one" "$TMP/exports-two"

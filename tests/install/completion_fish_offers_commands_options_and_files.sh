@@ -5,6 +5,7 @@
 # files after --exports/--mountinfo and as PATH operands (complete -C).
 # Without fish: skip, or fail under CI=true.
 set -euo pipefail
+# shellcheck source=tests/install/lib.sh
 . "$(dirname "$0")/lib.sh"
 : "${BTRFS_INO:?BTRFS_INO must name the built btrfs-ino}"
 command -v fish >/dev/null || install_skip_or_fail "needs fish"
@@ -17,13 +18,14 @@ fish -n "$script" || install_fail "fish -n rejects $script"
 # complete_line LINE: the candidates fish offers at the end of LINE, sorted,
 # without their descriptions.
 complete_line() {
+	# shellcheck disable=SC2016 # fish expands $argv, not bash
 	HOME=$TMP XDG_CONFIG_HOME=$TMP/config XDG_DATA_HOME=$TMP/data \
 		fish --no-config -c 'source $argv[1]; complete -C $argv[2]' "$script" "$1" |
 		cut -f1 | sort
 }
 check() {
 	local what=$1 want=$2 got=$3
-	[[ $want == "$got" ]] || install_fail "$what: expected [$(echo $want)], got [$(echo $got)]"
+	[[ $want == "$got" ]] || install_fail "$what: expected [$(tr '\n' ' ' <<<"$want")], got [$(tr '\n' ' ' <<<"$got")]"
 }
 
 check "commands" "$(help_commands | sort)" "$(complete_line 'btrfs-ino ')"

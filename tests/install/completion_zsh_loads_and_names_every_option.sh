@@ -4,6 +4,7 @@
 # fpath for btrfs-ino (#compdef), and it names every command and every
 # option that --help lists.  Without zsh: skip, or fail under CI=true.
 set -euo pipefail
+# shellcheck source=tests/install/lib.sh
 . "$(dirname "$0")/lib.sh"
 : "${BTRFS_INO:?BTRFS_INO must name the built btrfs-ino}"
 command -v zsh >/dev/null || install_skip_or_fail "needs zsh"

@@ -7,6 +7,7 @@
 # GNU find prints.  (tests/install/bino-find-equals-find-on-btrfs.sh does the
 # same on btrfs, with a loop.)
 set -euo pipefail
+# shellcheck source=tests/install/lib.sh
 . "$(dirname "$0")/lib.sh"
 command -v pkg-config >/dev/null || install_skip_or_fail "needs pkg-config"
 

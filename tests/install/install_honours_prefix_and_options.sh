@@ -4,6 +4,7 @@
 # page, and each completion directory option moves that completion or, with
 # "no", leaves it out.
 set -euo pipefail
+# shellcheck source=tests/install/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 TMP=$(mktemp -d /tmp/bino-install-XXXXXX)

@@ -5,6 +5,7 @@
 # the three shell completions where Debian keeps them, all under DESTDIR;
 # the installed binary runs against the installed library.
 set -euo pipefail
+# shellcheck source=tests/install/lib.sh
 . "$(dirname "$0")/lib.sh"
 for tool in pkg-config readelf; do
 	command -v "$tool" >/dev/null || install_skip_or_fail "needs $tool"

@@ -5,6 +5,7 @@
 #
 # meson passes SRCDIR (the source tree) and MESON (the meson command); the
 # cli-suite tests also get BTRFS_INO (the built binary).
+# shellcheck shell=bash
 export LC_ALL=C
 : "${SRCDIR:?SRCDIR must name the source tree}"
 

@@ -5,6 +5,7 @@
 # command's --help in that command's OPTIONS subsection (the common ones
 # under "Common options"), and the exit statuses 0, 1 and 2.
 set -euo pipefail
+# shellcheck source=tests/install/lib.sh
 . "$(dirname "$0")/lib.sh"
 : "${BTRFS_INO:?BTRFS_INO must name the built btrfs-ino}"
 command -v groff >/dev/null || install_skip_or_fail "needs groff (groff-base)"

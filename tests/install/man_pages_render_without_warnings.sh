@@ -3,6 +3,7 @@
 # btrfs-ino(1) and libbtrfsino(3) format with groff and with man -l without a
 # single warning, and their title lines carry the project's version.
 set -euo pipefail
+# shellcheck source=tests/install/lib.sh
 . "$(dirname "$0")/lib.sh"
 : "${EXPECTED_VERSION:?EXPECTED_VERSION must be the project version}"
 command -v groff >/dev/null || install_skip_or_fail "needs groff (groff-base)"
