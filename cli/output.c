@@ -17,6 +17,7 @@
 #include "escape.h"
 
 #define OUTPUT_NESTING_MAX 16
+#define OUTPUT_FIELDS_MAX 64
 
 struct output {
 	enum output_format format;
@@ -26,6 +27,14 @@ struct output {
 	/* Objects and arrays opened inside the record; the last is current. */
 	json_object *nested[OUTPUT_NESTING_MAX];
 	int depth;
+	/*
+	 * A flat record is kept from line to line and its values updated in
+	 * place: allocating every field of every entry anew was most of the
+	 * cost of --json.  These are the values set for the current line.
+	 */
+	json_object *touched[OUTPUT_FIELDS_MAX];
+	int n_touched;
+	bool reusable;
 };
 
 struct output *output_create(enum output_format format, FILE *stream)
@@ -56,11 +65,33 @@ void output_begin(struct output *out)
 {
 	if (out->format != OUTPUT_JSON)
 		return;
-	json_object_put(out->record);
 	out->depth = 0;
-	out->record = json_object_new_object();
+	out->n_touched = 0;
+	out->reusable = true;
+	if (!out->record)
+		out->record = json_object_new_object();
 	if (!out->record)
 		out->failed = true;
+}
+
+/* Drop the fields of the previous line that this one did not set. */
+static void record_drop_untouched(struct output *out)
+{
+	const char *stale[OUTPUT_FIELDS_MAX];
+	int n_stale = 0, i;
+
+	if (json_object_object_length(out->record) == out->n_touched)
+		return;
+	json_object_object_foreach(out->record, key, value) {
+		for (i = 0; i < out->n_touched; i++) {
+			if (out->touched[i] == value)
+				break;
+		}
+		if (i == out->n_touched && n_stale < OUTPUT_FIELDS_MAX)
+			stale[n_stale++] = key;
+	}
+	for (i = 0; i < n_stale; i++)
+		json_object_object_del(out->record, stale[i]);
 }
 
 int output_end(struct output *out)
@@ -70,14 +101,18 @@ int output_end(struct output *out)
 
 		if (!out->record)
 			goto out_failed;
+		if (out->reusable)
+			record_drop_untouched(out);
 		line = json_object_to_json_string_ext(
 			out->record,
 			JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 		if (!line)
 			goto out_failed;
 		fputs(line, out->stream);
-		json_object_put(out->record);
-		out->record = NULL;
+		if (!out->reusable) {
+			json_object_put(out->record);
+			out->record = NULL;
+		}
 		out->depth = 0;
 	}
 	fputc('\n', out->stream);
@@ -113,8 +148,16 @@ static void json_add_value(struct output *out, json_object *into,
 	if (err != 0) {
 		json_object_put(value);
 		out->failed = true;
+		return;
+	}
+	if (into == out->record && value) {
+		if (out->n_touched < OUTPUT_FIELDS_MAX)
+			out->touched[out->n_touched++] = value;
+		else
+			out->reusable = false;
 	}
 }
+
 
 /* Add to the innermost open object or array (@key is unused in arrays). */
 static void json_add(struct output *out, const char *key, json_object *value)
@@ -135,6 +178,68 @@ static void json_add_null(struct output *out, const char *key)
 		       key, NULL);
 }
 
+/*
+ * The value of @key in the flat record if it can be updated in place: the
+ * same type, and no object or array open.  The value is marked as set.
+ */
+static json_object *record_reuse(struct output *out, const char *key,
+				 enum json_type type)
+{
+	json_object *value;
+
+	if (out->depth > 0 || !out->reusable ||
+	    out->n_touched >= OUTPUT_FIELDS_MAX ||
+	    !json_object_object_get_ex(out->record, key, &value) || !value ||
+	    !json_object_is_type(value, type))
+		return NULL;
+	out->touched[out->n_touched++] = value;
+	return value;
+}
+
+static void json_set_string(struct output *out, const char *key,
+			    const char *text, size_t len)
+{
+	json_object *value = record_reuse(out, key, json_type_string);
+
+	if (!value) {
+		json_add(out, key, json_object_new_string_len(text, (int)len));
+		return;
+	}
+	if (!json_object_set_string_len(value, text, (int)len))
+		out->failed = true;
+}
+
+static void json_set_int64(struct output *out, const char *key, int64_t number)
+{
+	json_object *value = record_reuse(out, key, json_type_int);
+
+	if (!value)
+		json_add(out, key, json_object_new_int64(number));
+	else
+		json_object_set_int64(value, number);
+}
+
+static void json_set_uint64(struct output *out, const char *key,
+			    uint64_t number)
+{
+	json_object *value = record_reuse(out, key, json_type_int);
+
+	if (!value)
+		json_add(out, key, json_object_new_uint64(number));
+	else
+		json_object_set_uint64(value, number);
+}
+
+static void json_set_bool(struct output *out, const char *key, bool flag)
+{
+	json_object *value = record_reuse(out, key, json_type_boolean);
+
+	if (!value)
+		json_add(out, key, json_object_new_boolean(flag));
+	else
+		json_object_set_boolean(value, flag);
+}
+
 static void output_open(struct output *out, const char *key,
 			json_object *value)
 {
@@ -143,6 +248,7 @@ static void output_open(struct output *out, const char *key,
 		out->failed = true;
 		return;
 	}
+	out->reusable = false;
 	json_add(out, key, json_object_get(value));
 	out->nested[out->depth++] = value;
 }
@@ -185,7 +291,7 @@ void print_string(struct output *out, enum print_where where, const char *key,
 		text_printf(out, text_fmt, value ? value : "-");
 	if (wants_json(out, where)) {
 		if (value)
-			json_add(out, key, json_object_new_string(value));
+			json_set_string(out, key, value, strlen(value));
 		else
 			json_add_null(out, key);
 	}
@@ -197,7 +303,7 @@ void print_u64(struct output *out, enum print_where where, const char *key,
 	if (wants_text(out, where) && text_fmt)
 		text_printf(out, text_fmt, value);
 	if (wants_json(out, where))
-		json_add(out, key, json_object_new_uint64(value));
+		json_set_uint64(out, key, value);
 }
 
 void print_i64(struct output *out, enum print_where where, const char *key,
@@ -206,7 +312,7 @@ void print_i64(struct output *out, enum print_where where, const char *key,
 	if (wants_text(out, where) && text_fmt)
 		text_printf(out, text_fmt, value);
 	if (wants_json(out, where))
-		json_add(out, key, json_object_new_int64(value));
+		json_set_int64(out, key, value);
 }
 
 void print_bool(struct output *out, enum print_where where, const char *key,
@@ -215,7 +321,7 @@ void print_bool(struct output *out, enum print_where where, const char *key,
 	if (wants_text(out, where) && text_fmt)
 		text_printf(out, text_fmt, value ? "yes" : "no");
 	if (wants_json(out, where))
-		json_add(out, key, json_object_new_boolean(value));
+		json_set_bool(out, key, value);
 }
 
 void print_dev(struct output *out, enum print_where where, const char *key,
@@ -239,7 +345,7 @@ static void json_add_base64(struct output *out, const char *key,
 		return;
 	}
 	snprintf(raw_key, sizeof(raw_key), "%s_base64", key);
-	json_add(out, raw_key, json_object_new_string(encoded));
+	json_set_string(out, raw_key, encoded, strlen(encoded));
 	free(encoded);
 }
 
@@ -260,7 +366,7 @@ void print_path(struct output *out, enum print_where where, const char *key,
 		char *clean;
 
 		if (utf8_valid(path, len)) {
-			json_add(out, key, json_object_new_string_len(path, (int)len));
+			json_set_string(out, key, path, len);
 			return;
 		}
 		clean = utf8_sanitize(path, len);
@@ -268,7 +374,7 @@ void print_path(struct output *out, enum print_where where, const char *key,
 			out->failed = true;
 			return;
 		}
-		json_add(out, key, json_object_new_string(clean));
+		json_set_string(out, key, clean, strlen(clean));
 		free(clean);
 		json_add_base64(out, key, path, len);
 	}
