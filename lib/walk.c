@@ -811,10 +811,10 @@ static bool want_descent(const struct bino_walk *walk, int depth)
  * @dirfd/@name, opening it if the walk may descend.  Fills walk->entry and
  * plans what follows.  @parent is NULL for starting paths.
  */
-static enum bino_error walk_visit_stat(struct bino_walk *walk, int dirfd,
-				       const char *name, size_t name_offset,
-				       int depth, const struct identity *parent,
-				       bool follow, bool maybe_dir)
+static void walk_visit_stat(struct bino_walk *walk, int dirfd,
+			    const char *name, size_t name_offset, int depth,
+			    const struct identity *parent, bool follow,
+			    bool maybe_dir)
 {
 	struct bino_kstatx stx;
 	struct identity id;
@@ -829,7 +829,7 @@ static enum bino_error walk_visit_stat(struct bino_walk *walk, int dirfd,
 			walk_entry_error(walk, name_offset, depth,
 					 BINO_ERROR_STAT_FAILED, errno);
 			close(fd);
-			return BINO_OK;
+			return;
 		}
 	}
 	if (fd < 0 && bino__statx(dirfd, name, at_flags, &stx) != 0) {
@@ -842,7 +842,7 @@ static enum bino_error walk_visit_stat(struct bino_walk *walk, int dirfd,
 		else {
 			walk_entry_error(walk, name_offset, depth,
 					 BINO_ERROR_STAT_FAILED, stat_errno);
-			return BINO_OK;
+			return;
 		}
 	}
 	walk_identify(walk, &id, &stx, parent, fd, dirfd, name, follow);
@@ -851,30 +851,31 @@ static enum bino_error walk_visit_stat(struct bino_walk *walk, int dirfd,
 		if (fd >= 0)
 			close(fd);
 		walk->after = AFTER_NOTHING;
-		return BINO_OK;
+		return;
 	}
 	if (fd < 0 && open_errno && open_errno != ENOTDIR &&
 	    open_errno != ELOOP)
 		walk_plan_dir_error(walk, BINO_ERROR_OPEN_FAILED, open_errno);
 	else
 		walk_plan_dir(walk, fd);
-	return BINO_OK;
 }
 
 /* The next starting path; BINO_ERROR_STOP_ITERATION when none is left. */
 static enum bino_error walk_next_start(struct bino_walk *walk)
 {
 	const char *start;
+	size_t start_len;
 	bool follow = walk->flags & (BINO_WALK_FOLLOW_ARGS | BINO_WALK_FOLLOW_ALL);
 
 	if (walk->next_start >= walk->n_start_paths)
 		return BINO_ERROR_STOP_ITERATION;
 	start = walk->start_paths[walk->next_start++];
+	start_len = strlen(start);
 	walk->path_len = 0;
-	if (walk_path_reserve(walk, strlen(start)) != 0)
+	if (walk_path_reserve(walk, start_len) != 0)
 		return BINO_ERROR_NO_MEMORY;
-	memcpy(walk->path, start, strlen(start) + 1);
-	walk->path_len = strlen(start);
+	memcpy(walk->path, start, start_len + 1);
+	walk->path_len = start_len;
 	walk_visit_stat(walk, AT_FDCWD, start, 0, 0, NULL, follow, true);
 	walk->entry.id.flags |= BINO_ENTRY_START;
 	walk->start_id = walk->entry.id;
