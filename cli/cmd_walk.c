@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "btrfsino.h"
 #include "btrfs-ino.h"
@@ -17,6 +18,7 @@
 struct walk_options {
 	int flags;
 	int max_depth;
+	int threads;
 	bool stat;
 	bool print0;
 	bool post_order;
@@ -45,6 +47,8 @@ void usage_walk(FILE *stream)
 		"      --maxdepth N       descend at most N levels below PATH\n"
 		"      --xdev             do not descend into other mounts\n"
 		"      --same-subvol      do not descend into other subvolumes\n"
+		"      --threads N        read directories ahead with N-1 helper threads\n"
+		"                         (default: the number of CPUs)\n"
 		"  -P                     never follow symbolic links (default)\n"
 		"  -H                     follow symbolic links given as PATH\n"
 		"  -L                     follow all symbolic links\n"
@@ -68,6 +72,7 @@ enum {
 	OPT_STAT_ALL,
 	OPT_NO_STATX_SUBVOL,
 	OPT_NO_SUBVOL_IOCTL,
+	OPT_THREADS,
 };
 
 static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
@@ -84,6 +89,7 @@ static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 		{ "stat-all", no_argument, NULL, OPT_STAT_ALL },
 		{ "no-statx-subvol", no_argument, NULL, OPT_NO_STATX_SUBVOL },
 		{ "no-subvol-ioctl", no_argument, NULL, OPT_NO_SUBVOL_IOCTL },
+		{ "threads", required_argument, NULL, OPT_THREADS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -91,6 +97,9 @@ static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 
 	memset(opts, 0, sizeof(*opts));
 	opts->max_depth = -1;
+	opts->threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (opts->threads < 1)
+		opts->threads = 1;
 	opts->format = OUTPUT_TEXT;
 	while ((opt = getopt_long(argc, argv, "0qPHLh", options, NULL)) != -1) {
 		char *end;
@@ -117,6 +126,14 @@ static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 			opts->max_depth = (int)strtol(optarg, &end, 10);
 			if (errno || *end || end == optarg || opts->max_depth < 0)
 				return usage_error("walk", "invalid --maxdepth '%s'",
+						   optarg);
+			break;
+		case OPT_THREADS:
+			errno = 0;
+			opts->threads = (int)strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || opts->threads < 1 ||
+			    opts->threads > 256)
+				return usage_error("walk", "invalid --threads '%s'",
 						   optarg);
 			break;
 		case OPT_XDEV:
@@ -295,6 +312,7 @@ static int walk_paths(const struct walk_options *opts, char **paths,
 		return -1;
 	}
 	bino_walk_set_max_depth(walk, opts->max_depth);
+	bino_walk_set_threads(walk, opts->threads);
 	while ((err = bino_walk_next(walk, &entry)) == BINO_OK) {
 		struct bino_stat st;
 

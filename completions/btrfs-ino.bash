@@ -44,13 +44,13 @@ _btrfs_ino()
 		;;
 	walk)
 		case $prev in
-		--maxdepth)
+		--maxdepth | --threads)
 			# A number: nothing to offer.
 			return
 			;;
 		esac
 		opts='--json --stat -0 --print0 -q --quiet --depth --maxdepth --xdev
-			--same-subvol -P -H -L --stat-all --no-statx-subvol
+			--same-subvol --threads -P -H -L --stat-all --no-statx-subvol
 			--no-subvol-ioctl -h --help'
 		;;
 	audit)

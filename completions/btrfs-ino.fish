@@ -23,6 +23,7 @@ complete -c btrfs-ino -n $walk -l depth -d 'List directories after their content
 complete -c btrfs-ino -n $walk -l maxdepth -x -d 'Descend at most N levels below PATH'
 complete -c btrfs-ino -n $walk -l xdev -d 'Do not descend into other mounts'
 complete -c btrfs-ino -n $walk -l same-subvol -d 'Do not descend into other subvolumes'
+complete -c btrfs-ino -n $walk -l threads -x -d 'Read directories ahead with N-1 helper threads'
 complete -c btrfs-ino -n $walk -s P -d 'Never follow symbolic links'
 complete -c btrfs-ino -n $walk -s H -d 'Follow symbolic links given as PATH'
 complete -c btrfs-ino -n $walk -s L -d 'Follow all symbolic links'

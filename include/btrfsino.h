@@ -320,6 +320,17 @@ enum bino_error bino_walk_create(const char *const *paths, size_t n_paths,
 enum bino_error bino_walk_set_max_depth(struct bino_walk *walk, int depth);
 
 /**
+ * bino_walk_set_threads() - Read directories ahead with @threads - 1 helper
+ * threads (1, the default, uses none).  The helpers read the directories the
+ * walk is about to enter so that, on a cold cache, the walk finds them in
+ * memory; entries and their order are the same with any value.
+ *
+ * Return: BINO_OK, or BINO_ERROR_INVALID_ARGUMENT for a value below 1 or
+ * once the walk has begun.
+ */
+enum bino_error bino_walk_set_threads(struct bino_walk *walk, int threads);
+
+/**
  * bino_walk_next() - The next entry.
  * @walk: the walk.
  * @ret: on BINO_OK, the entry; valid until the next call on @walk.
@@ -1078,6 +1089,123 @@ uint64_t bino_audit_device_subvolid(const struct bino_audit_device *device);
  */
 const struct bino_mount *
 bino_audit_device_mount(const struct bino_audit_device *device);
+
+/* ------------------------------------------------------------------------ */
+/* Suggestions                                                               */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * struct bino_suggestion - What would make one audited export safe.
+ *
+ * knfsd gives a btrfs subvolume a client filesystem of its own only where
+ * the server mounts it (see struct bino_audit): no exports(5) option alone
+ * helps while the subvolumes are plain directories.  A suggestion therefore
+ * lists every subvolume below the export (each to be mounted on its own
+ * path, by filesystem UUID and subvolume ID, with the options of the mount
+ * holding the export minus subvol= and subvolid=), and the placeholder
+ * directories snapshots hold, which no configuration can serve.  How to
+ * phrase that (fstab(5), exports(5), autofs(5), systemd.mount(5)) is the
+ * caller's business; the suggestion itself changes nothing on the system.
+ */
+struct bino_suggestion;
+
+/**
+ * bino_suggestion_create() - Work out what one audited path needs.
+ * @exp: an audited path of a run audit (bino_audit_get()); borrowed, and
+ *     the suggestion is valid only as long as its audit.
+ * @server_mounts: the server's mount table, as given to bino_audit_create()
+ *     (it names the mount holding the path, whose options are kept); NULL
+ *     reads the process's own table.  Borrowed: it must outlive the
+ *     suggestion.
+ * @flags: 0; other values are rejected.
+ * @ret: on success, the suggestion; release it with
+ *     bino_suggestion_destroy().
+ *
+ * Reads the filesystem UUID (BTRFS_IOC_FS_INFO) and lstat(2)s where
+ * snapshots may hold placeholders; no privilege is needed.
+ *
+ * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL, unknown flag, or an
+ * audited path whose bino_audit_export_error() is set),
+ * BINO_ERROR_MOUNTINFO_FAILED, BINO_ERROR_NOT_FOUND (no mount holds the
+ * path) or BINO_ERROR_NO_MEMORY.
+ */
+enum bino_error bino_suggestion_create(const struct bino_audit_export *exp,
+				       const struct bino_mounts *server_mounts,
+				       int flags, struct bino_suggestion **ret);
+
+/** bino_suggestion_destroy() - Release a suggestion; NULL is accepted. */
+void bino_suggestion_destroy(struct bino_suggestion *suggestion);
+
+/**
+ * bino_suggestion_needed() - Whether the audit found the path unsafe (any
+ * collision counted); false means there is nothing to change.
+ */
+bool bino_suggestion_needed(const struct bino_suggestion *suggestion);
+
+/**
+ * bino_suggestion_filesystem() - The server mount holding the path (the one
+ * whose mount point is its longest prefix), from @server_mounts.
+ */
+const struct bino_mount *
+bino_suggestion_filesystem(const struct bino_suggestion *suggestion);
+
+/**
+ * bino_suggestion_fs_uuid() - The 16-byte UUID of the btrfs filesystem, as
+ * "UUID=" in fstab(5) names it; NULL when the path is not on btrfs or the
+ * UUID could not be read.  Valid as long as @suggestion.
+ */
+const uint8_t *bino_suggestion_fs_uuid(const struct bino_suggestion *suggestion);
+
+/**
+ * bino_suggestion_mount_options() - The options of
+ * bino_suggestion_filesystem() without subvol= and subvolid= (and without
+ * repeats), comma-separated, for the subvolume mounts; "defaults" when none
+ * remain.  Valid as long as @suggestion.
+ */
+const char *
+bino_suggestion_mount_options(const struct bino_suggestion *suggestion);
+
+/**
+ * bino_suggestion_subvol_count() - The btrfs subvolumes strictly below the
+ * path that the audit met (snapshots included), each of which the server
+ * must mount on its own path.
+ */
+size_t bino_suggestion_subvol_count(const struct bino_suggestion *suggestion);
+
+/**
+ * bino_suggestion_subvol() - The @index'th, in walk order (a subvolume
+ * before those nested in it, as mounts must be made).
+ *
+ * Return: a subvolume of the audit (read it with bino_audit_subvol_*()),
+ * valid as long as the audit, or NULL if out of range.
+ */
+const struct bino_audit_subvol *
+bino_suggestion_subvol(const struct bino_suggestion *suggestion, size_t index);
+
+/**
+ * bino_suggestion_subvol_mounted() - Whether the @index'th subvolume is
+ * already mounted on its own path on the server (its line is then already
+ * in effect); false if out of range.
+ */
+bool bino_suggestion_subvol_mounted(const struct bino_suggestion *suggestion,
+				    size_t index);
+
+/**
+ * bino_suggestion_placeholder_count() - Placeholder directories found: the
+ * empty directories (inode 2) snapshots hold where their source had a nested
+ * subvolume.  knfsd cannot serve them (ESTALE), whatever the configuration.
+ * Only the places where a subvolume of the audited tree would have been are
+ * looked at, not the whole tree.
+ */
+size_t
+bino_suggestion_placeholder_count(const struct bino_suggestion *suggestion);
+
+/**
+ * bino_suggestion_placeholder() - The @index'th placeholder's path, sorted
+ * by strcmp(3); valid as long as @suggestion, or NULL if out of range.
+ */
+const char *bino_suggestion_placeholder(const struct bino_suggestion *suggestion,
+					size_t index);
 
 #ifdef __cplusplus
 }

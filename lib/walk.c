@@ -26,6 +26,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -36,6 +37,7 @@
 
 #include "mounts.h"
 #include "nfshandle.h"
+#include "prefetch.h"
 #include "statx.h"
 #include "subvol.h"
 
@@ -125,6 +127,8 @@ struct bino_walk {
 	size_t n_start_paths;
 	size_t next_start;
 	struct bino_mounts *mounts;
+	int threads;
+	struct bino_prefetch *prefetch; /* NULL with one thread */
 
 	struct dir_frame *top;
 	struct dir_frame *start_frame; /* depth 0 of the current start path */
@@ -882,6 +886,32 @@ static enum bino_error walk_next_start(struct bino_walk *walk)
 	return BINO_OK;
 }
 
+/* Ask the helper threads to read ahead the subdirectories just listed. */
+static void walk_prefetch_children(struct bino_walk *walk,
+				   const struct dir_frame *frame)
+{
+	char path[PATH_MAX];
+	size_t offset = 0;
+
+	if (frame->path_len + 2 >= sizeof(path))
+		return;
+	memcpy(path, walk->path, frame->path_len);
+	path[frame->path_len] = '/';
+	while (offset < frame->records_len) {
+		const struct dir_record *record =
+			(const void *)(frame->records + offset);
+		size_t name_len = strlen(record->name);
+
+		offset += (sizeof(*record) + name_len + 1 + 7) & ~(size_t)7;
+		if (record->type != DT_DIR ||
+		    frame->path_len + 1 + name_len >= sizeof(path))
+			continue;
+		memcpy(path + frame->path_len + 1, record->name, name_len);
+		bino__prefetch_add(walk->prefetch, path,
+				   frame->path_len + 1 + name_len);
+	}
+}
+
 /* Push the directory just returned and read it. */
 static enum bino_error walk_enter(struct bino_walk *walk)
 {
@@ -913,6 +943,8 @@ static enum bino_error walk_enter(struct bino_walk *walk)
 		frame->records_len = 0;
 		return BINO_OK;
 	}
+	if (walk->prefetch)
+		walk_prefetch_children(walk, frame);
 	return BINO_ERROR_STOP_ITERATION; /* nothing to report: go on */
 
 out_frame:
@@ -1024,6 +1056,7 @@ BINO_PUBLIC enum bino_error bino_walk_create(const char *const *paths,
 		return BINO_ERROR_NO_MEMORY;
 	walk->flags = flags;
 	walk->max_depth = -1;
+	walk->threads = 1;
 	walk->pending_fd = -1;
 	walk->fd_budget = walk_fd_budget();
 	walk->start_paths = calloc(n_paths, sizeof(*walk->start_paths));
@@ -1049,6 +1082,15 @@ BINO_PUBLIC enum bino_error bino_walk_create(const char *const *paths,
 out_nomem:
 	bino_walk_destroy(walk);
 	return BINO_ERROR_NO_MEMORY;
+}
+
+BINO_PUBLIC enum bino_error bino_walk_set_threads(struct bino_walk *walk,
+						  int threads)
+{
+	if (walk->started || threads < 1)
+		return BINO_ERROR_INVALID_ARGUMENT;
+	walk->threads = threads;
+	return BINO_OK;
 }
 
 BINO_PUBLIC enum bino_error bino_walk_set_max_depth(struct bino_walk *walk,
@@ -1106,6 +1148,9 @@ BINO_PUBLIC enum bino_error bino_walk_next(struct bino_walk *walk,
 {
 	enum bino_error err;
 
+	if (!walk->started && walk->threads > 1 &&
+	    bino__prefetch_create(walk->threads - 1, &walk->prefetch) != 0)
+		walk->prefetch = NULL; /* read-ahead only saves time */
 	walk->started = true;
 	err = walk_settle_after(walk);
 	walk->pruned = false;
@@ -1145,6 +1190,7 @@ BINO_PUBLIC void bino_walk_destroy(struct bino_walk *walk)
 
 	if (!walk)
 		return;
+	bino__prefetch_destroy(walk->prefetch);
 	while (walk->top)
 		walk_pop(walk);
 	if (walk->pending_fd >= 0)

@@ -96,3 +96,50 @@ Test(walk_threads, concurrent_walkers_each_see_the_whole_tree,
 		cr_assert_eq(together[i].ino_sum, alone.ino_sum);
 	}
 }
+
+/* Every entry of a walk with @threads, in order, as "ino path" lines. */
+static char *walk_listing(int threads)
+{
+	const char *paths[] = { root };
+	struct bino_walk *walk;
+	struct bino_entry *entry;
+	char *listing = NULL;
+	size_t size = 0;
+	FILE *stream = open_memstream(&listing, &size);
+
+	cr_assert_eq(bino_walk_create(paths, 1, 0, &walk), BINO_OK);
+	cr_assert_eq(bino_walk_set_threads(walk, threads), BINO_OK);
+	while (bino_walk_next(walk, &entry) == BINO_OK)
+		fprintf(stream, "%llu %s\n",
+			(unsigned long long)bino_entry_key(entry).ino,
+			bino_entry_path(entry));
+	bino_walk_destroy(walk);
+	fclose(stream);
+	return listing;
+}
+
+Test(walk_threads, read_ahead_threads_change_neither_entries_nor_order,
+     .init = build_tree, .fini = remove_tree)
+{
+	char *alone = walk_listing(1);
+	char *helped = walk_listing(4);
+
+	cr_assert_str_eq(helped, alone);
+	free(alone);
+	free(helped);
+}
+
+Test(walk_threads, thread_count_is_refused_below_one_and_after_the_start,
+     .init = build_tree, .fini = remove_tree)
+{
+	const char *paths[] = { root };
+	struct bino_walk *walk;
+	struct bino_entry *entry;
+
+	cr_assert_eq(bino_walk_create(paths, 1, 0, &walk), BINO_OK);
+	cr_assert_eq(bino_walk_set_threads(walk, 0), BINO_ERROR_INVALID_ARGUMENT);
+	cr_assert_eq(bino_walk_set_threads(walk, 2), BINO_OK);
+	cr_assert_eq(bino_walk_next(walk, &entry), BINO_OK);
+	cr_assert_eq(bino_walk_set_threads(walk, 3), BINO_ERROR_INVALID_ARGUMENT);
+	bino_walk_destroy(walk);
+}
