@@ -13,6 +13,8 @@
 
 #include "btrfsino.h"
 #include "btrfs-ino.h"
+#include "diag.h"
+#include "escape.h"
 #include "output.h"
 
 struct walk_options {
@@ -182,9 +184,8 @@ static void report_error(const struct walk_options *opts, struct output *out,
 			 int error_errno)
 {
 	if (!opts->quiet)
-		fprintf(stderr, "%s: %s: %s (%s)\n", PROGRAM_NAME,
-			bino_entry_path(entry), strerror(error_errno),
-			bino_strerror(step));
+		diag_path(bino_entry_path(entry), "%s (%s)",
+			  strerror(error_errno), bino_strerror(step));
 	if (output_format(out) != OUTPUT_JSON)
 		return;
 	output_begin(out);
@@ -205,10 +206,14 @@ static void report_loop(const struct walk_options *opts, struct output *out,
 
 	if (!ancestor)
 		ancestor = "?";
-	if (!opts->quiet)
-		fprintf(stderr,
-			"%s: %s: File system loop detected: the same directory as its ancestor '%s', not entered\n",
-			PROGRAM_NAME, bino_entry_path(entry), ancestor);
+	if (!opts->quiet) {
+		char *escaped = text_escape(ancestor, strlen(ancestor));
+
+		diag_path(bino_entry_path(entry),
+			  "File system loop detected: the same directory as its ancestor '%s', not entered",
+			  escaped ? escaped : ancestor);
+		free(escaped);
+	}
 	if (output_format(out) != OUTPUT_JSON)
 		return;
 	output_begin(out);

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Diagnostics on stderr that name a path without letting it break the line. */
+#ifndef BTRFS_INO_DIAG_H
+#define BTRFS_INO_DIAG_H
+
+/*
+ * "btrfs-ino: PATH: MESSAGE\n" on stderr, PATH escaped as text output
+ * escapes it (a name may hold a newline or bytes that are not UTF-8).
+ */
+void diag_path(const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif
