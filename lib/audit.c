@@ -31,8 +31,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define HASH_NONFATAL_OOM 1
-#include <uthash.h>
+#include "hash.h"
 
 #include "subvol.h"
 

@@ -9,9 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* An allocation failure must become BINO_ERROR_NO_MEMORY, not exit(). */
-#define HASH_NONFATAL_OOM 1
-#include <uthash.h>
+#include "hash.h"
 
 struct idset_member {
 	struct bino_key key;

@@ -14,8 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define HASH_NONFATAL_OOM 1
-#include <uthash.h>
+#include "hash.h"
 
 #include "statx.h"
 

@@ -23,8 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HASH_NONFATAL_OOM 1
-#include <uthash.h>
+#include "hash.h"
 
 /* ---- exported paths ---------------------------------------------------- */
 
