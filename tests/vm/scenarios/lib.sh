@@ -103,3 +103,48 @@ nfs_mount() {
 	mkdir -p "$mnt"
 	mount -t nfs -o "vers=$vers" "$src" "$mnt"
 }
+
+# need_btrfs_ino: skip (exit 77) a scenario that calls btrfs-ino when the VM has none
+# (run-vm.sh --btrfs-ino BUILD_DIR ships it).
+need_btrfs_ino() {
+	if ! command -v btrfs-ino >/dev/null; then
+		echo "btrfs-ino not in the VM (run-vm.sh --btrfs-ino BUILD_DIR); skipping"
+		exit 77
+	fi
+}
+
+# walk_table ROOT JSON: the records of `btrfs-ino walk --json ROOT` saved in JSON as one
+# tab-separated line each, in walk order, with one jq run (jq starts slowly under TCG).
+# Columns, named as walk_rows knows them: path (relative to ROOT, "." for ROOT itself),
+# event, type, ino, subvolid, source, fstype, flags (comma-separated: subvol_root,
+# mount_root, subvol_placeholder, identity_uncertain; "-" for none), reason
+# (uncertain_reason), errno, step; "-" where the record has no such key.
+walk_table() {
+	jq -r --arg root "$1" '
+		def flag($k): if .[$k] == true then [$k] else [] end;
+		[(if .path == $root then "." else .path | ltrimstr($root + "/") end),
+		 .event, .type, .ino, .subvolid, .source, .fstype,
+		 ([flag("subvol_root"), flag("mount_root"), flag("subvol_placeholder"),
+		   flag("identity_uncertain")] | add | join(",") | if . == "" then "-" else . end),
+		 .uncertain_reason, .errno, .step]
+		| map(if . == null then "-" else tostring end) | @tsv' "$2"
+}
+
+# walk_rows TABLE [AWK_CONDITION [AWK_ACTION]]: the lines of a walk_table for which the
+# condition holds (all by default), with the columns named: path, event, type, ino,
+# subvolid, source, fstype, flags, reason, errno, step; has(FLAG) tests the flags column.
+# e.g. walk_rows t 'event == "entry" && !has("identity_uncertain")' '{ print path }'
+walk_rows() {
+	awk -F'\t' '
+		function has(f) { return index("," flags ",", "," f ",") > 0 }
+		{ path = $1; event = $2; type = $3; ino = $4; subvolid = $5; source = $6
+		  fstype = $7; flags = $8; reason = $9; errno = $10; step = $11 }
+		'"${2:-1}"' '"${3:-}" "$1"
+}
+
+# walk_records JSON PATH...: the records for the PATHs (absolute, as walked), as printed.
+walk_records() {
+	local json=$1
+	shift
+	jq -c 'select(.path as $p | any($ARGS.positional[]; . == $p))' "$json" --args "$@"
+}
