@@ -513,6 +513,9 @@ static void walk_nfs_subvolid(struct identity *id,
 		id->error_errno = parent->error_errno;
 		if (id->flags & BINO_ENTRY_IDENTITY_UNCERTAIN)
 			id->key.dev = parent->key.dev;
+		else if (is_dir && stx->ino == BTRFS_EMPTY_SUBVOL_DIR_OBJECTID &&
+			 parent->source == BINO_SOURCE_NFS_HANDLE)
+			id->flags |= BINO_ENTRY_SUBVOL_PLACEHOLDER;
 		return;
 	}
 	if (fd >= 0)
@@ -527,6 +530,8 @@ static void walk_nfs_subvolid(struct identity *id,
 	if (fh.kind == BINO_NFS_FH_EXPORT_ROOT && fd >= 0 &&
 	    nfs_export_root_subvolid(fd, &id->key.subvolid) == 0) {
 		id->source = BINO_SOURCE_NFS_HANDLE;
+		if (is_dir && stx->ino == BTRFS_FIRST_FREE_OBJECTID)
+			id->flags |= BINO_ENTRY_SUBVOL_ROOT;
 		return;
 	}
 	if (fh.kind != BINO_NFS_FH_BTRFS) {

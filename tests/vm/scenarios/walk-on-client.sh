@@ -65,6 +65,22 @@ mismatched_subvolids() {
 	awk -F'\t' 'NR == FNR { if ($2 == "entry") sv[$1] = $5; next }
 		$2 == "entry" && $8 !~ /identity_uncertain/ && sv[$1] != $5' /tmp/server.tsv "$1"
 }
+# mismatched_flags TABLE: entries of the client TABLE whose subvol_root and
+# subvol_placeholder flags differ from the server's for the same path (mount_root
+# differs by nature: the client's export root is a mount).
+mismatched_flags() {
+	awk -F'\t' '
+		function kept(f,   n, a, i, out) {
+			n = split(f, a, ",")
+			for (i = 1; i <= n; i++)
+				if (a[i] == "subvol_root" || a[i] == "subvol_placeholder")
+					out = out a[i] ","
+			return out
+		}
+		NR == FNR { if ($2 == "entry") fl[$1] = kept($8); next }
+		$2 == "entry" && fl[$1] != kept($8) { print $1 ": server " fl[$1] " client " kept($8) }
+	' /tmp/server.tsv "$1"
+}
 # error_paths TABLE: the paths of error records, sorted.
 error_paths() {
 	walk_rows "$1" 'event == "error"' '{ print path }' | LC_ALL=C sort
@@ -132,6 +148,8 @@ for v in "${versions[@]}"; do
 			test -z "$(mismatched_subvolids "$table")"
 		check "vers=$v: no entry is identity_uncertain" \
 			test "$(count "$table" 'has("identity_uncertain")')" -eq 0
+		check "vers=$v: subvol_root and subvol_placeholder as on the server" \
+			test -z "$(mismatched_flags "$table")"
 		check "vers=$v: every entry's source is nfs_handle" \
 			test "$(count "$table" 'event == "entry" && source != "nfs_handle"')" -eq 0
 	else
