@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Malformed exports files, mountinfo files and command lines: exit 2, nothing
+# on stdout (no partial report), and one clear message on stderr:
+#  - every invalid exports fixture (tests/data/exports/invalid): exactly
+#    "btrfs-ino: FILE:LINE:COLUMN: MESSAGE" as its .expected file says, in
+#    text and JSON mode;
+#  - mountinfo files that are not mountinfo (garbage, fstab lines, fields
+#    missing, no " - " separator, IDs that are not numbers, binary bytes):
+#    a message naming FILE:LINE; a missing file or a directory: naming FILE;
+#  - bad options and option values: a message and "Try 'btrfs-ino ...
+#    --help'".
+# Needs no root: the audited and walked path is a small temporary tree.
+# shellcheck source=tests/hostile/lib.sh
+source "$(dirname -- "$0")/lib.sh"
+require_cli
+DATA=${BINO_TEST_DATA:-$SRCDIR/tests/data}
+WORK=$(mktemp -d "/tmp/btrfs-ino-hostile-input.XXXXXX")
+trap 'rm -rf -- "$WORK"' EXIT
+OUT=$WORK/out
+mkdir -p -- "$OUT" "$WORK/tree/a/b"
+touch -- "$WORK/tree/a/f"
+
+# usage_error NAME STDERR_PATTERN ARGS...: exit 2, empty stdout, and stderr
+# matching the extended regular expression (first line that matches).
+usage_error() {
+	local name=$1 pattern=$2
+	shift 2
+	run_cli "$name" 30 "$@"
+	check_rc "$name" 2
+	check_eq "$name: stdout" "" "$(head -c 200 "$OUT/$name")"
+	grep -qE -- "$pattern" "$OUT/$name.err" ||
+		fail "$name: stderr does not match /$pattern/: $(head -c 300 "$OUT/$name.err")"
+}
+
+# ---- exports files
+n=0
+for file in "$DATA"/exports/invalid/*.exports; do
+	case_name=$(basename -- "$file" .exports)
+	expected="btrfs-ino: $file:$(head -n 1 "${file%.exports}.expected")"
+	for format in text json; do
+		args=()
+		[[ $format == text ]] || args=(--json)
+		name=exports-$case_name-$format
+		run_cli "$name" 30 audit "${args[@]}" --exports "$file" "$WORK/tree"
+		check_rc "$name" 2
+		check_eq "$name: stdout" "" "$(head -c 200 "$OUT/$name")"
+		check_eq "$name: stderr" "$expected" "$(cat "$OUT/$name.err")"
+	done
+	n=$((n + 1))
+done
+((n > 0)) || fail "no invalid exports fixtures in $DATA/exports/invalid"
+echo "exports: $n malformed files"
+usage_error exports-missing "^btrfs-ino: $WORK/nonexistent: .*No such file or directory" \
+	audit --exports "$WORK/nonexistent" "$WORK/tree"
+usage_error exports-directory "^btrfs-ino: $WORK/tree: .*Is a directory" \
+	audit --exports "$WORK/tree" "$WORK/tree"
+
+# ---- mountinfo files
+good='22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw'
+mi() { printf '%s\n' "$@" >"$WORK/$name.mountinfo"; }
+declare -A mountinfo_cases=(
+	[garbage]="garbage line here"
+	[fstab-line]="/dev/sda1 / ext4 defaults 0 1"
+	[too-few-fields]="22 1 8:1 /"
+	[no-separator]="22 1 8:1 / / rw,relatime shared:1 ext4 /dev/sda1 rw"
+	[ids-not-numbers]="x y 8:1 / / rw,relatime - ext4 /dev/sda1 rw"
+	[bad-dev]="22 1 eight:one / / rw,relatime - ext4 /dev/sda1 rw"
+	[nothing-after-separator]="22 1 8:1 / / rw,relatime -"
+)
+for case_name in "${!mountinfo_cases[@]}"; do
+	name=mountinfo-$case_name
+	# The bad line is line 2, after a good one.
+	mi "$good" "${mountinfo_cases[$case_name]}"
+	usage_error "$name" "^btrfs-ino: $WORK/$name.mountinfo:2: " \
+		audit --mountinfo "$WORK/$name.mountinfo" "$WORK/tree"
+	usage_error "$name-json" "^btrfs-ino: $WORK/$name.mountinfo:2: " \
+		audit --json --mountinfo "$WORK/$name.mountinfo" "$WORK/tree"
+done
+name=mountinfo-binary
+{ echo "$good"; head -c 512 /dev/urandom | tr -d '\n'; echo; } >"$WORK/$name.mountinfo"
+usage_error "$name" "^btrfs-ino: $WORK/$name.mountinfo:2: " \
+	audit --mountinfo "$WORK/$name.mountinfo" "$WORK/tree"
+usage_error mountinfo-missing "^btrfs-ino: $WORK/nonexistent: .*No such file or directory" \
+	audit --mountinfo "$WORK/nonexistent" "$WORK/tree"
+usage_error mountinfo-directory "^btrfs-ino: $WORK/tree: " \
+	audit --mountinfo "$WORK/tree" "$WORK/tree"
+
+# ---- command lines
+try="Try 'btrfs-ino( walk| audit)? --help'"
+usage_error no-command "$try"
+usage_error unknown-command "unknown command 'bogus'" bogus
+usage_error walk-unknown-option "$try" walk --bogus "$WORK/tree"
+usage_error walk-no-path "$try" walk
+usage_error walk-print0-json "$try" walk -0 --json "$WORK/tree"
+for value in -1 abc '' 1x 4294967296 99999999999 2147483648; do
+	usage_error "walk-maxdepth-${value:-empty}" "invalid --maxdepth '$value'" \
+		walk --maxdepth "$value" "$WORK/tree"
+done
+usage_error walk-empty-path "^btrfs-ino: '': " walk ""
+usage_error audit-unknown-option "$try" audit --bogus "$WORK/tree"
+usage_error audit-exports-without-file "$try" audit --exports
+usage_error audit-mountinfo-without-file "$try" audit --mountinfo
+
+finish
