@@ -111,12 +111,18 @@ for v in "${versions[@]}"; do
 	done
 done
 
-say "placeholders on the clients: stat and readdir work, inode 2, the mount's st_dev"
+# listing_is_stale DIR: ls fails on DIR, saying the handle is stale.
+listing_is_stale() {
+	! ls -A "$1" >/dev/null 2>/tmp/ls.err && grep -q 'Stale file handle' /tmp/ls.err
+}
+
+say "placeholders on the clients: stat works (inode 2, the mount's st_dev); reading them is ESTALE"
 for v in "${versions[@]}"; do
 	for p in spool/.snapshot/s2/.snapshot/s1 spool/.snapshot/s3/.snapshot/s2; do
 		check "vers=$v $p: st_dev $(stat -c %d "/mnt/v$v"), st_ino 2" \
 			test "$(stat -c %d:%i "/mnt/v$v/$p")" = "$(stat -c %d "/mnt/v$v"):2"
-		check "vers=$v $p: lists empty" test -z "$(ls -A "/mnt/v$v/$p")"
+		check "vers=$v $p: cannot be listed: Stale file handle" \
+			listing_is_stale "/mnt/v$v/$p"
 	done
 done
 
