@@ -25,6 +25,8 @@ int cmd_walk(int argc, char **argv);
 void usage_walk(FILE *stream);
 int cmd_audit(int argc, char **argv);
 void usage_audit(FILE *stream);
+int cmd_suggest(int argc, char **argv);
+void usage_suggest(FILE *stream);
 
 /* "Try 'btrfs-ino CMD --help'." on stderr; returns EXIT_USAGE. */
 int usage_error(const char *command, const char *fmt, ...)

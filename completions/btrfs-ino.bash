@@ -14,8 +14,7 @@ _btrfs_ino()
 		cword=$COMP_CWORD
 	fi
 
-	local commands='walk audit help'
-	# When "suggest" lands, add it to $commands and give it a case below.
+	local commands='walk audit suggest help'
 	local command='' i
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
@@ -62,6 +61,30 @@ _btrfs_ino()
 			;;
 		esac
 		opts='--exports --mountinfo --nfsv4 --json -q --quiet -h --help'
+		;;
+	suggest)
+		case $prev in
+		--exports | --mountinfo)
+			compopt -o filenames 2>/dev/null
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+			return
+			;;
+		--client-dir)
+			compopt -o filenames 2>/dev/null
+			mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+			return
+			;;
+		--format)
+			mapfile -t COMPREPLY < <(compgen -W 'server-fstab mount-units exports
+				exports-nohide client-fstab autofs snapshot-hook' -- "$cur")
+			return
+			;;
+		--server)
+			mapfile -t COMPREPLY < <(compgen -A hostname -- "$cur")
+			return
+			;;
+		esac
+		opts='--exports --mountinfo --format --server --client-dir -q --quiet -h --help'
 		;;
 	*)
 		return

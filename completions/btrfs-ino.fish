@@ -1,16 +1,16 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # fish completion for btrfs-ino(1): commands, their options, and paths.
 
-# When "suggest" lands, add it to this list and give it its options below.
-set -l commands walk audit help
+set -l commands walk audit suggest help
 
 complete -c btrfs-ino -f
 complete -c btrfs-ino -n "not __fish_seen_subcommand_from $commands" -s h -l help -d 'Show help and exit'
 complete -c btrfs-ino -n "not __fish_seen_subcommand_from $commands" -s V -l version -d 'Show the version and exit'
 complete -c btrfs-ino -n "not __fish_seen_subcommand_from $commands" -a walk -d 'List entries with their true identity'
 complete -c btrfs-ino -n "not __fish_seen_subcommand_from $commands" -a audit -d 'What NFS clients see and which tools break'
+complete -c btrfs-ino -n "not __fish_seen_subcommand_from $commands" -a suggest -d 'Server and client configuration that makes exports safe'
 complete -c btrfs-ino -n "not __fish_seen_subcommand_from $commands" -a help -d 'Describe a command'
-complete -c btrfs-ino -n '__fish_seen_subcommand_from help' -a 'walk audit'
+complete -c btrfs-ino -n '__fish_seen_subcommand_from help' -a 'walk audit suggest'
 
 # walk [OPTION]... PATH...
 set -l walk '__fish_seen_subcommand_from walk'
@@ -41,3 +41,14 @@ complete -c btrfs-ino -n $audit -l nfsv4 -d 'Model NFSv4 clients'
 complete -c btrfs-ino -n $audit -l json -d 'One JSON document'
 complete -c btrfs-ino -n $audit -s q -l quiet -d 'No progress on stderr'
 complete -c btrfs-ino -n $audit -s h -l help -d 'Show help and exit'
+
+# suggest [OPTION]... [PATH]...
+set -l suggest '__fish_seen_subcommand_from suggest'
+complete -c btrfs-ino -n $suggest -F
+complete -c btrfs-ino -n $suggest -l exports -r -F -d 'Use this exports(5) file'
+complete -c btrfs-ino -n $suggest -l mountinfo -r -F -d 'The server mount table (mountinfo format)'
+complete -c btrfs-ino -n $suggest -l format -x -a 'server-fstab mount-units exports exports-nohide client-fstab autofs snapshot-hook' -d 'Print only one block'
+complete -c btrfs-ino -n $suggest -l server -x -a '(__fish_print_hostnames)' -d 'The server name in client lines'
+complete -c btrfs-ino -n $suggest -l client-dir -x -a '(__fish_complete_directories)' -d 'Where clients mount PATH'
+complete -c btrfs-ino -n $suggest -s q -l quiet -d 'No progress on stderr'
+complete -c btrfs-ino -n $suggest -s h -l help -d 'Show help and exit'

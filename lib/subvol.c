@@ -9,8 +9,10 @@
 #include <btrfsutil.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/btrfs.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 
 /* From the kernel's fs/btrfs/export.h: handle types and the fid layout. */
 #define FILEID_BTRFS_WITHOUT_PARENT 0x4d
@@ -132,4 +134,15 @@ out_errno:
 	if (errno == 0)
 		errno = EIO;
 	return -1;
+}
+
+int bino__fs_uuid_fd(int fd, uint8_t uuid[16])
+{
+	struct btrfs_ioctl_fs_info_args args;
+
+	memset(&args, 0, sizeof(args));
+	if (ioctl(fd, BTRFS_IOC_FS_INFO, &args) != 0)
+		return -1;
+	memcpy(uuid, args.fsid, 16);
+	return 0;
 }

@@ -52,4 +52,11 @@ typedef int bino__subvol_list_fn(const char *path,
 int bino__subvol_list(const char *path, bool whole_fs,
 		      bino__subvol_list_fn *fn, void *data);
 
+/*
+ * The UUID of the btrfs filesystem holding the open file @fd, as blkid and
+ * "UUID=" in fstab(5) name it (BTRFS_IOC_FS_INFO, no privilege needed).
+ * 0, or -1 with errno.
+ */
+int bino__fs_uuid_fd(int fd, uint8_t uuid[16]);
+
 #endif

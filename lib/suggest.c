@@ -1,0 +1,449 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Suggestions: what the server must mount so that NFS clients see each btrfs
+ * subvolume of an audited export as a filesystem of its own.  Components:
+ *
+ *  - suggest_filesystem(): the server mount holding the export path (the
+ *    longest mount point prefix), its filesystem UUID and its options
+ *    without subvol= and subvolid= (suggest_options()).
+ *  - suggest_subvols(): the audit's subvolumes strictly below the path on
+ *    that filesystem, each marked when already mounted on its own path.
+ *  - suggest_placeholders(): the empty inode-2 directories snapshots hold,
+ *    looked for only where a subvolume of the tree (or a placeholder of the
+ *    snapshot's source) would be, with lstat(2), not by a second walk.
+ *
+ * Everything is read from the audit and the mount table; nothing is
+ * changed and nothing is printed.  Phrasing it is the caller's business.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "subvol.h"
+
+/* The inode of the placeholder directory (BTRFS_EMPTY_SUBVOL_DIR_OBJECTID). */
+#define PLACEHOLDER_INO 2
+
+struct bino_suggestion {
+	const struct bino_audit_export *export;
+	const struct bino_mounts *server;
+	struct bino_mounts *own_mounts;
+	const struct bino_mount *filesystem;
+	bool needed;
+	bool has_uuid;
+	uint8_t uuid[16];
+	char *options;
+	const struct bino_audit_subvol **subvols;
+	bool *mounted;
+	size_t n_subvols;
+	char **placeholders;
+	size_t n_placeholders, cap_placeholders;
+};
+
+/* Whether @path is strictly below directory @dir. */
+static bool below(const char *path, const char *dir)
+{
+	size_t len = strlen(dir);
+
+	if (strcmp(dir, "/") == 0)
+		return path[0] == '/' && path[1] != '\0';
+	return strncmp(path, dir, len) == 0 && path[len] == '/' &&
+	       path[len + 1] != '\0';
+}
+
+/* Whether @path is @dir or below it. */
+static bool at_or_below(const char *path, const char *dir)
+{
+	return strcmp(path, dir) == 0 || below(path, dir);
+}
+
+static enum bino_error suggest_filesystem(struct bino_suggestion *s)
+{
+	const char *path = bino_audit_export_path(s->export);
+	size_t i, n = bino_mounts_count(s->server), best_len = 0;
+	int fd;
+
+	for (i = 0; i < n; i++) {
+		const struct bino_mount *mount = bino_mounts_get(s->server, i);
+		const char *target = bino_mount_target(mount);
+		size_t len = strlen(target);
+
+		/* ">=": of two mounts on one point the later is visible. */
+		if (at_or_below(path, target) && (!s->filesystem || len >= best_len)) {
+			s->filesystem = mount;
+			best_len = len;
+		}
+	}
+	if (!s->filesystem) {
+		errno = ENOENT;
+		return BINO_ERROR_NOT_FOUND;
+	}
+	if (strcmp(bino_mount_fstype(s->filesystem), "btrfs") != 0)
+		return BINO_OK;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
+	if (fd >= 0) {
+		s->has_uuid = bino__fs_uuid_fd(fd, s->uuid) == 0;
+		close(fd);
+	}
+	return BINO_OK;
+}
+
+/* Whether option @opt (@len bytes) is dropped or already in @out. */
+static bool suggest_option_dropped(const char *opt, size_t len, const char *out)
+{
+	const char *p = out;
+
+	if ((len >= 7 && strncmp(opt, "subvol=", 7) == 0) ||
+	    (len >= 9 && strncmp(opt, "subvolid=", 9) == 0) ||
+	    (len == 6 && strncmp(opt, "subvol", 6) == 0) ||
+	    (len == 8 && strncmp(opt, "subvolid", 8) == 0) || len == 0)
+		return true;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (n == len && strncmp(p, opt, len) == 0)
+			return true;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+static enum bino_error suggest_options(struct bino_suggestion *s)
+{
+	const char *in = bino_mount_options(s->filesystem);
+	size_t out_len = 0;
+	char *out = malloc(strlen(in) + sizeof("defaults"));
+
+	if (!out)
+		return BINO_ERROR_NO_MEMORY;
+	out[0] = '\0';
+	while (*in) {
+		size_t n = strcspn(in, ",");
+
+		if (!suggest_option_dropped(in, n, out)) {
+			if (out_len)
+				out[out_len++] = ',';
+			memcpy(out + out_len, in, n);
+			out_len += n;
+			out[out_len] = '\0';
+		}
+		in += n;
+		if (*in == ',')
+			in++;
+	}
+	if (!out_len)
+		strcpy(out, "defaults");
+	s->options = out;
+	return BINO_OK;
+}
+
+/* Whether the subvolume @subvol lives on the filesystem of the export. */
+static bool suggest_same_fs(const struct bino_suggestion *s,
+			    const struct bino_audit_subvol *subvol)
+{
+	uint8_t uuid[16];
+	bool same;
+	int fd;
+
+	if (!s->has_uuid)
+		return true;
+	fd = open(bino_audit_subvol_path(subvol),
+		  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return true; /* keep what cannot be told apart */
+	same = bino__fs_uuid_fd(fd, uuid) != 0 ||
+	       memcmp(uuid, s->uuid, sizeof(uuid)) == 0;
+	close(fd);
+	return same;
+}
+
+static enum bino_error suggest_subvols(struct bino_suggestion *s)
+{
+	const char *path = bino_audit_export_path(s->export);
+	size_t i, j, n = bino_audit_export_subvol_count(s->export);
+
+	s->subvols = calloc(n ? n : 1, sizeof(*s->subvols));
+	s->mounted = calloc(n ? n : 1, sizeof(*s->mounted));
+	if (!s->subvols || !s->mounted)
+		return BINO_ERROR_NO_MEMORY;
+	if (strcmp(bino_mount_fstype(s->filesystem), "btrfs") != 0)
+		return BINO_OK;
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_subvol *subvol =
+			bino_audit_export_subvol(s->export, i);
+		const char *subvol_path = bino_audit_subvol_path(subvol);
+		bool mounted = false;
+
+		if (!subvol_path || !below(subvol_path, path) ||
+		    !suggest_same_fs(s, subvol))
+			continue;
+		for (j = 0; j < bino_audit_subvol_mount_count(subvol); j++) {
+			const struct bino_mount *mount =
+				bino_audit_subvol_mount(subvol, j);
+
+			if (strcmp(bino_mount_target(mount), subvol_path) == 0)
+				mounted = true;
+		}
+		s->mounted[s->n_subvols] = mounted;
+		s->subvols[s->n_subvols++] = subvol;
+	}
+	return BINO_OK;
+}
+
+/* ---- placeholders ------------------------------------------------------ */
+
+static bool suggest_is_placeholder(const struct bino_suggestion *s,
+				   const char *path)
+{
+	struct stat st;
+	size_t i;
+
+	if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode) ||
+	    st.st_ino != PLACEHOLDER_INO)
+		return false;
+	for (i = 0; i < s->n_placeholders; i++) {
+		if (strcmp(s->placeholders[i], path) == 0)
+			return false; /* known already */
+	}
+	return true;
+}
+
+/*
+ * If @snapshot's path with @source_path replaced by its own at the start of
+ * @candidate names a placeholder, record it.  Returns -1 when out of memory,
+ * 1 when added, else 0.
+ */
+static int suggest_try(struct bino_suggestion *s, const char *snapshot,
+		       const char *source_path, const char *candidate)
+{
+	const char *rel = candidate + strlen(source_path);
+	char *path, **grown;
+
+	path = malloc(strlen(snapshot) + strlen(rel) + 1);
+	if (!path)
+		return -1;
+	strcpy(path, snapshot);
+	strcat(path, rel);
+	if (!suggest_is_placeholder(s, path)) {
+		free(path);
+		return 0;
+	}
+	if (s->n_placeholders == s->cap_placeholders) {
+		size_t cap = s->cap_placeholders ? 2 * s->cap_placeholders : 8;
+
+		grown = realloc(s->placeholders, cap * sizeof(*grown));
+		if (!grown) {
+			free(path);
+			return -1;
+		}
+		s->placeholders = grown;
+		s->cap_placeholders = cap;
+	}
+	s->placeholders[s->n_placeholders++] = path;
+	return 1;
+}
+
+static const struct bino_audit_subvol *
+suggest_find_subvol(const struct bino_suggestion *s, uint64_t id)
+{
+	size_t i, n = bino_audit_export_subvol_count(s->export);
+
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_subvol *subvol =
+			bino_audit_export_subvol(s->export, i);
+
+		if (bino_audit_subvol_id(subvol) == id)
+			return subvol;
+	}
+	return NULL;
+}
+
+/*
+ * One pass over the snapshots: where the source has a subvolume or a
+ * placeholder, the snapshot may have a placeholder.  Returns how many were
+ * added, or -1 when out of memory.
+ */
+static int suggest_placeholder_pass(struct bino_suggestion *s)
+{
+	size_t i, j, n = bino_audit_export_subvol_count(s->export);
+	int added = 0, rc;
+
+	for (i = 0; i < s->n_subvols; i++) {
+		const char *snapshot = bino_audit_subvol_path(s->subvols[i]);
+		const struct bino_audit_subvol *source = suggest_find_subvol(
+			s, bino_audit_subvol_snapshot_of(s->subvols[i]));
+		const char *source_path;
+		size_t known = s->n_placeholders;
+
+		if (!source || !(source_path = bino_audit_subvol_path(source)))
+			continue;
+		for (j = 0; j < n; j++) {
+			const char *other = bino_audit_subvol_path(
+				bino_audit_export_subvol(s->export, j));
+
+			if (!other || !below(other, source_path))
+				continue;
+			rc = suggest_try(s, snapshot, source_path, other);
+			if (rc < 0)
+				return -1;
+			added += rc;
+		}
+		for (j = 0; j < known; j++) {
+			if (!below(s->placeholders[j], source_path))
+				continue;
+			rc = suggest_try(s, snapshot, source_path,
+					 s->placeholders[j]);
+			if (rc < 0)
+				return -1;
+			added += rc;
+		}
+	}
+	return added;
+}
+
+static int compare_paths(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static enum bino_error suggest_placeholders(struct bino_suggestion *s)
+{
+	size_t pass;
+	int rc;
+
+	/* Snapshots of snapshots inherit placeholders: go on until stable. */
+	for (pass = 0; pass <= s->n_subvols; pass++) {
+		rc = suggest_placeholder_pass(s);
+		if (rc < 0)
+			return BINO_ERROR_NO_MEMORY;
+		if (rc == 0)
+			break;
+	}
+	if (s->n_placeholders)
+		qsort(s->placeholders, s->n_placeholders,
+		      sizeof(*s->placeholders), compare_paths);
+	return BINO_OK;
+}
+
+/* ---- public API -------------------------------------------------------- */
+
+BINO_PUBLIC enum bino_error
+bino_suggestion_create(const struct bino_audit_export *exp,
+		       const struct bino_mounts *server_mounts, int flags,
+		       struct bino_suggestion **ret)
+{
+	struct bino_suggestion *s;
+	enum bino_error err;
+	int c;
+
+	if (!exp || !ret || flags || bino_audit_export_error(exp))
+		return BINO_ERROR_INVALID_ARGUMENT;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return BINO_ERROR_NO_MEMORY;
+	s->export = exp;
+	s->server = server_mounts;
+	if (!s->server) {
+		err = bino_mounts_create(NULL, &s->own_mounts);
+		if (err)
+			goto out_free;
+		s->server = s->own_mounts;
+	}
+	for (c = 0; c < BINO_COLLISION_NR; c++)
+		s->needed = s->needed || bino_audit_export_collisions(exp, c);
+	err = suggest_filesystem(s);
+	if (!err)
+		err = suggest_options(s);
+	if (!err)
+		err = suggest_subvols(s);
+	if (!err)
+		err = suggest_placeholders(s);
+	if (err)
+		goto out_free;
+	*ret = s;
+	return BINO_OK;
+
+out_free:
+	bino_suggestion_destroy(s);
+	return err;
+}
+
+BINO_PUBLIC void bino_suggestion_destroy(struct bino_suggestion *suggestion)
+{
+	size_t i;
+
+	if (!suggestion)
+		return;
+	for (i = 0; i < suggestion->n_placeholders; i++)
+		free(suggestion->placeholders[i]);
+	free(suggestion->placeholders);
+	free(suggestion->subvols);
+	free(suggestion->mounted);
+	free(suggestion->options);
+	bino_mounts_destroy(suggestion->own_mounts);
+	free(suggestion);
+}
+
+BINO_PUBLIC bool bino_suggestion_needed(const struct bino_suggestion *suggestion)
+{
+	return suggestion->needed;
+}
+
+BINO_PUBLIC const struct bino_mount *
+bino_suggestion_filesystem(const struct bino_suggestion *suggestion)
+{
+	return suggestion->filesystem;
+}
+
+BINO_PUBLIC const uint8_t *
+bino_suggestion_fs_uuid(const struct bino_suggestion *suggestion)
+{
+	return suggestion->has_uuid ? suggestion->uuid : NULL;
+}
+
+BINO_PUBLIC const char *
+bino_suggestion_mount_options(const struct bino_suggestion *suggestion)
+{
+	return suggestion->options;
+}
+
+BINO_PUBLIC size_t
+bino_suggestion_subvol_count(const struct bino_suggestion *suggestion)
+{
+	return suggestion->n_subvols;
+}
+
+BINO_PUBLIC const struct bino_audit_subvol *
+bino_suggestion_subvol(const struct bino_suggestion *suggestion, size_t index)
+{
+	return index < suggestion->n_subvols ? suggestion->subvols[index] : NULL;
+}
+
+BINO_PUBLIC bool
+bino_suggestion_subvol_mounted(const struct bino_suggestion *suggestion,
+			       size_t index)
+{
+	return index < suggestion->n_subvols && suggestion->mounted[index];
+}
+
+BINO_PUBLIC size_t
+bino_suggestion_placeholder_count(const struct bino_suggestion *suggestion)
+{
+	return suggestion->n_placeholders;
+}
+
+BINO_PUBLIC const char *
+bino_suggestion_placeholder(const struct bino_suggestion *suggestion,
+			    size_t index)
+{
+	return index < suggestion->n_placeholders ?
+		       suggestion->placeholders[index] :
+		       NULL;
+}

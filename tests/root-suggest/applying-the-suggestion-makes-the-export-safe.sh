@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The suggested server fstab, mounted (mount -a -T, in a private mount
+# namespace), with the suggested exports: audit then finds the export safe
+# (exit 0), with either exports block, and suggest has nothing left to say.
+# With one snapshot left out it stays unsafe.  Nothing outside the test's
+# namespace is mounted, before or after.
+source "$(dirname -- "$0")/suggest-lib.sh"
+setup_export
+command -v unshare >/dev/null || skip_or_fail "needs unshare"
+
+suggest fstab --exports "$EXPORTS" --format server-fstab "$FEX"
+suggest crossmnt --exports "$EXPORTS" --format exports "$FEX"
+suggest nohide --exports "$EXPORTS" --format exports-nohide "$FEX"
+findmnt -n -l -o TARGET | sort >"$OUT/mounts.before"
+
+rc=0
+"$BTRFS_INO" audit -q --exports "$OUT/crossmnt" "$FEX" >/dev/null 2>&1 || rc=$?
+check_eq "crossmnt alone, nothing mounted: still unsafe" 1 "$rc"
+
+for block in crossmnt nohide; do
+	rc=0
+	apply_and_run "$OUT/fstab" "$BTRFS_INO" audit -q --exports "$OUT/$block" "$FEX" \
+		>"$OUT/audit-$block" 2>&1 || rc=$?
+	check_eq "mounts + $block: audit exit status" 0 "$rc"
+	grep -q '^  verdict: safe$' "$OUT/audit-$block" || fail "mounts + $block: no safe verdict"
+done
+rc=0
+apply_and_run "$OUT/fstab" "$BTRFS_INO" audit -q --nfsv4 --exports "$OUT/nohide" "$FEX" \
+	>/dev/null 2>&1 || rc=$?
+check_eq "mounts + nohide, NFSv4 model: audit exit status" 0 "$rc"
+rc=0
+apply_and_run "$OUT/fstab" "$BTRFS_INO" suggest -q --exports "$OUT/crossmnt" "$FEX" \
+	>"$OUT/again" 2>&1 || rc=$?
+check_eq "suggest after applying: exit status" 0 "$rc"
+grep -qF "$FEX: safe for NFS clients, nothing to change." "$OUT/again" ||
+	fail "suggest after applying does not say safe: $(head -3 "$OUT/again")"
+
+# One snapshot left out: the loop stays, and suggest names exactly that one.
+grep -v "/\.snapshot/s3 " "$OUT/fstab" >"$OUT/partial"
+rc=0
+apply_and_run "$OUT/partial" "$BTRFS_INO" audit -q --exports "$OUT/crossmnt" "$FEX" \
+	>/dev/null 2>&1 || rc=$?
+check_eq "s3 left unmounted: audit exit status" 1 "$rc"
+rc=0
+apply_and_run "$OUT/partial" "$BTRFS_INO" suggest -q --exports "$OUT/crossmnt" \
+	--format server-fstab "$FEX" >"$OUT/rest" 2>&1 || rc=$?
+check_eq "s3 left unmounted: suggest exit status" 1 "$rc"
+check_eq "s3 left unmounted: the one line left" "$FEX/spool/.snapshot/s3" \
+	"$(config_lines "$OUT/rest" | awk '{ print $2 }')"
+
+findmnt -n -l -o TARGET | sort >"$OUT/mounts.after"
+check_files_eq "host mounts unchanged" "$OUT/mounts.before" "$OUT/mounts.after"
+finish

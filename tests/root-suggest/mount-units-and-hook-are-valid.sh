@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# --format mount-units: one unit per subvolume below the export, named as
+# systemd-escape --path names its mount point, which systemd-analyze verify
+# accepts (without it: each has What=, Where=, Type=btrfs and Options= with
+# subvolid=).  --format snapshot-hook is a shell script (sh -n).
+source "$(dirname -- "$0")/suggest-lib.sh"
+setup_export
+
+suggest units.txt --exports "$EXPORTS" --format mount-units "$FEX"
+check_suggest_rc units.txt 1
+mkdir -- "$OUT/units"
+awk -v dir="$OUT/units" '/^# file: \/etc\/systemd\/system\// {
+	f = dir "/" substr($3, length("/etc/systemd/system/") + 1); next }
+	f { print > f }' "$OUT/units.txt"
+
+expected_subvols | while IFS=$'\t' read -r id path; do
+	printf '%s %s\n' "$(systemd-escape --path --suffix=mount -- "$path")" "$id"
+done | sort >"$OUT/expected"
+for unit in "$OUT/units"/*.mount; do
+	[[ -e $unit ]] || continue
+	printf '%s %s\n' "$(basename -- "$unit")" \
+		"$(sed -n 's/^Options=.*subvolid=\([0-9]*\)$/\1/p' "$unit")"
+done | sort >"$OUT/actual"
+check_files_eq "unit names and subvolume IDs" "$OUT/expected" "$OUT/actual"
+for unit in "$OUT/units"/*.mount; do
+	[[ -e $unit ]] || continue
+	for key in What=/dev/disk/by-uuid/ Where=/ Type=btrfs Options=; do
+		grep -q "^$key" "$unit" || fail "$(basename -- "$unit"): no $key"
+	done
+done
+if command -v systemd-analyze >/dev/null; then
+	(cd "$OUT/units" && systemd-analyze verify --man=no ./*.mount) >"$OUT/verify" 2>&1 ||
+		fail "systemd-analyze verify: $(cat "$OUT/verify")"
+fi
+
+suggest hook --exports "$EXPORTS" --format snapshot-hook "$FEX"
+check_suggest_rc hook 1
+check_eq "shebang first" "#!/bin/sh" "$(head -n 1 "$OUT/hook")"
+sh -n "$OUT/hook" || fail "sh -n rejects the hook"
+finish

@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Shared by the suggest tests: the root suite's fixture and assertions, plus
+# running "btrfs-ino suggest" and the expectations from btrfs-progs.
+# shellcheck shell=bash disable=SC2119
+SUGGEST_TESTS_DIR=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=../root/lib.sh
+source "$SUGGEST_TESTS_DIR/../root/lib.sh"
+
+# setup_export: the classic fixture, with fex exported the way the user
+# report had it, in $EXPORTS.
+setup_export() {
+	setup_fixture
+	FEX=$MNT/fex
+	EXPORTS=$OUT/exports
+	printf '%s\n' "$FEX 127.0.0.1(rw,async,no_subtree_check,no_root_squash)" >"$EXPORTS"
+}
+
+# suggest NAME ARGS...: run "btrfs-ino suggest ARGS" with stdout in
+# $OUT/NAME, stderr in $OUT/NAME.err and the exit status in SUGGEST_RC.
+suggest() {
+	local name=$1
+	shift
+	SUGGEST_RC=0
+	"$BTRFS_INO" suggest -q "$@" >"$OUT/$name" 2>"$OUT/$name.err" || SUGGEST_RC=$?
+	if ((SUGGEST_RC >= 128)); then
+		fail "btrfs-ino suggest $* died of signal $((SUGGEST_RC - 128))"
+	fi
+}
+
+check_suggest_rc() {
+	local name=$1 expected=$2
+	if [[ $SUGGEST_RC != "$expected" ]]; then
+		fail "$name: exit status expected $expected, got $SUGGEST_RC"
+		sed -n '1,10s/^/  stderr: /p' "$OUT/$name.err" >&2
+	fi
+}
+
+# expected_subvols: "ID<TAB>PATH" of every subvolume below $FEX, sorted by
+# path, from `btrfs subvolume list` (paths relative to the top level).
+expected_subvols() {
+	btrfs subvolume list "$MNT" | awk -v mnt="$MNT" '
+		{ path = $0; sub(/^.* path /, "", path) }
+		path ~ /^fex\// { printf "%s\t%s/%s\n", $2, mnt, path }' | sort -t $'\t' -k2
+}
+
+# config_lines FILE: the lines of FILE that are neither comments nor blank.
+config_lines() {
+	grep -v -e '^#' -e '^[[:space:]]*$' "$1" || true
+}
+
+# apply_and_run FSTAB COMMAND...: in a private mount namespace, mount every
+# line of FSTAB (mount -a -T) and run COMMAND; the mounts end with it.
+apply_and_run() {
+	local fstab=$1
+	shift
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	unshare -m --propagation private -- bash -c 'mount -a -T "$1" || exit 99; shift; "$@"' \
+		bash "$fstab" "$@"
+}

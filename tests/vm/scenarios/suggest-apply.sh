@@ -1,0 +1,132 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# btrfs-ino suggest, applied: its server fstab, its exports and its client fstab make GNU
+# find on a cold NFS client list what the server lists, with no loop.
+#
+# Usage: suggest-apply.sh MODE
+#   crossmnt  the server fstab, the export line with crossmnt (--format exports)
+#   nohide    the server fstab, one export per subvolume (--format exports-nohide)
+#   partial   as crossmnt, but one snapshot (s3) left unmounted: audit must still say
+#             unsafe and find must still report the loop (the test can fail)
+set -euo pipefail
+. ./lib.sh
+
+mode=${1:?usage: suggest-apply.sh crossmnt|nohide|partial}
+case $mode in
+crossmnt | partial) exports_block=exports ;;
+nohide) exports_block=exports-nohide ;;
+*) echo "unknown mode $mode" >&2; exit 2 ;;
+esac
+if ! command -v btrfs-ino >/dev/null; then
+	echo "btrfs-ino not in the VM (run-vm.sh --btrfs-ino BUILD_DIR); skipping"
+	exit 77
+fi
+
+# mountd reads /etc/mtab to find the mounts crossmnt reaches (it crashes without one);
+# Debian has it as this symlink.
+[[ -e /etc/mtab ]] || ln -s /proc/self/mounts /etc/mtab
+
+# Server: the classic layout, exported the way the user report had it.
+scratch_btrfs /data
+classic_layout /data
+nfs_server_start '/data/fex 127.0.0.1(rw,async,no_subtree_check,no_root_squash)'
+
+# What suggest says, before anything is applied; every block from the same state.
+rc=0
+btrfs-ino suggest -q --server 127.0.0.1 /data/fex >/tmp/suggest.txt || rc=$?
+check "suggest exits 1 on the unsafe export (got $rc)" test "$rc" -eq 1
+for block in server-fstab "$exports_block"; do
+	btrfs-ino suggest -q --server 127.0.0.1 --format "$block" /data/fex >"/tmp/$block" || true
+done
+versions=(3 4.2)
+for v in "${versions[@]}"; do
+	btrfs-ino suggest -q --server 127.0.0.1 --client-dir "/mnt/v$v" --format client-fstab \
+		/data/fex >"/tmp/client-v$v.fstab" || true
+done
+say "suggested server fstab and exports"
+grep -v '^#' /tmp/server-fstab | cut -c1-150
+grep -v '^#' "/tmp/$exports_block" | cut -c1-150
+
+# The snapshot the partial mode leaves out, on the server and the clients alike.
+if [[ $mode == partial ]]; then
+	sed -i '\| /data/fex/spool/\.snapshot/s3 |d' /tmp/server-fstab
+	for v in "${versions[@]}"; do
+		sed -i '\|/\.snapshot/s3 |d' "/tmp/client-v$v.fstab"
+	done
+fi
+
+say "applying: mount -a -T server-fstab, /etc/exports, exportfs -ra"
+mount -a -T /tmp/server-fstab
+findmnt -R -o TARGET,FSROOT /data | sed 's/^/   /'
+grep -v '^#' "/tmp/$exports_block" >/etc/exports
+exportfs -ra
+exportfs -v | sed 's/^/   /' | cut -c1-150
+
+# The server's truth: paths relative to the export, and the placeholder directories
+# (inode 2) that knfsd cannot serve.
+find /data/fex | sed 's|^/data/fex||' | sort >/tmp/server.list
+find /data/fex -type d -inum 2 | sed 's|^/data/fex||' | sort >/tmp/placeholders
+say "server: $(wc -l </tmp/server.list) entries, $(wc -l </tmp/placeholders) placeholder(s):" \
+	"$(tr '\n' ' ' </tmp/placeholders)"
+
+# The client listing is the server's, path for path (find prints the placeholders it
+# cannot stat, too).
+lists_server_entries() {
+	diff -u /tmp/server.list "$1" >/dev/null
+}
+# Every error names a placeholder and says ESTALE; nothing else.
+only_placeholder_errors() {
+	local err=$1 mnt=$2 line
+	while IFS= read -r line; do
+		[[ $line == *'Stale file handle' ]] || return 1
+		line=${line#"find: '$mnt"}
+		grep -qxF -- "${line%%\'*}" /tmp/placeholders || return 1
+	done <"$err"
+}
+
+for v in "${versions[@]}"; do
+	mnt=/mnt/v$v
+	sed -i "s/ nfs _netdev / nfs _netdev,vers=$v /" "/tmp/client-v$v.fstab"
+	mkdir -p "$mnt"
+	mount -a -T "/tmp/client-v$v.fstab"
+	say "client vers=$v: $(findmnt -R -n -o TARGET "$mnt" | wc -l) NFS mounts under $mnt"
+	# Cold: right after mounting, nothing walked yet.
+	rc=0
+	find "$mnt" >"/tmp/find-v$v.out" 2>"/tmp/find-v$v.err" || rc=$?
+	sed "s|^$mnt||" "/tmp/find-v$v.out" | sort >"/tmp/client-v$v.list"
+	loops=$(grep -c 'File system loop detected' "/tmp/find-v$v.err" || true)
+	say "client vers=$v: find exits $rc, lists $(wc -l <"/tmp/client-v$v.list") entries," \
+		"$loops loop message(s), $(wc -l <"/tmp/find-v$v.err") error line(s)"
+	sed 's/^/   stderr: /' "/tmp/find-v$v.err" | head -n 8
+	if [[ $mode == partial ]]; then
+		check "vers=$v: find still reports a loop with s3 unmounted" test "$loops" -gt 0
+	else
+		check "vers=$v: no loop message" test "$loops" -eq 0
+		check "vers=$v: find lists exactly the server's entries" \
+			lists_server_entries "/tmp/client-v$v.list"
+		check "vers=$v: the only errors are ESTALE at the placeholders" \
+			only_placeholder_errors "/tmp/find-v$v.err" "$mnt"
+	fi
+done
+
+# The audit of the applied configuration, on the server.
+rc=0
+btrfs-ino audit -q /data/fex >/tmp/audit.txt || rc=$?
+grep -E '^  (collisions|verdict):' /tmp/audit.txt | sed 's/^/   /'
+if [[ $mode == partial ]]; then
+	check "audit still reports the export unsafe (exit 1, got $rc)" test "$rc" -eq 1
+	rc=0
+	btrfs-ino suggest -q --format server-fstab /data/fex >/tmp/suggest-again || rc=$?
+	check "suggest still has a line for s3 (exit $rc)" \
+		grep -q ' /data/fex/spool/\.snapshot/s3 btrfs ' /tmp/suggest-again
+else
+	check "audit reports the export safe (exit 0, got $rc)" test "$rc" -eq 0
+	rc=0
+	btrfs-ino suggest -q /data/fex >/dev/null || rc=$?
+	check "suggest has nothing left to suggest (exit 0, got $rc)" test "$rc" -eq 0
+fi
+
+for v in "${versions[@]}"; do
+	umount -R "/mnt/v$v"
+done
+finish
