@@ -8,8 +8,9 @@
 #  - mountinfo files that are not mountinfo (garbage, fstab lines, fields
 #    missing, no " - " separator, IDs that are not numbers, binary bytes):
 #    a message naming FILE:LINE; a missing file or a directory: naming FILE;
-#  - bad options and option values: a message and "Try 'btrfs-ino ...
-#    --help'".
+#  - bad options and option values (--maxdepth beyond INT_MAX included): a
+#    message and "Try 'btrfs-ino ... --help'"; an empty PATH is reported as
+#    find reports it and does not stop the other PATHs from being walked.
 # Needs no root: the audited and walked path is a small temporary tree.
 # shellcheck source=tests/hostile/lib.sh
 source "$(dirname -- "$0")/lib.sh"
@@ -97,7 +98,16 @@ for value in -1 abc '' 1x 4294967296 99999999999 2147483648; do
 	usage_error "walk-maxdepth-${value:-empty}" "invalid --maxdepth '$value'" \
 		walk --maxdepth "$value" "$WORK/tree"
 done
-usage_error walk-empty-path "^btrfs-ino: '': " walk ""
+# An empty PATH names nothing, like a missing one (find: "'': No such file
+# or directory"): alone, exit 2 naming it; beside a good PATH, the good one is
+# still walked and the exit status is 1.
+usage_error walk-empty-path "^btrfs-ino: ('')?: No such file or directory" walk ""
+run_cli walk-good-and-empty-path 30 walk -0 "$WORK/tree" ""
+check_rc walk-good-and-empty-path 1
+check_eq "walk-good-and-empty-path: the good PATH is walked" "$(find "$WORK/tree" | LC_ALL=C sort)" \
+	"$(tr '\0' '\n' <"$OUT/walk-good-and-empty-path" | LC_ALL=C sort)"
+grep -q 'No such file or directory' "$OUT/walk-good-and-empty-path.err" ||
+	fail "walk-good-and-empty-path: stderr does not report the empty PATH: $(head -c 300 "$OUT/walk-good-and-empty-path.err")"
 usage_error audit-unknown-option "$try" audit --bogus "$WORK/tree"
 usage_error audit-exports-without-file "$try" audit --exports
 usage_error audit-mountinfo-without-file "$try" audit --mountinfo
