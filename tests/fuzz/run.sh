@@ -35,6 +35,7 @@ if ! "$cc" --version 2>/dev/null | grep -q clang; then
 	exit 2
 fi
 
+# shellcheck disable=SC2054 # commas inside -fsanitize= are not separators
 cflags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 	-fno-omit-frame-pointer -D_GNU_SOURCE -std=gnu11 -Wall -Wextra -Wno-unused-parameter
 	-I"$src/include" -I"$src/lib" -I"$src/cli" -DBINO_VERSION_STRING='"fuzz"')

@@ -32,7 +32,7 @@ setup_scratch() {
 	trap 'exit 143' TERM
 	OUT=$WORK/out
 	mkdir -- "$OUT" "$WORK/mnt"
-	BTRFS= TMPFS=
+	BTRFS='' TMPFS=''
 	for want in "$@"; do
 		case $want in
 		btrfs)
