@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <glob.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +15,10 @@
 
 #include "btrfsino.h"
 #include "btrfs-ino.h"
+#include "tables.h"
 #include "output.h"
 
 #define AUDIT_SCHEMA_VERSION 1
-#define SYSTEM_EXPORTS "/etc/exports"
-#define SYSTEM_EXPORTS_GLOB "/etc/exports.d/*.exports"
 
 struct audit_options {
 	const char *exports_file;
@@ -104,74 +102,6 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 	return 0;
 }
 
-/* ---- reading the tables ------------------------------------------------ */
-
-static int add_exports_file(struct bino_exports *exports, const char *path,
-			    bool missing_ok)
-{
-	struct bino_syntax_error syntax;
-	enum bino_error err;
-
-	memset(&syntax, 0, sizeof(syntax));
-	err = bino_exports_add_file(exports, path, &syntax);
-	if (err == BINO_OK)
-		return 0;
-	if (err == BINO_ERROR_EXPORTS_SYNTAX) {
-		fprintf(stderr, "%s: %s:%u:%u: %s\n", PROGRAM_NAME,
-			syntax.file[0] ? syntax.file : path, syntax.line,
-			syntax.column, syntax.message);
-		return -1;
-	}
-	if (err == BINO_ERROR_EXPORTS_READ_FAILED && missing_ok &&
-	    errno == ENOENT)
-		return 0;
-	fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME, path,
-		bino_strerror(err), strerror(errno));
-	return -1;
-}
-
-static int read_exports(const struct audit_options *opts,
-			struct bino_exports **ret)
-{
-	struct bino_exports *exports;
-	glob_t found;
-	size_t i;
-	int rc = 0;
-
-	if (bino_exports_create(&exports) != BINO_OK) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
-		return -1;
-	}
-	if (opts->exports_file) {
-		rc = add_exports_file(exports, opts->exports_file, false);
-	} else {
-		rc = add_exports_file(exports, SYSTEM_EXPORTS, true);
-		if (rc == 0 &&
-		    glob(SYSTEM_EXPORTS_GLOB, 0, NULL, &found) == 0) {
-			for (i = 0; i < found.gl_pathc && rc == 0; i++)
-				rc = add_exports_file(exports, found.gl_pathv[i],
-						      true);
-			globfree(&found);
-		}
-	}
-	if (rc != 0) {
-		bino_exports_destroy(exports);
-		return -1;
-	}
-	*ret = exports;
-	return 0;
-}
-
-/* ---- progress ---------------------------------------------------------- */
-
-static void show_progress(const struct bino_audit_export *export,
-			  uint64_t entries, void *data)
-{
-	(void)data;
-	fprintf(stderr, "\r\033[K%s: auditing %s: %" PRIu64 " entries",
-		PROGRAM_NAME, bino_audit_export_path(export), entries);
-	fflush(stderr);
-}
 
 /* ---- formatting -------------------------------------------------------- */
 
@@ -631,16 +561,11 @@ int cmd_audit(int argc, char **argv)
 	if (ret > 0)
 		return ret;
 	ret = EXIT_USAGE;
-	if (read_exports(&opts, &exports) != 0)
+	if (read_exports(opts.exports_file, &exports) != 0)
 		return EXIT_USAGE;
 	if (opts.mountinfo_file) {
-		err = bino_mounts_create(opts.mountinfo_file, &mounts);
-		if (err) {
-			fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME,
-				opts.mountinfo_file, bino_strerror(err),
-				strerror(errno));
+		if (read_mounts(opts.mountinfo_file, &mounts) != 0)
 			goto out_exports;
-		}
 	}
 	err = bino_audit_create(exports, mounts, opts.flags, &audit);
 	for (i = optind; !err && i < argc; i++)
@@ -661,7 +586,7 @@ int cmd_audit(int argc, char **argv)
 		goto out_audit;
 	}
 	if (!opts.quiet && isatty(STDERR_FILENO))
-		bino_audit_set_progress(audit, show_progress, NULL);
+		bino_audit_set_progress(audit, show_audit_progress, NULL);
 	err = bino_audit_run(audit);
 	if (!opts.quiet && isatty(STDERR_FILENO))
 		fprintf(stderr, "\r\033[K");

@@ -69,6 +69,8 @@ enum bino_error {
 	BINO_ERROR_EXPORTS_SYNTAX,
 	BINO_ERROR_SUBVOL_LIST_FAILED,
 	BINO_ERROR_NOT_FOUND,
+	/** A mount table file is not in mountinfo format. */
+	BINO_ERROR_MOUNTINFO_SYNTAX,
 };
 
 /**
@@ -187,6 +189,7 @@ void bino_idset_destroy(struct bino_idset *set);
  */
 struct bino_mounts;
 struct bino_mount;
+struct bino_syntax_error; /* defined with the exports parser, below */
 
 /**
  * bino_mounts_create() - Read a mount table.
@@ -198,6 +201,20 @@ struct bino_mount;
  */
 enum bino_error bino_mounts_create(const char *mountinfo_path,
 				   struct bino_mounts **ret);
+
+/**
+ * bino_mounts_read() - Read a mount table, saying where a file is malformed.
+ * @mountinfo_path: as for bino_mounts_create().
+ * @err: if not NULL, where the first malformed line is described (file,
+ *       line; column 0).
+ * @ret: as for bino_mounts_create().
+ *
+ * Return: as for bino_mounts_create(), plus BINO_ERROR_MOUNTINFO_SYNTAX for a
+ * file that is not in mountinfo format.
+ */
+enum bino_error bino_mounts_read(const char *mountinfo_path,
+				 struct bino_syntax_error *err,
+				 struct bino_mounts **ret);
 
 /** bino_mounts_destroy() - Release a table; NULL is accepted. */
 void bino_mounts_destroy(struct bino_mounts *mounts);

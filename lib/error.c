@@ -21,6 +21,7 @@ static const char *const error_messages[] = {
 	[BINO_ERROR_EXPORTS_SYNTAX] = "Syntax error in exports file",
 	[BINO_ERROR_SUBVOL_LIST_FAILED] = "Could not list subvolumes",
 	[BINO_ERROR_NOT_FOUND] = "Not found",
+	[BINO_ERROR_MOUNTINFO_SYNTAX] = "Malformed mount table",
 };
 
 BINO_PUBLIC const char *bino_strerror(enum bino_error err)

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <libmount.h>
 #include <linux/magic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -165,14 +166,54 @@ static enum bino_error mounts_index(struct bino_mounts *mounts)
 	return BINO_OK;
 }
 
+/* What the parser callback knows of the file being read. */
+struct parse_state {
+	struct bino_syntax_error *err;
+	bool failed;
+};
+
+static void syntax_error(struct bino_syntax_error *err, const char *file,
+			 unsigned int line, const char *message)
+{
+	if (!err)
+		return;
+	memset(err, 0, sizeof(*err));
+	snprintf(err->file, sizeof(err->file), "%s", file);
+	err->line = line;
+	snprintf(err->message, sizeof(err->message), "%s", message);
+}
+
+/* libmount skips a line it cannot parse unless told to stop: stop. */
+static int parse_error_stop(struct libmnt_table *table, const char *file,
+			    int line)
+{
+	struct parse_state *state = mnt_table_get_userdata(table);
+
+	if (!state->failed)
+		syntax_error(state->err, file, (unsigned int)line,
+			     "not a mountinfo line");
+	state->failed = true;
+	return -EINVAL;
+}
+
 BINO_PUBLIC enum bino_error bino_mounts_create(const char *mountinfo_path,
 					       struct bino_mounts **ret)
 {
+	return bino_mounts_read(mountinfo_path, NULL, ret);
+}
+
+BINO_PUBLIC enum bino_error bino_mounts_read(const char *mountinfo_path,
+					     struct bino_syntax_error *err,
+					     struct bino_mounts **ret)
+{
+	const char *path = mountinfo_path ? mountinfo_path : "/proc/self/mountinfo";
+	struct parse_state state = { .err = err };
+	struct stat st;
 	struct libmnt_table *table;
 	struct libmnt_iter *iter = NULL;
 	struct libmnt_fs *fs;
 	struct bino_mounts *mounts;
-	enum bino_error err = BINO_ERROR_NO_MEMORY;
+	enum bino_error error = BINO_ERROR_NO_MEMORY;
 	int n;
 
 	mounts = calloc(1, sizeof(*mounts));
@@ -181,11 +222,25 @@ BINO_PUBLIC enum bino_error bino_mounts_create(const char *mountinfo_path,
 	table = mnt_new_table();
 	if (!table)
 		goto out_mounts;
-	if (mnt_table_parse_file(table, mountinfo_path ? mountinfo_path :
-							 "/proc/self/mountinfo") != 0) {
-		if (errno == 0)
+	/* libmount reads a directory as an empty table: refuse it first. */
+	if (stat(path, &st) != 0 || S_ISDIR(st.st_mode)) {
+		if (S_ISDIR(st.st_mode))
+			errno = EISDIR;
+		error = BINO_ERROR_MOUNTINFO_FAILED;
+		goto out_table;
+	}
+	mnt_table_set_userdata(table, &state);
+	mnt_table_set_parser_errcb(table, parse_error_stop);
+	errno = 0;
+	if (mnt_table_parse_file(table, path) != 0 || state.failed) {
+		if (state.failed) {
+			error = BINO_ERROR_MOUNTINFO_SYNTAX;
 			errno = EINVAL;
-		err = BINO_ERROR_MOUNTINFO_FAILED;
+		} else {
+			if (errno == 0)
+				errno = EINVAL;
+			error = BINO_ERROR_MOUNTINFO_FAILED;
+		}
 		goto out_table;
 	}
 	n = mnt_table_get_nents(table);
@@ -195,12 +250,23 @@ BINO_PUBLIC enum bino_error bino_mounts_create(const char *mountinfo_path,
 		goto out_table;
 	while (mnt_table_next_fs(table, iter, &fs) == 0 &&
 	       mounts->count < (size_t)n) {
-		err = mount_copy(&mounts->mounts[mounts->count++], fs);
-		if (err)
+		error = mount_copy(&mounts->mounts[mounts->count++], fs);
+		if (error)
 			goto out_table;
+		/*
+		 * libmount takes a file whose first line is not mountinfo for
+		 * fstab; a line without a mount ID is not mountinfo.
+		 */
+		if (mounts->mounts[mounts->count - 1].id == 0) {
+			syntax_error(err, path, (unsigned int)mounts->count,
+				     "not in mountinfo format (no mount ID)");
+			errno = EINVAL;
+			error = BINO_ERROR_MOUNTINFO_SYNTAX;
+			goto out_table;
+		}
 	}
-	err = mounts_index(mounts);
-	if (err)
+	error = mounts_index(mounts);
+	if (error)
 		goto out_table;
 	if (!mountinfo_path)
 		mark_file_mountpoints(mounts);
@@ -214,7 +280,7 @@ out_table:
 	mnt_unref_table(table);
 out_mounts:
 	bino_mounts_destroy(mounts);
-	return err;
+	return error;
 }
 
 BINO_PUBLIC void bino_mounts_destroy(struct bino_mounts *mounts)

@@ -295,14 +295,21 @@ Test(walk_create, rejects_an_empty_list_of_paths)
 	cr_assert_null(walk);
 }
 
-Test(walk_create, rejects_an_empty_path)
+/* As find(1) does: an empty path is no file, and the others are walked. */
+Test(walk_create, reports_an_empty_path_as_an_error_entry)
 {
-	const char *paths[] = { root, "" };
+	const char *paths[] = { "", root };
 	struct bino_walk *walk = NULL;
+	struct bino_entry *entry;
 
-	cr_assert_eq(bino_walk_create(paths, 2, 0, &walk),
-		     BINO_ERROR_INVALID_ARGUMENT);
-	cr_assert_null(walk);
+	cr_assert_eq(bino_walk_create(paths, 2, 0, &walk), BINO_OK);
+	cr_assert_eq(bino_walk_next(walk, &entry), BINO_OK);
+	cr_assert_eq(bino_entry_event(entry), BINO_EVENT_ERROR);
+	cr_assert_str_eq(bino_entry_path(entry), "");
+	cr_assert_eq(bino_entry_errno(entry), ENOENT);
+	cr_assert_eq(bino_walk_next(walk, &entry), BINO_OK);
+	cr_assert_str_eq(bino_entry_path(entry), root);
+	bino_walk_destroy(walk);
 }
 
 Test(walk_create, rejects_unknown_flag_bits)
@@ -342,7 +349,7 @@ Test(walk_create, strerror_names_every_error_value)
 {
 	enum bino_error err;
 
-	for (err = BINO_OK; err <= BINO_ERROR_NOT_FOUND; err++) {
+	for (err = BINO_OK; err <= BINO_ERROR_MOUNTINFO_SYNTAX; err++) {
 		const char *msg = bino_strerror(err);
 
 		cr_assert_not_null(msg, "value %d", err);
@@ -352,7 +359,7 @@ Test(walk_create, strerror_names_every_error_value)
 
 Test(walk_create, strerror_of_an_unknown_value_is_unknown_error)
 {
-	cr_assert_str_eq(bino_strerror((enum bino_error)(BINO_ERROR_NOT_FOUND + 1)),
+	cr_assert_str_eq(bino_strerror((enum bino_error)(BINO_ERROR_MOUNTINFO_SYNTAX + 1)),
 			 "Unknown error");
 	cr_assert_str_eq(bino_strerror((enum bino_error)1000), "Unknown error");
 	cr_assert_str_eq(bino_strerror((enum bino_error)-1), "Unknown error");
