@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -95,6 +96,7 @@ static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	long depth;
 	int opt;
 
 	memset(opts, 0, sizeof(*opts));
@@ -125,10 +127,12 @@ static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 			break;
 		case OPT_MAXDEPTH:
 			errno = 0;
-			opts->max_depth = (int)strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || opts->max_depth < 0)
+			depth = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || depth < 0 ||
+			    depth > INT_MAX)
 				return usage_error("walk", "invalid --maxdepth '%s'",
 						   optarg);
+			opts->max_depth = (int)depth;
 			break;
 		case OPT_THREADS:
 			errno = 0;

@@ -1053,7 +1053,7 @@ BINO_PUBLIC enum bino_error bino_walk_create(const char *const *paths,
 	if (!paths || n_paths == 0 || !ret || (flags & ~WALK_ALL_FLAGS))
 		return BINO_ERROR_INVALID_ARGUMENT;
 	for (i = 0; i < n_paths; i++) {
-		if (!paths[i] || !paths[i][0])
+		if (!paths[i])
 			return BINO_ERROR_INVALID_ARGUMENT;
 	}
 	walk = calloc(1, sizeof(*walk));
