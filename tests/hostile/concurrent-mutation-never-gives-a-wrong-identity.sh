@@ -63,7 +63,7 @@ for fs in $(scratch_fs); do
 	mutate "$top" 2 &
 	m2=$!
 	sleep 0.2
-	modes=(default stat stat-all follow)
+	modes=(default stat stat-all follow threads1 threads8)
 	for round in 1 2 3; do
 		for mode in "${modes[@]}"; do
 			case $mode in
@@ -71,6 +71,8 @@ for fs in $(scratch_fs); do
 			stat) args=(--stat) ;;
 			stat-all) args=(--stat --stat-all) ;;
 			follow) args=(-L --depth) ;;
+			threads1) args=(--threads 1) ;;
+			threads8) args=(--threads 8 --stat) ;;
 			esac
 			name=$label-$mode-$round
 			run_cli "$name" 60 walk --json "${args[@]}" "$top"

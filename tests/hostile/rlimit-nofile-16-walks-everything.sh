@@ -3,7 +3,8 @@
 # Under RLIMIT_NOFILE=16 (prlimit), a tree 60 directories deep with
 # siblings, files and subvolumes at every level is walked whole: the same
 # paths and inodes as find, no EMFILE/ENFILE anywhere, exit 0; with --stat,
-# --depth and -L (a link into the middle of the chain) too; and audit completes with as many entries as find.
+# --depth, --threads 8 and -L (a link into the middle of the chain) too;
+# and audit completes with as many entries as find.
 # On btrfs (nested subvolumes every 10 levels) and on tmpfs.
 # shellcheck source=tests/hostile/lib.sh
 source "$(dirname -- "$0")/lib.sh"
@@ -32,12 +33,13 @@ for fs in $(scratch_fs); do
 	find -L "$top" -printf '%p\t%i\n' | LC_ALL=C sort >"$OUT/$label.find-L"
 
 	CLI_PREFIX=(prlimit --nofile=16)
-	for mode in default stat follow depth; do
+	for mode in default stat follow depth threads; do
 		case $mode in
 		default) args=() ;;
 		stat) args=(--stat --stat-all) ;;
 		follow) args=(-L) ;;
 		depth) args=(--depth) ;;
+		threads) args=(--threads 8) ;;
 		esac
 		name=$label-$mode
 		run_cli "$name" 60 walk --json "${args[@]}" "$top"
