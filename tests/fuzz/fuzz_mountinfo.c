@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * libFuzzer target for bino_mounts_create() on a mountinfo file (the
- * `audit --mountinfo FILE` input): any bytes, through a memfd so no disk is
- * touched.  A success must keep the API's promises: every index below the
- * count gives a mount with non-NULL strings, the count gives NULL, and
+ * libFuzzer target for bino_mounts_read() and bino_mounts_create() on a
+ * mountinfo file (the `audit --mountinfo FILE` input): any bytes, through a
+ * memfd so no disk is touched.  Both return only what their documentation
+ * lists, and the same; a syntax error names the file and a line of it; a
+ * success keeps the API's promises: every index below the count gives a
+ * mount with non-NULL strings and a mount ID, the count gives NULL, and
  * lookup by ID finds a mount with that ID.  Built by tests/fuzz/run.sh.
  */
 #include <stdint.h>
@@ -28,8 +30,9 @@ static char path[64];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct bino_mounts *mounts = NULL;
-	enum bino_error err;
+	struct bino_mounts *mounts = NULL, *created = NULL;
+	struct bino_syntax_error syntax;
+	enum bino_error err, create_err;
 	size_t count, i;
 
 	if (memfd < 0) {
@@ -40,9 +43,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(ftruncate(memfd, 0) == 0);
 	CHECK(pwrite(memfd, data, size, 0) == (ssize_t)size);
 
-	err = bino_mounts_create(path, &mounts);
+	memset(&syntax, 0, sizeof(syntax));
+	err = bino_mounts_read(path, &syntax, &mounts);
 	CHECK(err == BINO_OK || err == BINO_ERROR_MOUNTINFO_FAILED ||
-	      err == BINO_ERROR_NO_MEMORY);
+	      err == BINO_ERROR_MOUNTINFO_SYNTAX || err == BINO_ERROR_NO_MEMORY);
+	if (err == BINO_ERROR_MOUNTINFO_SYNTAX) {
+		size_t lines = 1;
+
+		for (i = 0; i < size; i++)
+			lines += data[i] == '\n';
+		CHECK(strcmp(syntax.file, path) == 0);
+		CHECK(syntax.message[0]);
+		CHECK(syntax.line >= 1 && syntax.line <= lines);
+	}
+	/* bino_mounts_create(): BINO_OK, NO_MEMORY or MOUNTINFO_FAILED. */
+	create_err = bino_mounts_create(path, &created);
+	CHECK(create_err == BINO_OK || create_err == BINO_ERROR_NO_MEMORY ||
+	      create_err == BINO_ERROR_MOUNTINFO_FAILED);
+	CHECK((create_err == BINO_OK) == (err == BINO_OK));
+	if (create_err == BINO_OK) {
+		CHECK(bino_mounts_count(created) == bino_mounts_count(mounts));
+		bino_mounts_destroy(created);
+	}
 	if (err != BINO_OK)
 		return 0;
 	count = bino_mounts_count(mounts);
@@ -51,6 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const struct bino_mount *by_id;
 
 		CHECK(m);
+		CHECK(bino_mount_id(m) != 0);
 		CHECK(bino_mount_root(m) && bino_mount_target(m) &&
 		      bino_mount_fstype(m) && bino_mount_source(m) &&
 		      bino_mount_options(m));

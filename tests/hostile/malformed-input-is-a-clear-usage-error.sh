@@ -78,6 +78,15 @@ for case_name in "${!mountinfo_cases[@]}"; do
 	usage_error "$name-json" "^btrfs-ino: $WORK/$name.mountinfo:2: " \
 		audit --json --mountinfo "$WORK/$name.mountinfo" "$WORK/tree"
 done
+# The line named is the line of the file, blank lines and comments counted.
+name=mountinfo-fstab-after-blank-lines
+printf '\n# comment\n\n/dev/sda1 / ext4 defaults 0 1\n' >"$WORK/$name.mountinfo"
+usage_error "$name" "^btrfs-ino: $WORK/$name.mountinfo:4: " \
+	audit --mountinfo "$WORK/$name.mountinfo" "$WORK/tree"
+name=mountinfo-id-0-after-blank-lines
+mi "$good" "" "" '23 22 8:2 / /x rw - ext4 /dev/sda2 rw' '0 22 8:3 / /y rw - ext4 /dev/sda3 rw'
+usage_error "$name" "^btrfs-ino: $WORK/$name.mountinfo:5: " \
+	audit --mountinfo "$WORK/$name.mountinfo" "$WORK/tree"
 name=mountinfo-binary
 { echo "$good"; head -c 512 /dev/urandom | tr -d '\n'; echo; } >"$WORK/$name.mountinfo"
 usage_error "$name" "^btrfs-ino: $WORK/$name.mountinfo:2: " \
