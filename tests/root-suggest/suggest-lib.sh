@@ -53,7 +53,10 @@ config_lines() {
 apply_and_run() {
 	local fstab=$1
 	shift
+	# Without udev (no /dev/disk/by-uuid) libblkid trusts its cache, which
+	# still maps a reused loop device to an earlier fixture's UUID and so
+	# cannot find UUID= lines: probe the devices afresh instead.
 	# shellcheck disable=SC2016 # expanded by the inner bash
-	unshare -m --propagation private -- bash -c 'mount -a -T "$1" || exit 99; shift; "$@"' \
+	BLKID_FILE=/dev/null unshare -m --propagation private -- bash -c 'mount -a -T "$1" || exit 99; shift; "$@"' \
 		bash "$fstab" "$@"
 }
