@@ -143,13 +143,13 @@ fi
 per_subvol=$(((entries - 3) / (subvols + snapshots)))
 ((per_subvol >= 2)) || per_subvol=2
 dirs=$(((per_subvol - 1 + files_per_dir) / (files_per_dir + 1)))
-params="entries=$entries subvols=$subvols snapshots=$snapshots per_subvol=$per_subvol layout=1"
+params="entries=$entries subvols=$subvols snapshots=$snapshots per_subvol=$per_subvol layout=2"
 
 # The first subvolume: $dirs directories dNNNN, the files fNN spread over
 # them, $per_subvol entries in all; one xargs touch per ~100k paths.
 fill_subvol() {
 	local base=$1 left=$((per_subvol - 1 - dirs)) d i n dir
-	local -a names=()
+	local -a names=() some=()
 
 	for ((i = 0; i < files_per_dir; i++)); do
 		printf -v 'names[i]' 'f%02d' "$i"
@@ -161,7 +161,8 @@ fill_subvol() {
 		n=$((left < files_per_dir ? left : files_per_dir))
 		left=$((left - n))
 		printf -v dir '%s/d%04d/' "$base" "$d"
-		printf '%s\0' "${names[@]/#/$dir}"
+		some=("${names[@]:0:n}")
+		printf '%s\0' "${some[@]/#/$dir}"
 	done | xargs -0 touch --
 	# A hard link in place of the last file of d0000 (when it has two).
 	if [[ -e $base/d0000/f01 ]]; then
@@ -207,7 +208,7 @@ build_tree() {
 
 if [[ -n $keep && -f $img && -f $store/bench.params &&
 	$(cat -- "$store/bench.params") == "$params" ]]; then
-	build_seconds="$(cat -- "$store/bench.built" 2>/dev/null || echo '?') s by an earlier run (--keep)"
+	build_seconds="$(cat -- "$store/bench.built" 2>/dev/null || echo "?") by an earlier run (--keep)"
 	loop=$(losetup --find --show -- "$img")
 	mkdir -p -- "$mnt"
 	mount -t btrfs -o noatime -- "$loop" "$mnt"
@@ -260,17 +261,19 @@ done
 declare -A lines_of warm_of cold_of rss_of status_of
 argv=()
 
-# One timed run: sets wall (seconds) and rss (KiB); keeps the largest RSS.
+# One timed run: sets wall and cpu (user + system, seconds) and rss (KiB);
+# keeps the largest RSS.
 time_once() {
 	local name=$1 start end rc=0
 
 	start=$EPOCHREALTIME
 	eval "argv=(${cmd_of[$name]})"
-	/usr/bin/time -f '%e %M' -o "$work/time" \
+	/usr/bin/time -f '%e %M %U %S' -o "$work/time" \
 		"${argv[@]}" >/dev/null 2>"$work/stderr" || rc=$?
 	end=$EPOCHREALTIME
 	wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
 	rss=$(tail -n 1 -- "$work/time" | awk '{ print $2 }')
+	cpu=$(tail -n 1 -- "$work/time" | awk '{ printf "%.2f", $3 + $4 }')
 	if [[ " ${expect_of[$name]} " != *" $rc "* ]]; then
 		status_of[$name]="exit $rc"
 		printf '%s: %s: exit status %d:\n' "$prog" "$name" "$rc" >&2
@@ -322,12 +325,13 @@ for name in "${names[@]}"; do
 	rm -f -- "$work/out"
 done
 
-declare -A warm_runs cold_runs
+declare -A warm_runs cold_runs cpu_runs cpu_of
 for ((r = 1; r <= runs; r++)); do
 	for name in "${names[@]}"; do
 		progress "warm $r/$runs: $name"
 		time_once "$name"
 		warm_runs[$name]+="$wall "
+		cpu_runs[$name]+="$cpu "
 	done
 done
 if $cold; then
@@ -342,6 +346,7 @@ if $cold; then
 fi
 for name in "${names[@]}"; do
 	warm_of[$name]=$(median <<<"${warm_runs[$name]}")
+	cpu_of[$name]=$(median <<<"${cpu_runs[$name]}")
 	cold_of[$name]=$(median <<<"${cold_runs[$name]-}")
 done
 
@@ -365,13 +370,19 @@ printf -- '- btrfs-ino %s (%s), %s; runs: %s, median wall, largest peak RSS\n\n'
 	"$(git -C "$repo" describe --always --dirty 2>/dev/null || echo '?')" \
 	"$btrfs_ino" "$(bfs --version 2>/dev/null | head -n 1 || true)" "$runs"
 
-printf '| %-23s | %9s | %9s | %9s | %9s | %s\n' command "warm (s)" "cold (s)" "peak RSS" listed notes
-printf '|%s|%s|%s|%s|%s|%s\n' ------------------------- ----------- ----------- ----------- ----------- ------
+printf '| %-23s | %9s | %9s | %9s | %8s | %9s | %s\n' command "warm wall" "cold wall" "peak RSS" "warm CPU" listed notes
+printf '|%s|%s|%s|%s|%s|%s|%s\n' ------------------------- ----------- ----------- ----------- ---------- ----------- ------
 for name in "${names[@]}"; do
-	printf '| %-23s | %9s | %9s | %5s MiB | %9s | %s\n' "$name" \
+	printf '| %-23s | %7s s | %7s s | %5s MiB | %6s s | %9s | %s\n' "$name" \
 		"${warm_of[$name]}" "${cold_of[$name]:--}" \
 		"$(awk -v k="${rss_of[$name]}" 'BEGIN { printf "%.1f", k / 1024 }')" \
-		"${lines_of[$name]}" "${status_of[$name]-}"
+		"${cpu_of[$name]}" "${lines_of[$name]}" "${status_of[$name]-}"
+done
+printf '\nwarm CPU: user + system time of all threads.  Every run, wall (s):\n'
+for name in "${names[@]}"; do
+	printf '  %-23s warm %s' "$name" "${warm_runs[$name]}"
+	[[ -z ${cold_runs[$name]-} ]] || printf '  cold %s' "${cold_runs[$name]}"
+	printf '\n'
 done
 
 # ratio NAME A B COLUMN TARGET: A's time over B's, against the target.
@@ -410,7 +421,7 @@ ratio "walk --json warm / floor --dirs-only warm" "walk --json" "floor --dirs-on
 ratio "walk --json cold / floor --dirs-only cold" "walk --json" "floor --dirs-only" cold -
 for name in "walk --json" walk "audit --json"; do
 	[[ -n ${rss_of[$name]-} ]] || continue
-	printf '  peak RSS %-35s %8.1f MiB\n' "$name" \
+	printf '  peak RSS %-43s %8.1f MiB\n' "$name" \
 		"$(awk -v k="${rss_of[$name]}" 'BEGIN { print k / 1024 }')"
 done
 
