@@ -197,7 +197,9 @@ struct bino_syntax_error; /* defined with the exports parser, below */
  *                  calling process's own table.
  * @ret: on success, the table; release it with bino_mounts_destroy().
  *
- * Return: BINO_OK, BINO_ERROR_NO_MEMORY or BINO_ERROR_MOUNTINFO_FAILED.
+ * Return: BINO_OK, BINO_ERROR_NO_MEMORY, BINO_ERROR_MOUNTINFO_FAILED (the
+ * file cannot be read) or BINO_ERROR_MOUNTINFO_SYNTAX (it is not in
+ * mountinfo format; bino_mounts_read() says where).
  */
 enum bino_error bino_mounts_create(const char *mountinfo_path,
 				   struct bino_mounts **ret);

@@ -183,6 +183,31 @@ static void syntax_error(struct bino_syntax_error *err, const char *file,
 	snprintf(err->message, sizeof(err->message), "%s", message);
 }
 
+/*
+ * The line of the @nth (1-based) entry of a table file: libmount does not
+ * say, and skips blank lines and '#' comments between entries.
+ */
+static unsigned int file_line_of_entry(const char *path, size_t nth)
+{
+	FILE *file = fopen(path, "re");
+	unsigned int line = 0;
+	char *text = NULL;
+	size_t size = 0;
+
+	if (!file)
+		return (unsigned int)nth;
+	while (nth > 0 && getline(&text, &size, file) > 0) {
+		const char *p = text + strspn(text, " \t");
+
+		line++;
+		if (*p != '\n' && *p != '\0' && *p != '#')
+			nth--;
+	}
+	free(text);
+	fclose(file);
+	return line;
+}
+
 /* libmount skips a line it cannot parse unless told to stop: stop. */
 static int parse_error_stop(struct libmnt_table *table, const char *file,
 			    int line)
@@ -258,7 +283,8 @@ BINO_PUBLIC enum bino_error bino_mounts_read(const char *mountinfo_path,
 		 * fstab; a line without a mount ID is not mountinfo.
 		 */
 		if (mounts->mounts[mounts->count - 1].id == 0) {
-			syntax_error(err, path, (unsigned int)mounts->count,
+			syntax_error(err, path,
+				     file_line_of_entry(path, mounts->count),
 				     "not in mountinfo format (no mount ID)");
 			errno = EINVAL;
 			error = BINO_ERROR_MOUNTINFO_SYNTAX;
