@@ -16,7 +16,7 @@ packages=(
 	libbtrfsutil-dev libmount-dev libjson-c-dev uthash-dev libcriterion-dev
 	btrfs-progs util-linux findutils coreutils jq bfs fd-find
 	qemu-system-x86 busybox-static cpio kmod rpcbind nfs-kernel-server nfs-common
-	valgrind
+	valgrind time
 	groff-base zsh fish
 )
 
@@ -73,7 +73,15 @@ test)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		meson test -C "$build_asan" --print-errorlogs --num-processes 1 \
 		--suite unit --suite cli --suite root || status=1
-	summarise "$build/testlog-main.json" "$build_asan/meson-logs/testlog.json" || status=1
+	cp "$build_asan/meson-logs/testlog.json" "$build/testlog-asan.json"
+	echo "== the unit suite under valgrind (every Criterion worker checked)"
+	meson test -C "$build" --print-errorlogs --num-processes 1 --suite unit \
+		--wrap="$here/tests/valgrind-wrap.sh" --timeout-multiplier 10 || status=1
+	cp "$build/meson-logs/testlog.json" "$build/testlog-valgrind.json"
+	echo "== fuzz targets, 20 s each, after replaying their seeds and regressions"
+	FUZZ_BUILD_DIR="$here/build-fuzz" "$here/tests/fuzz/run.sh" 20 || status=1
+	summarise "$build/testlog-main.json" "$build/testlog-asan.json" \
+		"$build/testlog-valgrind.json" || status=1
 	exit "$status"
 	;;
 *)
