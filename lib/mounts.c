@@ -248,9 +248,12 @@ BINO_PUBLIC enum bino_error bino_mounts_read(const char *mountinfo_path,
 	if (!table)
 		goto out_mounts;
 	/* libmount reads a directory as an empty table: refuse it first. */
-	if (stat(path, &st) != 0 || S_ISDIR(st.st_mode)) {
-		if (S_ISDIR(st.st_mode))
-			errno = EISDIR;
+	if (stat(path, &st) != 0) {
+		error = BINO_ERROR_MOUNTINFO_FAILED;
+		goto out_table;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
 		error = BINO_ERROR_MOUNTINFO_FAILED;
 		goto out_table;
 	}
