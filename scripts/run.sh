@@ -77,7 +77,8 @@ test)
 	echo "== the unit suite under valgrind (every Criterion worker checked)"
 	meson test -C "$build" --print-errorlogs --num-processes 1 --suite unit \
 		--wrap="$here/tests/valgrind-wrap.sh" --timeout-multiplier 10 || status=1
-	cp "$build/meson-logs/testlog.json" "$build/testlog-valgrind.json"
+	# meson names a wrapped run's log after the wrapper.
+	cp "$build/meson-logs/testlog-valgrind-wrap.sh.json" "$build/testlog-valgrind.json"
 	echo "== fuzz targets, 20 s each, after replaying their seeds and regressions"
 	FUZZ_BUILD_DIR="$here/build-fuzz" "$here/tests/fuzz/run.sh" 20 || status=1
 	summarise "$build/testlog-main.json" "$build/testlog-asan.json" \
