@@ -47,7 +47,13 @@ bool utf8_valid(const char *s, size_t len)
 	size_t i = 0;
 
 	while (i < len) {
-		size_t n = utf8_sequence_length(p + i, len - i);
+		size_t n;
+
+		if (p[i] < 0x80) { /* most names are ASCII: skip the call */
+			i++;
+			continue;
+		}
+		n = utf8_sequence_length(p + i, len - i);
 
 		if (n == 0)
 			return false;
@@ -112,6 +118,26 @@ char *base64_encode(const unsigned char *data, size_t len)
 	}
 	out[o] = '\0';
 	return out;
+}
+
+bool text_needs_escape(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < len) {
+		size_t n;
+
+		if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\') {
+			i++;
+			continue;
+		}
+		n = utf8_sequence_length(p + i, len - i);
+		if (n < 2)
+			return true;
+		i += n;
+	}
+	return false;
 }
 
 char *text_escape(const char *s, size_t len)

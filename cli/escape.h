@@ -25,4 +25,10 @@ char *base64_encode(const unsigned char *data, size_t len);
  */
 char *text_escape(const char *s, size_t len);
 
+/*
+ * Whether text_escape() would change @s: false lets a caller print the bytes
+ * as they are, without the copy.
+ */
+bool text_needs_escape(const char *s, size_t len);
+
 #endif

@@ -1,8 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Text and JSON Lines from the same calls.  JSON records are built with
- * json-c and written as one line each through the stream's buffer, so output
- * is streamed, never held for the whole walk.
+ * Text and JSON Lines from the same calls.
+ *
+ * A JSON record starts flat: its fields are written straight into a line
+ * buffer as JSON text, which is what a walk's million records need (building
+ * a json-c object per record and serialising it was most of the cost of
+ * walk --json).  Strings still go through json-c's escaping whenever they
+ * hold a byte it would escape; the rest it would copy unchanged, so they are
+ * copied here.  A record that opens an object or array becomes a json-c
+ * document: the flat part is parsed back into an object and the rest is
+ * built with json-c, for the one-document commands.  Either way a record
+ * is written as one line through the stream's buffer: output is streamed,
+ * never held for the whole walk.
  */
 #include "output.h"
 
@@ -17,24 +26,24 @@
 #include "escape.h"
 
 #define OUTPUT_NESTING_MAX 16
-#define OUTPUT_FIELDS_MAX 64
+#define LINE_INITIAL_CAP 4096
 
 struct output {
 	enum output_format format;
 	FILE *stream;
-	json_object *record;
 	bool failed;
+	/* The flat record as JSON text, without its closing brace. */
+	char *line;
+	size_t line_len;
+	size_t line_cap;
+	size_t n_fields;
+	/* The record as a json-c document once it nests; NULL while flat. */
+	json_object *record;
 	/* Objects and arrays opened inside the record; the last is current. */
 	json_object *nested[OUTPUT_NESTING_MAX];
 	int depth;
-	/*
-	 * A flat record is kept from line to line and its values updated in
-	 * place: allocating every field of every entry anew was most of the
-	 * cost of --json.  These are the values set for the current line.
-	 */
-	json_object *touched[OUTPUT_FIELDS_MAX];
-	int n_touched;
-	bool reusable;
+	/* A string reused to have json-c escape the strings that need it. */
+	json_object *escaper;
 };
 
 struct output *output_create(enum output_format format, FILE *stream)
@@ -53,6 +62,8 @@ void output_destroy(struct output *out)
 	if (!out)
 		return;
 	json_object_put(out->record);
+	json_object_put(out->escaper);
+	free(out->line);
 	free(out);
 }
 
@@ -61,84 +72,179 @@ enum output_format output_format(const struct output *out)
 	return out->format;
 }
 
+/* ---- the flat record ---------------------------------------------------- */
+
+static bool line_reserve(struct output *out, size_t extra)
+{
+	size_t cap = out->line_cap ? out->line_cap : LINE_INITIAL_CAP;
+	char *grown;
+
+	if (out->line_len + extra <= out->line_cap)
+		return true;
+	while (cap < out->line_len + extra)
+		cap *= 2;
+	grown = realloc(out->line, cap);
+	if (!grown) {
+		out->failed = true;
+		return false;
+	}
+	out->line = grown;
+	out->line_cap = cap;
+	return true;
+}
+
+static void line_append(struct output *out, const char *bytes, size_t len)
+{
+	if (!line_reserve(out, len))
+		return;
+	memcpy(out->line + out->line_len, bytes, len);
+	out->line_len += len;
+}
+
+/*
+ * Whether json-c would write @len bytes at @s unchanged between the quotes:
+ * it escapes '"', '\\' and control characters (and '/', which
+ * JSON_C_TO_STRING_NOSLASHESCAPE turns off), nothing else.
+ */
+static bool json_plain(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (p[i] < 0x20 || p[i] == '"' || p[i] == '\\')
+			return false;
+	}
+	return true;
+}
+
+static void line_append_string(struct output *out, const char *s, size_t len)
+{
+	const char *escaped;
+	size_t escaped_len;
+
+	if (json_plain(s, len)) {
+		if (!line_reserve(out, len + 2))
+			return;
+		out->line[out->line_len++] = '"';
+		memcpy(out->line + out->line_len, s, len);
+		out->line_len += len;
+		out->line[out->line_len++] = '"';
+		return;
+	}
+	if (!out->escaper)
+		out->escaper = json_object_new_string("");
+	if (!out->escaper || !json_object_set_string_len(out->escaper, s, (int)len)) {
+		out->failed = true;
+		return;
+	}
+	escaped = json_object_to_json_string_length(
+		out->escaper, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE,
+		&escaped_len);
+	if (!escaped) {
+		out->failed = true;
+		return;
+	}
+	line_append(out, escaped, escaped_len);
+}
+
+/* Start the next field of the flat record: a comma and the quoted key. */
+static void line_append_key(struct output *out, const char *key)
+{
+	if (out->n_fields++ > 0)
+		line_append(out, ",", 1);
+	line_append_string(out, key, strlen(key));
+	line_append(out, ":", 1);
+}
+
+static void line_append_u64(struct output *out, uint64_t value)
+{
+	char digits[20];
+	size_t n = 0;
+
+	do {
+		digits[sizeof(digits) - ++n] = (char)('0' + value % 10);
+		value /= 10;
+	} while (value);
+	line_append(out, digits + sizeof(digits) - n, n);
+}
+
+static void line_append_i64(struct output *out, int64_t value)
+{
+	if (value < 0) {
+		line_append(out, "-", 1);
+		line_append_u64(out, -(uint64_t)value);
+	} else {
+		line_append_u64(out, (uint64_t)value);
+	}
+}
+
+/* ---- records ------------------------------------------------------------ */
+
 void output_begin(struct output *out)
 {
 	if (out->format != OUTPUT_JSON)
 		return;
 	out->depth = 0;
-	out->n_touched = 0;
-	out->reusable = true;
-	if (!out->record)
-		out->record = json_object_new_object();
-	if (!out->record)
-		out->failed = true;
-}
-
-/* Drop the fields of the previous line that this one did not set. */
-static void record_drop_untouched(struct output *out)
-{
-	const char *stale[OUTPUT_FIELDS_MAX];
-	int n_stale = 0, i;
-
-	if (json_object_object_length(out->record) == out->n_touched)
-		return;
-	json_object_object_foreach(out->record, key, value) {
-		for (i = 0; i < out->n_touched; i++) {
-			if (out->touched[i] == value)
-				break;
-		}
-		if (i == out->n_touched && n_stale < OUTPUT_FIELDS_MAX)
-			stale[n_stale++] = key;
-	}
-	for (i = 0; i < n_stale; i++)
-		json_object_object_del(out->record, stale[i]);
+	out->n_fields = 0;
+	out->line_len = 0;
+	line_append(out, "{", 1);
 }
 
 int output_end(struct output *out)
 {
-	if (out->format == OUTPUT_JSON) {
-		const char *line;
+	bool failed;
 
-		if (!out->record)
-			goto out_failed;
-		if (out->reusable)
-			record_drop_untouched(out);
-		line = json_object_to_json_string_ext(
+	if (out->format == OUTPUT_JSON && !out->record) {
+		line_append(out, "}", 1);
+		if (!out->failed)
+			fwrite(out->line, 1, out->line_len, out->stream);
+	} else if (out->format == OUTPUT_JSON) {
+		const char *text = json_object_to_json_string_ext(
 			out->record,
 			JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-		if (!line)
-			goto out_failed;
-		fputs(line, out->stream);
-		if (!out->reusable) {
-			json_object_put(out->record);
-			out->record = NULL;
-		}
+
+		if (text)
+			fputs(text, out->stream);
+		else
+			out->failed = true;
+		json_object_put(out->record);
+		out->record = NULL;
 		out->depth = 0;
 	}
-	fputc('\n', out->stream);
-	if (ferror(out->stream) || out->failed)
-		return -1;
-	return 0;
-
-out_failed:
+	failed = out->failed;
 	out->failed = false;
-	errno = ENOMEM;
-	return -1;
+	/* A JSON record that failed is not written at all, not in part. */
+	if (!failed || out->format == OUTPUT_TEXT)
+		fputc('\n', out->stream);
+	if (failed) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return ferror(out->stream) ? -1 : 0;
 }
 
-static bool wants_text(const struct output *out, enum print_where where)
+/* ---- the record as a json-c document ------------------------------------ */
+
+/* Turn the flat record into a json-c object, once it nests. */
+static bool record_to_document(struct output *out)
 {
-	return out->format == OUTPUT_TEXT && where != PRINT_JSON;
+	if (out->record)
+		return true;
+	line_append(out, "}", 1);
+	if (out->failed)
+		return false;
+	out->record = json_tokener_parse(out->line);
+	out->line_len--;
+	if (!out->record)
+		out->failed = true;
+	return out->record != NULL;
 }
 
-static bool wants_json(const struct output *out, enum print_where where)
+/* Add to the innermost open object or array (@key is unused in arrays). */
+static void json_add(struct output *out, const char *key, json_object *value)
 {
-	return out->format == OUTPUT_JSON && where != PRINT_TEXT && out->record;
-}
-
-static void json_add_value(struct output *out, json_object *into,
-			   const char *key, json_object *value)
-{
+	json_object *into = out->depth ? out->nested[out->depth - 1] : out->record;
 	int err;
 
 	if (json_object_is_type(into, json_type_array))
@@ -148,107 +254,45 @@ static void json_add_value(struct output *out, json_object *into,
 	if (err != 0) {
 		json_object_put(value);
 		out->failed = true;
-		return;
-	}
-	if (into == out->record && value) {
-		if (out->n_touched < OUTPUT_FIELDS_MAX)
-			out->touched[out->n_touched++] = value;
-		else
-			out->reusable = false;
 	}
 }
 
-
-/* Add to the innermost open object or array (@key is unused in arrays). */
-static void json_add(struct output *out, const char *key, json_object *value)
+static bool wants_text(const struct output *out, enum print_where where)
 {
-	json_object *into = out->depth ? out->nested[out->depth - 1] : out->record;
+	return out->format == OUTPUT_TEXT && where != PRINT_JSON;
+}
 
+static bool wants_json(const struct output *out, enum print_where where)
+{
+	return out->format == OUTPUT_JSON && where != PRINT_TEXT;
+}
+
+/* Fields go to the flat record while it is flat, else to the document. */
+static bool json_is_flat(const struct output *out)
+{
+	return !out->record;
+}
+
+/* Add a value just made; NULL means making it failed (JSON null is not). */
+static void json_add_made(struct output *out, const char *key,
+			  json_object *value)
+{
 	if (!value) {
 		out->failed = true;
 		return;
 	}
-	json_add_value(out, into, key, value);
-}
-
-/* JSON null is json-c's NULL, so it cannot go through json_add(). */
-static void json_add_null(struct output *out, const char *key)
-{
-	json_add_value(out, out->depth ? out->nested[out->depth - 1] : out->record,
-		       key, NULL);
-}
-
-/*
- * The value of @key in the flat record if it can be updated in place: the
- * same type, and no object or array open.  The value is marked as set.
- */
-static json_object *record_reuse(struct output *out, const char *key,
-				 enum json_type type)
-{
-	json_object *value;
-
-	if (out->depth > 0 || !out->reusable ||
-	    out->n_touched >= OUTPUT_FIELDS_MAX ||
-	    !json_object_object_get_ex(out->record, key, &value) || !value ||
-	    !json_object_is_type(value, type))
-		return NULL;
-	out->touched[out->n_touched++] = value;
-	return value;
-}
-
-static void json_set_string(struct output *out, const char *key,
-			    const char *text, size_t len)
-{
-	json_object *value = record_reuse(out, key, json_type_string);
-
-	if (!value) {
-		json_add(out, key, json_object_new_string_len(text, (int)len));
-		return;
-	}
-	if (!json_object_set_string_len(value, text, (int)len))
-		out->failed = true;
-}
-
-static void json_set_int64(struct output *out, const char *key, int64_t number)
-{
-	json_object *value = record_reuse(out, key, json_type_int);
-
-	if (!value)
-		json_add(out, key, json_object_new_int64(number));
-	else
-		json_object_set_int64(value, number);
-}
-
-static void json_set_uint64(struct output *out, const char *key,
-			    uint64_t number)
-{
-	json_object *value = record_reuse(out, key, json_type_int);
-
-	if (!value)
-		json_add(out, key, json_object_new_uint64(number));
-	else
-		json_object_set_uint64(value, number);
-}
-
-static void json_set_bool(struct output *out, const char *key, bool flag)
-{
-	json_object *value = record_reuse(out, key, json_type_boolean);
-
-	if (!value)
-		json_add(out, key, json_object_new_boolean(flag));
-	else
-		json_object_set_boolean(value, flag);
+	json_add(out, key, value);
 }
 
 static void output_open(struct output *out, const char *key,
 			json_object *value)
 {
-	if (!value || out->depth >= OUTPUT_NESTING_MAX) {
+	if (!value || out->depth >= OUTPUT_NESTING_MAX ||
+	    !record_to_document(out)) {
 		json_object_put(value);
 		out->failed = true;
 		return;
 	}
-	out->reusable = false;
 	json_add(out, key, json_object_get(value));
 	out->nested[out->depth++] = value;
 }
@@ -269,6 +313,63 @@ void output_close(struct output *out)
 {
 	if (wants_json(out, PRINT_JSON) && out->depth > 0)
 		json_object_put(out->nested[--out->depth]);
+}
+
+/* ---- values, flat or in the document ----------------------------------- */
+
+static void json_set_string(struct output *out, const char *key,
+			    const char *text, size_t len)
+{
+	if (json_is_flat(out)) {
+		line_append_key(out, key);
+		line_append_string(out, text, len);
+		return;
+	}
+	json_add_made(out, key, json_object_new_string_len(text, (int)len));
+}
+
+static void json_set_null(struct output *out, const char *key)
+{
+	if (json_is_flat(out)) {
+		line_append_key(out, key);
+		line_append(out, "null", 4);
+		return;
+	}
+	json_add(out, key, NULL); /* json-c's null */
+}
+
+static void json_set_int64(struct output *out, const char *key, int64_t number)
+{
+	if (json_is_flat(out)) {
+		line_append_key(out, key);
+		line_append_i64(out, number);
+		return;
+	}
+	json_add_made(out, key, json_object_new_int64(number));
+}
+
+static void json_set_uint64(struct output *out, const char *key,
+			    uint64_t number)
+{
+	if (json_is_flat(out)) {
+		line_append_key(out, key);
+		line_append_u64(out, number);
+		return;
+	}
+	json_add_made(out, key, json_object_new_uint64(number));
+}
+
+static void json_set_bool(struct output *out, const char *key, bool flag)
+{
+	if (json_is_flat(out)) {
+		line_append_key(out, key);
+		if (flag)
+			line_append(out, "true", 4);
+		else
+			line_append(out, "false", 5);
+		return;
+	}
+	json_add_made(out, key, json_object_new_boolean(flag));
 }
 
 /* printf through a caller-supplied format; the formats are ours. */
@@ -293,7 +394,7 @@ void print_string(struct output *out, enum print_where where, const char *key,
 		if (value)
 			json_set_string(out, key, value, strlen(value));
 		else
-			json_add_null(out, key);
+			json_set_null(out, key);
 	}
 }
 
@@ -352,7 +453,9 @@ static void json_add_base64(struct output *out, const char *key,
 void print_path(struct output *out, enum print_where where, const char *key,
 		const char *text_fmt, const char *path, size_t len)
 {
-	if (wants_text(out, where) && text_fmt) {
+	if (wants_text(out, where) && text_fmt && !text_needs_escape(path, len)) {
+		text_printf(out, text_fmt, path);
+	} else if (wants_text(out, where) && text_fmt) {
 		char *escaped = text_escape(path, len);
 
 		if (!escaped) {

@@ -60,7 +60,7 @@ void print_dev(struct output *out, enum print_where where, const char *key,
 /*
  * A path of arbitrary bytes: text escapes it (text_escape); JSON writes
  * valid UTF-8 under @key and, if the bytes were not, the raw bytes in base64
- * under "@key_base64".
+ * under "@key_base64".  @path[@len] is a NUL, as bino_entry_path() gives.
  */
 void print_path(struct output *out, enum print_where where, const char *key,
 		const char *text_fmt, const char *path, size_t len);
