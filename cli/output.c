@@ -44,6 +44,9 @@ struct output {
 	int depth;
 	/* A string reused to have json-c escape the strings that need it. */
 	json_object *escaper;
+	/* The last device formatted: a walk meets few, one after another. */
+	uint64_t last_dev;
+	char last_dev_text[32];
 };
 
 struct output *output_create(enum output_format format, FILE *stream)
@@ -428,10 +431,12 @@ void print_bool(struct output *out, enum print_where where, const char *key,
 void print_dev(struct output *out, enum print_where where, const char *key,
 	       const char *text_fmt, uint64_t dev)
 {
-	char text[32];
-
-	snprintf(text, sizeof(text), "%u:%u", major(dev), minor(dev));
-	print_string(out, where, key, text_fmt, text);
+	if (dev != out->last_dev || !out->last_dev_text[0]) {
+		snprintf(out->last_dev_text, sizeof(out->last_dev_text),
+			 "%u:%u", major(dev), minor(dev));
+		out->last_dev = dev;
+	}
+	print_string(out, where, key, text_fmt, out->last_dev_text);
 }
 
 /* The raw bytes of a string that was not valid UTF-8, as "KEY_base64". */
