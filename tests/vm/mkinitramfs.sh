@@ -3,8 +3,10 @@
 # Build the VM's initramfs: a cached base (busybox, host tools, NFS/btrfs modules) and per-run overlays.
 #
 # Usage:
-#   mkinitramfs.sh base KERNEL_ROOT OUT.cpio
-#       KERNEL_ROOT is what fetch-kernel.sh printed. Rebuilt only when its inputs change.
+#   mkinitramfs.sh base KERNEL_ROOT OUT.cpio [AUTOFS_ROOT]
+#       KERNEL_ROOT is what fetch-kernel.sh printed; AUTOFS_ROOT what
+#       "fetch-package.sh autofs" printed (automount, libautofs and its lookup, parse
+#       and mount modules go in). Rebuilt only when its inputs change.
 #   mkinitramfs.sh extra OUT.cpio SRC[:DEST]...
 #       A second archive the kernel unpacks over the base. Without DEST: *.so* go to
 #       /usr/local/lib (on LD_LIBRARY_PATH in the VM), anything else to /usr/local/bin.
@@ -27,7 +29,11 @@ host_bins=(
 # The modules the brief names, plus btrfs's crypto softdeps that are not built in
 # (softdeps are not in modules.dep; nothing in the VM runs modprobe for them).
 modules=(loop blake2b_generic xxhash_generic btrfs sunrpc grace lockd auth_rpcgss
-	nfsd nfs nfsv3 nfsv4)
+	nfsd nfs nfsv3 nfsv4 autofs4)
+# From the autofs package, relative to its root: the daemon, its library, and the
+# modules a sun-format file map of NFS mounts loads (mount_nfs opens mount_bind itself).
+autofs_files=(usr/sbin/automount usr/lib/x86_64-linux-gnu/libautofs.so)
+autofs_modules=(lookup_file parse_sun mount_nfs mount_bind mount_autofs)
 
 die() {
 	echo "mkinitramfs: $*" >&2
@@ -37,6 +43,11 @@ die() {
 # The shared objects a dynamic executable needs, the loader included.
 needed_libs() {
 	ldd "$1" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'
+}
+
+# The libraries ldd cannot find for $1 (the host lacks them), one name a line.
+missing_libs() {
+	ldd "$1" 2>/dev/null | awk '$2 == "=>" && $3 == "not" { print $1 }'
 }
 
 # Copy $1 into the tree at $2/$3, dereferencing it; the file keeps the name the
@@ -72,7 +83,7 @@ make_cpio() {
 }
 
 build_base() {
-	local kroot=$1 out=$2 kver moddir root stamp b m f
+	local kroot=$1 out=$2 autofs_root=${3-} kver moddir root stamp b m f
 	kver=$(basename "$(ls -d "$kroot"/lib/modules/*/)")
 	moddir=$kroot/lib/modules/$kver
 	[[ -f $kroot/boot/vmlinuz-$kver ]] || die "no kernel in $kroot"
@@ -85,10 +96,27 @@ build_base() {
 	done
 	p=$(command -v busybox) || die "busybox not found (apt-get install busybox-static)"
 	paths+=("$p")
+	# automount comes from an unpacked package, its libraries from the host.
+	local autofs_paths=() autofs_libdir=
+	if [[ -n $autofs_root ]]; then
+		autofs_libdir=$autofs_root/usr/lib/x86_64-linux-gnu
+		for f in "${autofs_files[@]}"; do
+			autofs_paths+=("$autofs_root/$f")
+		done
+		for m in "${autofs_modules[@]}"; do
+			autofs_paths+=("$autofs_libdir/autofs/$m.so")
+		done
+		for p in "${autofs_paths[@]}"; do
+			[[ -f $p ]] || die "$p: not in the autofs package"
+			b=$(LD_LIBRARY_PATH=$autofs_libdir missing_libs "$p")
+			[[ -z $b ]] || die "$p needs libraries the host lacks: ${b//$'\n'/ }"
+		done
+	fi
 
-	# Rebuild when this script, the kernel or a host tool changes.
+	# Rebuild when this script, the kernel, a host tool or the autofs package changes
+	# (its directory is named after its version).
 	stamp=$( { sha256sum "${BASH_SOURCE[0]}" "$here/init"; echo "$kver"
-		   ls -lL "${paths[@]}"; } | sha256sum | cut -d' ' -f1)
+		   ls -lL "${paths[@]}" "${autofs_paths[@]}"; } | sha256sum | cut -d' ' -f1)
 	if [[ -f $out && -f $out.stamp && $(cat "$out.stamp") == "$stamp" ]]; then
 		return 0
 	fi
@@ -106,6 +134,16 @@ build_base() {
 	for p in "${paths[@]}"; do
 		put_with_libs "$p" "$root"
 	done
+	# The autofs files keep their paths: automount loads its modules from the
+	# directory compiled into it. It keeps its fifos and pid file in /var/run.
+	for p in "${autofs_paths[@]}"; do
+		put "$p" "$root" "/${p#"$autofs_root"/}"
+		while read -r b; do
+			[[ $b == "$autofs_libdir"/* ]] || put_host "$b" "$root"
+		done < <(LD_LIBRARY_PATH=$autofs_libdir needed_libs "$p")
+	done
+	mkdir -p "$root/var"
+	ln -s ../run "$root/var/run"
 	# mount.nfs decides the protocol by its own name.
 	ln -s mount.nfs "$root/usr/sbin/mount.nfs4"
 	ln -s umount.nfs "$root/usr/sbin/umount.nfs4"
@@ -215,8 +253,8 @@ build_extra() {
 
 case ${1-} in
 base)
-	[[ $# -eq 3 ]] || die "usage: $0 base KERNEL_ROOT OUT.cpio"
-	build_base "$2" "$3"
+	[[ $# -eq 3 || $# -eq 4 ]] || die "usage: $0 base KERNEL_ROOT OUT.cpio [AUTOFS_ROOT]"
+	build_base "$2" "$3" "${4-}"
 	;;
 extra)
 	[[ $# -ge 2 ]] || die "usage: $0 extra OUT.cpio SRC[:DEST]..."
@@ -224,6 +262,6 @@ extra)
 	build_extra "$@"
 	;;
 *)
-	die "usage: $0 base KERNEL_ROOT OUT.cpio | extra OUT.cpio SRC[:DEST]..."
+	die "usage: $0 base KERNEL_ROOT OUT.cpio [AUTOFS_ROOT] | extra OUT.cpio SRC[:DEST]..."
 	;;
 esac

@@ -57,8 +57,10 @@ done
 
 kroot=$("$here/fetch-kernel.sh" "$cache") || missing "cannot fetch the Debian cloud kernel into $cache"
 kernel=$(ls "$kroot"/boot/vmlinuz-*)
+# automount for the autofs scenarios, unpacked rather than installed: the host must not run it.
+autofs_root=$("$here/fetch-package.sh" autofs "$cache") || missing "cannot fetch the autofs package into $cache"
 base=$cache/initramfs-base.cpio
-"$here/mkinitramfs.sh" base "$kroot" "$base" || missing "cannot build the base initramfs"
+"$here/mkinitramfs.sh" base "$kroot" "$base" "$autofs_root" || missing "cannot build the base initramfs"
 
 work=$(mktemp -d)
 qemu_pid=
