@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Pieces of the audit and suggest reports, written alike by both commands. */
+#include "report.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+void format_uuid(char text[37], const uint8_t *uuid)
+{
+	snprintf(text, 37,
+		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 uuid[0], uuid[1], uuid[2], uuid[3], uuid[4], uuid[5], uuid[6],
+		 uuid[7], uuid[8], uuid[9], uuid[10], uuid[11], uuid[12],
+		 uuid[13], uuid[14], uuid[15]);
+}
+
+void print_text_path(struct output *out, const char *key, const char *fmt,
+		     const char *path)
+{
+	enum print_where where = !key ? PRINT_TEXT : !fmt ? PRINT_JSON : PRINT_ANY;
+
+	if (path)
+		print_path(out, where, key, fmt, path, strlen(path));
+	else if (key)
+		print_string(out, PRINT_JSON, key, NULL, NULL);
+}
+
+void print_uuid(struct output *out, const char *key, const uint8_t *uuid)
+{
+	char text[37];
+
+	if (!uuid) {
+		print_string(out, PRINT_JSON, key, NULL, NULL);
+		return;
+	}
+	format_uuid(text, uuid);
+	print_string(out, PRINT_JSON, key, NULL, text);
+}
+
+void print_mount(struct output *out, const char *key,
+		 const struct bino_mount *mount)
+{
+	if (!mount) {
+		print_string(out, PRINT_JSON, key, NULL, NULL);
+		return;
+	}
+	output_open_object(out, key);
+	print_u64(out, PRINT_JSON, "mount_id", NULL, bino_mount_id(mount));
+	print_text_path(out, "mountpoint", NULL, bino_mount_target(mount));
+	print_string(out, PRINT_JSON, "fstype", NULL, bino_mount_fstype(mount));
+	print_text_path(out, "source", NULL, bino_mount_source(mount));
+	print_text_path(out, "root", NULL, bino_mount_root(mount));
+	print_dev(out, PRINT_JSON, "dev", NULL, bino_mount_dev(mount));
+	output_close(out);
+}
+
+void print_mount_text(struct output *out, const struct bino_mount *mount)
+{
+	print_u64(out, PRINT_TEXT, NULL, "mount %" PRIu64, bino_mount_id(mount));
+	print_text_path(out, NULL, " on %s", bino_mount_target(mount));
+	print_string(out, PRINT_TEXT, NULL, " (%s", bino_mount_fstype(mount));
+	print_text_path(out, NULL, " %s", bino_mount_source(mount));
+	print_text_path(out, NULL, " root %s)", bino_mount_root(mount));
+}
+
+bool audit_export_unsafe(const struct bino_audit_export *exp)
+{
+	int c;
+
+	for (c = 0; c < BINO_COLLISION_NR; c++) {
+		if (bino_audit_export_collisions(exp, c))
+			return true;
+	}
+	return false;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Pieces of the audit and suggest reports: paths, UUIDs and mounts. */
+#ifndef BTRFS_INO_REPORT_H
+#define BTRFS_INO_REPORT_H
+
+#include <stdint.h>
+
+#include "btrfsino.h"
+#include "output.h"
+
+/* A 16-byte UUID as 36 characters and a NUL, in lower case. */
+void format_uuid(char text[37], const uint8_t *uuid);
+
+/*
+ * A path under @key in JSON (if @key; null for a NULL @path) and through
+ * @fmt in text (if @fmt; nothing for a NULL @path).
+ */
+void print_text_path(struct output *out, const char *key, const char *fmt,
+		     const char *path);
+
+/* A UUID string under @key in JSON only; null for a NULL @uuid. */
+void print_uuid(struct output *out, const char *key, const uint8_t *uuid);
+
+/*
+ * A mount as a JSON object {mount_id, mountpoint, fstype, source, root, dev}
+ * under @key (NULL inside an array); null for a NULL @mount.  JSON only.
+ */
+void print_mount(struct output *out, const char *key,
+		 const struct bino_mount *mount);
+
+/* A mount in text: "mount ID on TARGET (FSTYPE SOURCE root ROOT)". */
+void print_mount_text(struct output *out, const struct bino_mount *mount);
+
+/* Whether the audit counted any collision in @exp. */
+bool audit_export_unsafe(const struct bino_audit_export *exp);
+
+#endif

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The configuration that makes an unsafe export safe, as suggest prints it
+ * and audit --suggest appends it: one renderer, so the two cannot differ.
+ */
+#ifndef BTRFS_INO_SUGGESTION_H
+#define BTRFS_INO_SUGGESTION_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "btrfsino.h"
+#include "output.h"
+
+/* The blocks, in the order of the full report; --format picks one. */
+enum suggest_block {
+	SUGGEST_SERVER_FSTAB,
+	SUGGEST_MOUNT_UNITS,
+	SUGGEST_EXPORTS,
+	SUGGEST_EXPORTS_NOHIDE,
+	SUGGEST_CLIENT_FSTAB,
+	SUGGEST_AUTOFS,
+	SUGGEST_SNAPSHOT_HOOK,
+	SUGGEST_BLOCK_NR,
+	SUGGEST_ALL = SUGGEST_BLOCK_NR, /* the full report */
+};
+
+/* The --format name of a block ("server-fstab"). */
+const char *suggest_block_name(enum suggest_block block);
+/* The block of a --format name, or -1. */
+int suggest_block_from_name(const char *name);
+
+/* What every suggestion of one run is written with; all borrowed. */
+struct suggest_config {
+	const struct bino_exports *exports; /* as given to the audit */
+	const struct bino_mounts *mounts; /* as given to the audit, or NULL */
+	const char *server; /* in client lines; NULL: this host's name */
+	const char *client_dir; /* where clients mount the path; NULL: itself */
+};
+
+/*
+ * Write what suggest prints for one audited path to @stream: @block (or
+ * the full report, SUGGEST_ALL) when the path is unsafe; with SUGGEST_ALL
+ * a one-line note when it is safe, else nothing.  *@needed tells whether
+ * the path is unsafe.  Returns 0, or -1 with the reason on stderr when no
+ * suggestion can be made (the audit of the path failed, or no mount holds
+ * it).
+ */
+int suggestion_write(const struct suggest_config *config,
+		     const struct bino_audit_export *exp,
+		     enum suggest_block block, FILE *stream, bool *needed);
+
+/*
+ * The suggestion as a JSON object under @key (NULL inside an array), see
+ * btrfs-ino(1) "suggest --json": the path, whether a change is needed, the
+ * facts it is made from and the text of every block, exactly as --format
+ * prints it.  An export whose audit failed gets an "error" object.  Returns
+ * 0, or -1 with the reason on stderr (the object then holds "error").
+ */
+int suggestion_json(struct output *out, const char *key,
+		    const struct suggest_config *config,
+		    const struct bino_audit_export *exp);
+
+#endif
