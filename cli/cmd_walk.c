@@ -17,6 +17,7 @@
 #include "diag.h"
 #include "escape.h"
 #include "output.h"
+#include "progress.h"
 
 struct walk_options {
 	int flags;
@@ -32,6 +33,8 @@ struct walk_options {
 struct walk_result {
 	bool problems; /* loops or unreadable entries */
 	size_t usable_starts;
+	uint64_t events; /* everything the walk returned */
+	struct progress progress;
 };
 
 void usage_walk(FILE *stream)
@@ -44,7 +47,7 @@ void usage_walk(FILE *stream)
 		"      --json             JSON Lines: one object per entry, loop or error\n"
 		"      --stat             add mode, nlink, uid, gid, size, times, mount ID\n"
 		"  -0, --print0           print only paths, each followed by NUL\n"
-		"  -q, --quiet            do not report errors and loops on stderr\n"
+		"  -q, --quiet            do not report errors, loops or progress on stderr\n"
 		"Walk:\n"
 		"      --depth            list directories after their contents (find -depth)\n"
 		"      --maxdepth N       descend at most N levels below PATH\n"
@@ -184,9 +187,11 @@ static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 
 /* An entry that could not be read: stderr, and a record in JSON. */
 static void report_error(const struct walk_options *opts, struct output *out,
-			 struct bino_entry *entry, enum bino_error step,
-			 int error_errno)
+			 struct walk_result *result, struct bino_entry *entry,
+			 enum bino_error step, int error_errno)
 {
+	result->problems = true;
+	progress_clear(&result->progress);
 	if (!opts->quiet)
 		diag_path(bino_entry_path(entry), "%s (%s)",
 			  strerror(error_errno), bino_strerror(step));
@@ -203,11 +208,13 @@ static void report_error(const struct walk_options *opts, struct output *out,
 }
 
 static void report_loop(const struct walk_options *opts, struct output *out,
-			struct bino_entry *entry)
+			struct walk_result *result, struct bino_entry *entry)
 {
 	const char *ancestor = bino_entry_loop_ancestor(entry);
 	struct bino_key key = bino_entry_key(entry);
 
+	result->problems = true;
+	progress_clear(&result->progress);
 	if (!ancestor)
 		ancestor = "?";
 	if (!opts->quiet) {
@@ -325,19 +332,19 @@ static int walk_paths(const struct walk_options *opts, char **paths,
 	while ((err = bino_walk_next(walk, &entry)) == BINO_OK) {
 		struct bino_stat st;
 
+		progress_update(&result->progress, ++result->events);
 		if (bino_entry_depth(entry) == 0 &&
 		    bino_entry_visit(entry) == BINO_VISIT_PRE &&
 		    bino_entry_event(entry) != BINO_EVENT_ERROR)
 			result->usable_starts++;
 		switch (bino_entry_event(entry)) {
 		case BINO_EVENT_ERROR:
-			result->problems = true;
-			report_error(opts, out, entry, bino_entry_error(entry),
+			report_error(opts, out, result, entry,
+				     bino_entry_error(entry),
 				     bino_entry_errno(entry));
 			continue;
 		case BINO_EVENT_LOOP:
-			result->problems = true;
-			report_loop(opts, out, entry);
+			report_loop(opts, out, result, entry);
 			continue;
 		case BINO_EVENT_ENTRY:
 			break;
@@ -349,8 +356,8 @@ static int walk_paths(const struct walk_options *opts, char **paths,
 
 			if (stat_err) {
 				/* Vanished since it was read: an error record. */
-				report_error(opts, out, entry, stat_err, errno);
-				result->problems = true;
+				report_error(opts, out, result, entry, stat_err,
+					     errno);
 				continue;
 			}
 		}
@@ -362,6 +369,7 @@ static int walk_paths(const struct walk_options *opts, char **paths,
 		print_entry(out, entry, opts->stat ? &st : NULL);
 	}
 	bino_walk_destroy(walk);
+	progress_clear(&result->progress);
 	if (err != BINO_ERROR_STOP_ITERATION) {
 		fprintf(stderr, "%s: walk failed: %s\n", PROGRAM_NAME,
 			bino_strerror(err));
@@ -384,6 +392,7 @@ int cmd_walk(int argc, char **argv)
 	if (ret > 0)
 		return ret;
 	setvbuf(stdout, stdout_buffer, _IOFBF, sizeof(stdout_buffer));
+	progress_init(&result.progress, "walk", !opts.quiet);
 	out = output_create(opts.format, stdout);
 	if (!out) {
 		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
