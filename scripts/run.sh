@@ -13,7 +13,7 @@ build_asan=${BUILD_ASAN_DIR:-$here/build-asan}
 # NFS VM's parts, and the sanitizer/fuzz/leak tools.
 packages=(
 	gcc clang pkg-config meson ninja-build
-	libbtrfsutil-dev libmount-dev libjson-c-dev uthash-dev libcriterion-dev
+	libbtrfsutil-dev libmount-dev libjson-c-dev uthash-dev libcriterion-dev libroaring-dev
 	btrfs-progs util-linux findutils coreutils jq bfs fd-find
 	qemu-system-x86 busybox-static cpio kmod rpcbind nfs-kernel-server nfs-common
 	valgrind time
