@@ -148,3 +148,60 @@ walk_records() {
 	shift
 	jq -c 'select(.path as $p | any($ARGS.positional[]; . == $p))' "$json" --args "$@"
 }
+
+# suggest_server_apply FSTAB EXPORTS: apply btrfs-ino suggest's server blocks as an admin
+# would: mount -a -T FSTAB, the lines of EXPORTS (comments dropped) as /etc/exports,
+# exportfs -ra. mountd reads /etc/mtab to find the mounts crossmnt reaches (it crashes
+# without one); Debian has it as a symlink.
+suggest_server_apply() {
+	local fstab=$1 exports=$2
+	[[ -e /etc/mtab ]] || ln -s /proc/self/mounts /etc/mtab
+	say "applying: mount -a -T $(basename "$fstab"), /etc/exports from $(basename "$exports"), exportfs -ra"
+	mount -a -T "$fstab"
+	findmnt -R -o TARGET,FSROOT /data | sed 's/^/   /'
+	grep -v '^#' "$exports" >/etc/exports
+	exportfs -ra
+	exportfs -v | sed 's/^/   /' | cut -c1-150
+}
+
+# server_truth DIR: what GNU find on the server lists below DIR, as paths relative to DIR
+# (/tmp/server.list), and the placeholder directories (inode 2) that knfsd cannot serve
+# (/tmp/placeholders).
+server_truth() {
+	local dir=$1
+	find "$dir" | sed "s|^$dir||" | sort >/tmp/server.list
+	find "$dir" -type d -inum 2 | sed "s|^$dir||" | sort >/tmp/placeholders
+	say "server: $(wc -l </tmp/server.list) entries, $(wc -l </tmp/placeholders) placeholder(s):" \
+		"$(tr '\n' ' ' </tmp/placeholders)"
+}
+
+# client_find MNT TAG: GNU find on a client path, the way a user runs it. Its output and
+# errors go to /tmp/find-TAG.out and .err, the paths relative to MNT, sorted, to
+# /tmp/client-TAG.list; find_rc and find_loops (its "File system loop detected" lines)
+# are set.
+client_find() {
+	local mnt=$1 tag=$2
+	find_rc=0
+	find "$mnt" >"/tmp/find-$tag.out" 2>"/tmp/find-$tag.err" || find_rc=$?
+	sed "s|^$mnt||" "/tmp/find-$tag.out" | sort >"/tmp/client-$tag.list"
+	find_loops=$(grep -c 'File system loop detected' "/tmp/find-$tag.err" || true)
+	say "client $tag: find exits $find_rc, lists $(wc -l <"/tmp/client-$tag.list") entries," \
+		"$find_loops loop message(s), $(wc -l <"/tmp/find-$tag.err") error line(s)"
+	sed 's/^/   stderr: /' "/tmp/find-$tag.err" | head -n 8
+}
+
+# lists_server_entries LIST: the client listing is the server's, path for path (find
+# prints the placeholders it cannot stat, too).
+lists_server_entries() {
+	diff -u /tmp/server.list "$1" >/dev/null
+}
+
+# only_placeholder_errors ERR MNT: every error line names a placeholder and says ESTALE.
+only_placeholder_errors() {
+	local err=$1 mnt=$2 line
+	while IFS= read -r line; do
+		[[ $line == *'Stale file handle' ]] || return 1
+		line=${line#"find: '$mnt"}
+		grep -qxF -- "${line%%\'*}" /tmp/placeholders || return 1
+	done <"$err"
+}

@@ -17,14 +17,7 @@ crossmnt | partial) exports_block=exports ;;
 nohide) exports_block=exports-nohide ;;
 *) echo "unknown mode $mode" >&2; exit 2 ;;
 esac
-if ! command -v btrfs-ino >/dev/null; then
-	echo "btrfs-ino not in the VM (run-vm.sh --btrfs-ino BUILD_DIR); skipping"
-	exit 77
-fi
-
-# mountd reads /etc/mtab to find the mounts crossmnt reaches (it crashes without one);
-# Debian has it as this symlink.
-[[ -e /etc/mtab ]] || ln -s /proc/self/mounts /etc/mtab
+need_btrfs_ino
 
 # Server: the classic layout, exported the way the user report had it.
 scratch_btrfs /data
@@ -55,34 +48,8 @@ if [[ $mode == partial ]]; then
 	done
 fi
 
-say "applying: mount -a -T server-fstab, /etc/exports, exportfs -ra"
-mount -a -T /tmp/server-fstab
-findmnt -R -o TARGET,FSROOT /data | sed 's/^/   /'
-grep -v '^#' "/tmp/$exports_block" >/etc/exports
-exportfs -ra
-exportfs -v | sed 's/^/   /' | cut -c1-150
-
-# The server's truth: paths relative to the export, and the placeholder directories
-# (inode 2) that knfsd cannot serve.
-find /data/fex | sed 's|^/data/fex||' | sort >/tmp/server.list
-find /data/fex -type d -inum 2 | sed 's|^/data/fex||' | sort >/tmp/placeholders
-say "server: $(wc -l </tmp/server.list) entries, $(wc -l </tmp/placeholders) placeholder(s):" \
-	"$(tr '\n' ' ' </tmp/placeholders)"
-
-# The client listing is the server's, path for path (find prints the placeholders it
-# cannot stat, too).
-lists_server_entries() {
-	diff -u /tmp/server.list "$1" >/dev/null
-}
-# Every error names a placeholder and says ESTALE; nothing else.
-only_placeholder_errors() {
-	local err=$1 mnt=$2 line
-	while IFS= read -r line; do
-		[[ $line == *'Stale file handle' ]] || return 1
-		line=${line#"find: '$mnt"}
-		grep -qxF -- "${line%%\'*}" /tmp/placeholders || return 1
-	done <"$err"
-}
+suggest_server_apply /tmp/server-fstab "/tmp/$exports_block"
+server_truth /data/fex
 
 for v in "${versions[@]}"; do
 	mnt=/mnt/v$v
@@ -91,17 +58,11 @@ for v in "${versions[@]}"; do
 	mount -a -T "/tmp/client-v$v.fstab"
 	say "client vers=$v: $(findmnt -R -n -o TARGET "$mnt" | wc -l) NFS mounts under $mnt"
 	# Cold: right after mounting, nothing walked yet.
-	rc=0
-	find "$mnt" >"/tmp/find-v$v.out" 2>"/tmp/find-v$v.err" || rc=$?
-	sed "s|^$mnt||" "/tmp/find-v$v.out" | sort >"/tmp/client-v$v.list"
-	loops=$(grep -c 'File system loop detected' "/tmp/find-v$v.err" || true)
-	say "client vers=$v: find exits $rc, lists $(wc -l <"/tmp/client-v$v.list") entries," \
-		"$loops loop message(s), $(wc -l <"/tmp/find-v$v.err") error line(s)"
-	sed 's/^/   stderr: /' "/tmp/find-v$v.err" | head -n 8
+	client_find "$mnt" "v$v"
 	if [[ $mode == partial ]]; then
-		check "vers=$v: find still reports a loop with s3 unmounted" test "$loops" -gt 0
+		check "vers=$v: find still reports a loop with s3 unmounted" test "$find_loops" -gt 0
 	else
-		check "vers=$v: no loop message" test "$loops" -eq 0
+		check "vers=$v: no loop message" test "$find_loops" -eq 0
 		check "vers=$v: find lists exactly the server's entries" \
 			lists_server_entries "/tmp/client-v$v.list"
 		check "vers=$v: the only errors are ESTALE at the placeholders" \
