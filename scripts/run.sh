@@ -14,7 +14,7 @@ build_asan=${BUILD_ASAN_DIR:-$here/build-asan}
 packages=(
 	gcc clang pkg-config meson ninja-build
 	libbtrfsutil-dev libmount-dev libjson-c-dev uthash-dev libcriterion-dev libroaring-dev
-	btrfs-progs util-linux findutils coreutils jq bfs fd-find
+	btrfs-progs util-linux findutils coreutils jq bfs fd-find xfsprogs
 	qemu-system-x86 busybox-static cpio kmod rpcbind nfs-kernel-server nfs-common
 	valgrind time
 	groff-base zsh fish
