@@ -2,8 +2,9 @@
 /*
  * btrfs-ino audit: what NFS clients of the exports see, and which tools will
  * mistake distinct files for one.  The library computes everything; this
- * file reads the exports and mount tables it is told to and formats the
- * results, as one text report or one JSON document.
+ * file formats the results, as one text report (opening with the tree of
+ * audit_tree.c) or one JSON document, with --suggest followed by what
+ * suggest prints (suggestion.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -13,10 +14,13 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "audit_tree.h"
 #include "btrfsino.h"
 #include "btrfs-ino.h"
-#include "tables.h"
 #include "output.h"
+#include "report.h"
+#include "suggestion.h"
+#include "tables.h"
 
 #define AUDIT_SCHEMA_VERSION 1
 
@@ -24,6 +28,8 @@ struct audit_options {
 	const char *exports_file;
 	const char *mountinfo_file;
 	bool quiet;
+	bool suggest;
+	struct audit_tree_options tree;
 	int flags;
 	enum output_format format;
 };
@@ -46,6 +52,11 @@ void usage_audit(FILE *stream)
 		"      --nfsv4           model NFSv4 clients: they also cross into\n"
 		"                        exported mounts without nohide\n"
 		"      --json            one JSON document (see README, \"JSON schema: audit\")\n"
+		"      --suggest         after each unsafe export, what 'suggest' prints for\n"
+		"                        it; with --json, a \"suggestion\" object per export\n"
+		"      --ascii           draw the tree with ASCII characters, not box drawing\n"
+		"      --full-tree       list every snapshot in the tree (by default a run of\n"
+		"                        more than 8 shows the first and last 3 and a count)\n"
 		"  -q, --quiet           no progress on stderr\n"
 		"  -h, --help            show this help and exit\n\n"
 		"Exit status: 0 nothing found, 1 collisions, unreadable entries or\n"
@@ -58,6 +69,9 @@ enum {
 	OPT_MOUNTINFO,
 	OPT_NFSV4,
 	OPT_JSON,
+	OPT_SUGGEST,
+	OPT_ASCII,
+	OPT_FULL_TREE,
 };
 
 static int parse_audit_options(int argc, char **argv, struct audit_options *opts)
@@ -67,6 +81,9 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 		{ "mountinfo", required_argument, NULL, OPT_MOUNTINFO },
 		{ "nfsv4", no_argument, NULL, OPT_NFSV4 },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "suggest", no_argument, NULL, OPT_SUGGEST },
+		{ "ascii", no_argument, NULL, OPT_ASCII },
+		{ "full-tree", no_argument, NULL, OPT_FULL_TREE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -89,6 +106,15 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 		case OPT_JSON:
 			opts->format = OUTPUT_JSON;
 			break;
+		case OPT_SUGGEST:
+			opts->suggest = true;
+			break;
+		case OPT_ASCII:
+			opts->tree.ascii = true;
+			break;
+		case OPT_FULL_TREE:
+			opts->tree.full = true;
+			break;
 		case 'q':
 			opts->quiet = true;
 			break;
@@ -104,61 +130,6 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 
 
 /* ---- formatting -------------------------------------------------------- */
-
-/* A path under @key in JSON (if @key) and through @fmt in text (if @fmt). */
-static void print_text_path(struct output *out, const char *key,
-			    const char *fmt, const char *path)
-{
-	enum print_where where = !key ? PRINT_TEXT : !fmt ? PRINT_JSON : PRINT_ANY;
-
-	if (path)
-		print_path(out, where, key, fmt, path, strlen(path));
-	else if (key)
-		print_string(out, PRINT_JSON, key, NULL, NULL);
-}
-
-static void print_uuid(struct output *out, const char *key, const uint8_t *uuid)
-{
-	char text[37];
-
-	if (!uuid) {
-		print_string(out, PRINT_JSON, key, NULL, NULL);
-		return;
-	}
-	snprintf(text, sizeof(text),
-		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 uuid[0], uuid[1], uuid[2], uuid[3], uuid[4], uuid[5], uuid[6],
-		 uuid[7], uuid[8], uuid[9], uuid[10], uuid[11], uuid[12],
-		 uuid[13], uuid[14], uuid[15]);
-	print_string(out, PRINT_JSON, key, NULL, text);
-}
-
-/* A mount as a JSON object under @key (NULL in arrays); text: @text_fmt. */
-static void print_mount(struct output *out, const char *key,
-			const struct bino_mount *mount)
-{
-	if (!mount) {
-		print_string(out, PRINT_JSON, key, NULL, NULL);
-		return;
-	}
-	output_open_object(out, key);
-	print_u64(out, PRINT_JSON, "mount_id", NULL, bino_mount_id(mount));
-	print_text_path(out, "mountpoint", NULL, bino_mount_target(mount));
-	print_string(out, PRINT_JSON, "fstype", NULL, bino_mount_fstype(mount));
-	print_text_path(out, "source", NULL, bino_mount_source(mount));
-	print_text_path(out, "root", NULL, bino_mount_root(mount));
-	print_dev(out, PRINT_JSON, "dev", NULL, bino_mount_dev(mount));
-	output_close(out);
-}
-
-static void print_mount_text(struct output *out, const struct bino_mount *mount)
-{
-	print_u64(out, PRINT_TEXT, NULL, "mount %" PRIu64, bino_mount_id(mount));
-	print_text_path(out, NULL, " on %s", bino_mount_target(mount));
-	print_string(out, PRINT_TEXT, NULL, " (%s", bino_mount_fstype(mount));
-	print_text_path(out, NULL, " %s", bino_mount_source(mount));
-	print_text_path(out, NULL, " root %s)", bino_mount_root(mount));
-}
 
 static void print_export_source(struct output *out,
 				const struct bino_audit_export *export)
@@ -287,16 +258,6 @@ static void print_submounts(struct output *out,
 	output_close(out);
 }
 
-static void print_key(struct output *out, const char *key,
-		      const struct bino_key *id)
-{
-	output_open_object(out, key);
-	print_dev(out, PRINT_JSON, "dev", NULL, id->dev);
-	print_u64(out, PRINT_JSON, "subvolid", NULL, id->subvolid);
-	print_u64(out, PRINT_JSON, "ino", NULL, id->ino);
-	output_close(out);
-}
-
 static void print_collisions(struct output *out,
 			     const struct bino_audit_export *export)
 {
@@ -352,7 +313,6 @@ static void print_collisions(struct output *out,
 		output_close(out);
 	}
 	output_close(out);
-	(void)print_key;
 
 	n = bino_audit_export_pair_count(export);
 	if (n)
@@ -458,14 +418,38 @@ struct audit_summary {
 	bool findings;
 };
 
+/*
+ * With --suggest: what suggest prints for the export, after its report
+ * (unsafe ones only), or under "suggestion" in JSON (null if not audited).
+ */
+static void print_suggestion(struct output *out,
+			     const struct suggest_config *config,
+			     const struct bino_audit_export *export)
+{
+	bool needed;
+
+	if (output_format(out) == OUTPUT_JSON) {
+		if (bino_audit_export_error(export))
+			print_string(out, PRINT_JSON, "suggestion", NULL, NULL);
+		else
+			suggestion_json(out, "suggestion", config, export);
+		return;
+	}
+	if (bino_audit_export_error(export) || !audit_export_unsafe(export))
+		return;
+	fflush(stdout);
+	putchar('\n');
+	suggestion_write(config, export, SUGGEST_ALL, stdout, &needed);
+}
+
 static void print_export(struct output *out,
 			 const struct bino_audit_export *export,
+			 const struct suggest_config *suggest,
 			 struct audit_summary *summary)
 {
 	enum bino_error err = bino_audit_export_error(export);
 	const struct bino_audit_device *first = bino_audit_export_device(export, 0);
 	uint64_t anomalies = 0;
-	int c;
 
 	output_open_object(out, NULL);
 	print_text_path(out, "path", "%s\n", bino_audit_export_path(export));
@@ -486,6 +470,8 @@ static void print_export(struct output *out,
 		fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME,
 			bino_audit_export_path(export), bino_strerror(err),
 			strerror(error_errno));
+		if (suggest)
+			print_suggestion(out, suggest, export);
 		output_close(out);
 		return;
 	}
@@ -510,21 +496,29 @@ static void print_export(struct output *out,
 	print_devices(out, export, &anomalies);
 	print_u64(out, PRINT_JSON, "device_anomalies", NULL, anomalies);
 	print_verdict(out, export);
+	if (suggest)
+		print_suggestion(out, suggest, export);
 	output_close(out);
-	for (c = 0; c < BINO_COLLISION_NR; c++) {
-		if (bino_audit_export_collisions(export, c))
-			summary->findings = true;
-	}
-	if (bino_audit_export_unreadable(export) || anomalies)
+	if (audit_export_unsafe(export) || bino_audit_export_unreadable(export) ||
+	    anomalies)
 		summary->findings = true;
 }
 
 static int audit_report(const struct audit_options *opts,
-			struct bino_audit *audit, struct output *out,
+			const struct audit_session *session, struct output *out,
 			struct audit_summary *summary)
 {
-	size_t i, n = bino_audit_count(audit);
+	struct suggest_config config = {
+		.exports = session->exports,
+		.mounts = session->mounts,
+	};
+	size_t i, n = bino_audit_count(session->audit);
 
+	if (output_format(out) == OUTPUT_TEXT) {
+		if (audit_tree_print(stdout, session->audit, &opts->tree) != 0)
+			return -1;
+		putchar('\n');
+	}
 	output_begin(out);
 	print_u64(out, PRINT_JSON, "version", NULL, AUDIT_SCHEMA_VERSION);
 	print_string(out, PRINT_JSON, "model", NULL,
@@ -534,7 +528,8 @@ static int audit_report(const struct audit_options *opts,
 	for (i = 0; i < n; i++) {
 		if (i)
 			print_string(out, PRINT_TEXT, NULL, "%s", "\n");
-		print_export(out, bino_audit_get(audit, i), summary);
+		print_export(out, bino_audit_get(session->audit, i),
+			     opts->suggest ? &config : NULL, summary);
 	}
 	output_close(out);
 	if (geteuid() != 0)
@@ -548,59 +543,34 @@ int cmd_audit(int argc, char **argv)
 {
 	struct audit_options opts;
 	struct audit_summary summary = { 0 };
-	struct bino_exports *exports = NULL;
-	struct bino_mounts *mounts = NULL;
-	struct bino_audit *audit = NULL;
+	struct audit_request request;
+	struct audit_session session;
 	struct output *out = NULL;
-	enum bino_error err;
-	int ret = EXIT_USAGE, i;
+	int ret;
 
 	ret = parse_audit_options(argc, argv, &opts);
 	if (ret < 0)
 		return EXIT_CLEAN;
 	if (ret > 0)
 		return ret;
-	ret = EXIT_USAGE;
-	if (read_exports(opts.exports_file, &exports) != 0)
+	memset(&request, 0, sizeof(request));
+	request.exports_file = opts.exports_file;
+	request.mountinfo_file = opts.mountinfo_file;
+	request.flags = opts.flags;
+	request.quiet = opts.quiet;
+	request.all_btrfs_mounts = true;
+	request.paths = argv + optind;
+	request.n_paths = (size_t)(argc - optind);
+	request.nothing_to_do = "nothing to audit: no exports and no btrfs mounted";
+	if (audit_session_run(&request, &session) != 0)
 		return EXIT_USAGE;
-	if (opts.mountinfo_file) {
-		if (read_mounts(opts.mountinfo_file, &mounts) != 0)
-			goto out_exports;
-	}
-	err = bino_audit_create(exports, mounts, opts.flags, &audit);
-	for (i = optind; !err && i < argc; i++)
-		err = bino_audit_add_path(audit, argv[i]);
-	if (!err && optind >= argc) {
-		err = bino_audit_add_exports(audit);
-		if (!err)
-			err = bino_audit_add_btrfs_mounts(audit);
-	}
-	if (err) {
-		fprintf(stderr, "%s: %s: %s\n", PROGRAM_NAME, bino_strerror(err),
-			strerror(errno));
-		goto out_audit;
-	}
-	if (bino_audit_count(audit) == 0) {
-		fprintf(stderr, "%s: nothing to audit: no exports and no btrfs mounted\n",
-			PROGRAM_NAME);
-		goto out_audit;
-	}
-	if (!opts.quiet && isatty(STDERR_FILENO))
-		bino_audit_set_progress(audit, show_audit_progress, NULL);
-	err = bino_audit_run(audit);
-	if (!opts.quiet && isatty(STDERR_FILENO))
-		fprintf(stderr, "\r\033[K");
-	if (err) {
-		fprintf(stderr, "%s: audit failed: %s: %s\n", PROGRAM_NAME,
-			bino_strerror(err), strerror(errno));
-		goto out_audit;
-	}
+	ret = EXIT_USAGE;
 	out = output_create(opts.format, stdout);
 	if (!out) {
 		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
-		goto out_audit;
+		goto out_session;
 	}
-	if (audit_report(&opts, audit, out, &summary) != 0 ||
+	if (audit_report(&opts, &session, out, &summary) != 0 ||
 	    fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: write error: %s\n", PROGRAM_NAME,
 			strerror(errno));
@@ -612,10 +582,7 @@ int cmd_audit(int argc, char **argv)
 		ret = summary.findings ? EXIT_FINDINGS : EXIT_CLEAN;
 out_output:
 	output_destroy(out);
-out_audit:
-	bino_audit_destroy(audit);
-	bino_mounts_destroy(mounts);
-out_exports:
-	bino_exports_destroy(exports);
+out_session:
+	audit_session_release(&session);
 	return ret;
 }

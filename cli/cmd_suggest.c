@@ -2,69 +2,31 @@
 /*
  * btrfs-ino suggest: for each export the audit finds unsafe, paste-ready
  * configuration that gives every btrfs subvolume below it a filesystem of
- * its own on the clients: server fstab lines (or systemd mount units), the
- * exports(5) lines, client fstab lines and an autofs map, a hook for later
- * snapshots, and what users who cannot change the server can do.  The
- * library supplies the facts (bino_suggestion_*); the phrasing is here.
- * Nothing on the system is changed.
+ * its own on the clients (see suggestion.c, which audit --suggest shares),
+ * as text or as one JSON document.  Nothing on the system is changed.
  */
 #include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "btrfsino.h"
 #include "btrfs-ino.h"
+#include "output.h"
+#include "report.h"
+#include "suggestion.h"
 #include "tables.h"
 
-#define AUTOFS_MAP "/etc/auto.btrfs-ino"
-#define HOOK_PATH "/usr/local/sbin/btrfs-ino-mount-snapshot"
-
-/* The blocks, in the order of the full report; --format picks one. */
-enum block {
-	BLOCK_SERVER_FSTAB,
-	BLOCK_MOUNT_UNITS,
-	BLOCK_EXPORTS,
-	BLOCK_EXPORTS_NOHIDE,
-	BLOCK_CLIENT_FSTAB,
-	BLOCK_AUTOFS,
-	BLOCK_SNAPSHOT_HOOK,
-	BLOCK_NR,
-	BLOCK_ALL = BLOCK_NR,
-};
-
-static const char *const block_names[] = {
-	[BLOCK_SERVER_FSTAB] = "server-fstab",
-	[BLOCK_MOUNT_UNITS] = "mount-units",
-	[BLOCK_EXPORTS] = "exports",
-	[BLOCK_EXPORTS_NOHIDE] = "exports-nohide",
-	[BLOCK_CLIENT_FSTAB] = "client-fstab",
-	[BLOCK_AUTOFS] = "autofs",
-	[BLOCK_SNAPSHOT_HOOK] = "snapshot-hook",
-};
+#define SUGGEST_SCHEMA_VERSION 1
 
 struct suggest_options {
 	const char *exports_file;
 	const char *mountinfo_file;
 	const char *server;
 	const char *client_dir;
-	enum block block;
+	enum suggest_block block;
+	enum output_format format;
 	bool quiet;
-};
-
-/* What one export's blocks are written from. */
-struct suggest_ctx {
-	const struct suggest_options *opts;
-	const struct bino_exports *exports;
-	const struct bino_audit_export *exp;
-	const struct bino_suggestion *sug;
-	const char *path;
-	char uuid[37];
-	char server[256];
-	FILE *out;
 };
 
 void usage_suggest(FILE *stream)
@@ -85,6 +47,8 @@ void usage_suggest(FILE *stream)
 		"      --format BLOCK    print only one block: server-fstab, mount-units,\n"
 		"                        exports, exports-nohide, client-fstab, autofs or\n"
 		"                        snapshot-hook\n"
+		"      --json            one JSON document: per PATH the facts and the text\n"
+		"                        of every block (see btrfs-ino(1))\n"
 		"      --server NAME     the server's name in client lines (default: this\n"
 		"                        host's name)\n"
 		"      --client-dir DIR  where clients mount PATH (default: PATH itself)\n"
@@ -99,6 +63,7 @@ enum {
 	OPT_EXPORTS = 256,
 	OPT_MOUNTINFO,
 	OPT_FORMAT,
+	OPT_JSON,
 	OPT_SERVER,
 	OPT_CLIENT_DIR,
 };
@@ -110,6 +75,7 @@ static int parse_suggest_options(int argc, char **argv,
 		{ "exports", required_argument, NULL, OPT_EXPORTS },
 		{ "mountinfo", required_argument, NULL, OPT_MOUNTINFO },
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "server", required_argument, NULL, OPT_SERVER },
 		{ "client-dir", required_argument, NULL, OPT_CLIENT_DIR },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -119,7 +85,8 @@ static int parse_suggest_options(int argc, char **argv,
 	int opt, b;
 
 	memset(opts, 0, sizeof(*opts));
-	opts->block = BLOCK_ALL;
+	opts->block = SUGGEST_ALL;
+	opts->format = OUTPUT_TEXT;
 	while ((opt = getopt_long(argc, argv, "qh", options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_EXPORTS:
@@ -129,14 +96,14 @@ static int parse_suggest_options(int argc, char **argv,
 			opts->mountinfo_file = optarg;
 			break;
 		case OPT_FORMAT:
-			for (b = 0; b < BLOCK_NR; b++) {
-				if (strcmp(optarg, block_names[b]) == 0)
-					break;
-			}
-			if (b == BLOCK_NR)
+			b = suggest_block_from_name(optarg);
+			if (b < 0)
 				return usage_error("suggest", "unknown format '%s'",
 						   optarg);
 			opts->block = b;
+			break;
+		case OPT_JSON:
+			opts->format = OUTPUT_JSON;
 			break;
 		case OPT_SERVER:
 			if (!*optarg || strpbrk(optarg, " \t\n:/"))
@@ -160,749 +127,154 @@ static int parse_suggest_options(int argc, char **argv,
 			return usage_error("suggest", "invalid option");
 		}
 	}
+	if (opts->format == OUTPUT_JSON && opts->block != SUGGEST_ALL)
+		return usage_error("suggest",
+				   "--json holds every block: it excludes --format");
 	return 0;
 }
-
-
-/* ---- escaping for each file format ------------------------------------- */
-
-/* fstab(5) and the exports(5) path: octal escapes for blanks and the like. */
-static void put_octal_escaped(FILE *out, const char *s, const char *special)
-{
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (*p <= ' ' || *p == 0x7f || *p == '\\' || strchr(special, *p))
-			fprintf(out, "\\%03o", *p);
-		else
-			fputc(*p, out);
-	}
-}
-
-static void put_fstab_field(FILE *out, const char *s)
-{
-	put_octal_escaped(out, s, "#");
-}
-
-static void put_exports_path(FILE *out, const char *s)
-{
-	put_octal_escaped(out, s, "\"#");
-}
-
-/* autofs(5): a word with blanks or quotes is double-quoted. */
-static void put_autofs_word(FILE *out, const char *s)
-{
-	const char *p;
-
-	if (!strpbrk(s, " \t\"\\#&")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (p = s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fputc('\\', out);
-		fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
-/* systemd unit file values: % starts a specifier. */
-static void put_unit_value(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '%')
-			fputc('%', out);
-		fputc(*s, out);
-	}
-}
-
-/* The unit name of a mount point, as "systemd-escape --path --suffix=mount". */
-static void put_unit_name(FILE *out, const char *path)
-{
-	const unsigned char *p = (const unsigned char *)path;
-	bool first = true;
-
-	while (*p == '/')
-		p++;
-	if (!*p)
-		fputc('-', out);
-	for (; *p; p++, first = false) {
-		if (*p == '/') {
-			while (p[1] == '/')
-				p++;
-			if (p[1])
-				fputc('-', out);
-		} else if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-			   (*p >= '0' && *p <= '9') || *p == ':' || *p == '_' ||
-			   (*p == '.' && !first)) {
-			fputc(*p, out);
-		} else {
-			fprintf(out, "\\x%02x", *p);
-		}
-	}
-	fputs(".mount", out);
-}
-
-/* A single-quoted sh(1) word. */
-static void put_sh_word(FILE *out, const char *s)
-{
-	fputc('\'', out);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputs("'\\''", out);
-		else
-			fputc(*s, out);
-	}
-	fputc('\'', out);
-}
-
-/* ---- shared pieces ----------------------------------------------------- */
-
-/* The path below the export of a subvolume, e.g. "/spool" ("" for the export). */
-static const char *rel_path(const struct suggest_ctx *ctx, const char *path)
-{
-	size_t len = strlen(ctx->path);
-
-	if (strcmp(ctx->path, "/") == 0)
-		return path;
-	return strncmp(path, ctx->path, len) == 0 ? path + len : path;
-}
-
-/* Where a client mounts the server path @path. */
-static void put_client_path(const struct suggest_ctx *ctx, const char *path,
-			    void (*put)(FILE *, const char *))
-{
-	const char *dir = ctx->opts->client_dir ? ctx->opts->client_dir : ctx->path;
-	const char *rel = rel_path(ctx, path);
-	size_t len = strlen(dir);
-	char *joined = malloc(len + strlen(rel) + 2);
-
-	if (!joined) {
-		put(ctx->out, path);
-		return;
-	}
-	strcpy(joined, dir);
-	while (len > 1 && joined[len - 1] == '/')
-		joined[--len] = '\0';
-	strcpy(joined + (strcmp(joined, "/") == 0 && *rel ? 0 : len), rel);
-	put(ctx->out, joined);
-	free(joined);
-}
-
-static const char *subvol_path(const struct suggest_ctx *ctx, size_t i)
-{
-	return bino_audit_subvol_path(bino_suggestion_subvol(ctx->sug, i));
-}
-
-static size_t subvols_to_mount(const struct suggest_ctx *ctx)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < bino_suggestion_subvol_count(ctx->sug); i++)
-		n += !bino_suggestion_subvol_mounted(ctx->sug, i);
-	return n;
-}
-
-static void format_uuid(char text[37], const uint8_t *uuid)
-{
-	snprintf(text, 37,
-		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 uuid[0], uuid[1], uuid[2], uuid[3], uuid[4], uuid[5], uuid[6],
-		 uuid[7], uuid[8], uuid[9], uuid[10], uuid[11], uuid[12],
-		 uuid[13], uuid[14], uuid[15]);
-}
-
-/* The options of the subvolume mount: the parent's, then subvolid=. */
-static void put_mount_options(const struct suggest_ctx *ctx, size_t i,
-			      void (*put)(FILE *, const char *))
-{
-	const char *options = bino_suggestion_mount_options(ctx->sug);
-
-	if (strcmp(options, "defaults") != 0) {
-		put(ctx->out, options);
-		fputc(',', ctx->out);
-	}
-	fprintf(ctx->out, "subvolid=%" PRIu64,
-		bino_audit_subvol_id(bino_suggestion_subvol(ctx->sug, i)));
-}
-
-/* The export entries of the line the audit applied, or none. */
-static bool same_line(const struct bino_export *a, const struct bino_export *b)
-{
-	return strcmp(bino_export_file(a), bino_export_file(b)) == 0 &&
-	       bino_export_line(a) == bino_export_line(b) &&
-	       strcmp(bino_export_path(a), bino_export_path(b)) == 0;
-}
-
-/* Whether the comma-separated @options hold @name (or "@name=..."). */
-static bool has_option(const char *options, const char *name)
-{
-	size_t len = strlen(name);
-	const char *p = options;
-
-	while (*p) {
-		size_t n = strcspn(p, ",");
-
-		if ((n == len || (n > len && p[len] == '=')) &&
-		    strncmp(p, name, len) == 0)
-			return true;
-		p += n;
-		if (*p == ',')
-			p++;
-	}
-	return false;
-}
-
-/* @options without any fsid= (which must stay unique to the parent). */
-static void put_options_without_fsid(FILE *out, const char *options,
-				     bool *first)
-{
-	const char *p = options;
-
-	while (*p) {
-		size_t n = strcspn(p, ",");
-
-		if (n && !(n >= 5 && strncmp(p, "fsid=", 5) == 0)) {
-			if (!*first)
-				fputc(',', out);
-			fwrite(p, 1, n, out);
-			*first = false;
-		}
-		p += n;
-		if (*p == ',')
-			p++;
-	}
-}
-
-/*
- * One exports(5) line for server path @path: every client of the export's
- * line with its options, plus @extra (NULL for none).  With @fsid (subvolume
- * lines) the parent's fsid= is dropped and fsid=@fsid added.
- */
-static void put_exports_line(const struct suggest_ctx *ctx, const char *path,
-			     const char *extra, const char *fsid)
-{
-	const struct bino_export *source = bino_audit_export_source(ctx->exp);
-	size_t i, n = bino_exports_count(ctx->exports);
-	bool first;
-
-	put_exports_path(ctx->out, path);
-	if (!source) {
-		fprintf(ctx->out, " *(ro,no_subtree_check%s%s%s%s)\n",
-			extra ? "," : "", extra ? extra : "",
-			fsid ? ",fsid=" : "", fsid ? fsid : "");
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		const struct bino_export *e = bino_exports_get(ctx->exports, i);
-		const char *options = bino_export_options(e);
-
-		if (!same_line(e, source))
-			continue;
-		fprintf(ctx->out, " %s(", bino_export_client(e));
-		first = true;
-		if (fsid) {
-			put_options_without_fsid(ctx->out, options, &first);
-		} else if (*options) {
-			fputs(options, ctx->out);
-			first = false;
-		}
-		if (extra && !has_option(options, extra)) {
-			fprintf(ctx->out, "%s%s", first ? "" : ",", extra);
-			first = false;
-		}
-		if (fsid)
-			fprintf(ctx->out, "%sfsid=%s", first ? "" : ",", fsid);
-		fputc(')', ctx->out);
-	}
-	fputc('\n', ctx->out);
-}
-
-/* ---- the blocks -------------------------------------------------------- */
-
-static void block_server_fstab(const struct suggest_ctx *ctx)
-{
-	const struct bino_mount *fs = bino_suggestion_filesystem(ctx->sug);
-	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
-	FILE *out = ctx->out;
-
-	fprintf(out,
-		"# Server /etc/fstab: mount every subvolume below %s on its own path.\n"
-		"# nfsd gives a client a new filesystem only where the server has a mount;\n"
-		"# UUID= and subvolid= keep naming the same subvolume if paths or device\n"
-		"# names change; the options are those of the mount holding the export\n"
-		"# (%s) without subvol=/subvolid=.  Lines are in mount order (parents\n"
-		"# first).  Then: mount -a\n",
-		ctx->path, bino_mount_target(fs));
-	for (i = 0; i < n; i++) {
-		if (bino_suggestion_subvol_mounted(ctx->sug, i)) {
-			fputs("# already mounted on its own path: ", out);
-			put_fstab_field(out, subvol_path(ctx, i));
-			fputc('\n', out);
-			continue;
-		}
-		fprintf(out, "UUID=%s ", ctx->uuid);
-		put_fstab_field(out, subvol_path(ctx, i));
-		fputs(" btrfs ", out);
-		put_mount_options(ctx, i, put_fstab_field);
-		fputs(" 0 0\n", out);
-	}
-}
-
-static void block_mount_units(const struct suggest_ctx *ctx)
-{
-	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
-	FILE *out = ctx->out;
-	bool any = false;
-
-	fprintf(out,
-		"# systemd mount units instead of fstab lines: the same mounts, one file\n"
-		"# each under /etc/systemd/system (the name must be the escaped mount\n"
-		"# point); systemd orders nested mounts by path.  Then: systemctl\n"
-		"# daemon-reload; systemctl enable --now UNIT...\n");
-	for (i = 0; i < n; i++) {
-		const struct bino_audit_subvol *subvol =
-			bino_suggestion_subvol(ctx->sug, i);
-		const char *fs_path = bino_audit_subvol_fs_path(subvol);
-
-		if (bino_suggestion_subvol_mounted(ctx->sug, i))
-			continue;
-		fputs("\n# file: /etc/systemd/system/", out);
-		put_unit_name(out, subvol_path(ctx, i));
-		fputs("\n[Unit]\nDescription=btrfs subvolume ", out);
-		put_unit_value(out, fs_path ? fs_path : subvol_path(ctx, i));
-		fputs(" on its own path, for NFS clients\n", out);
-		fprintf(out, "\n[Mount]\nWhat=/dev/disk/by-uuid/%s\nWhere=", ctx->uuid);
-		put_unit_value(out, subvol_path(ctx, i));
-		fputs("\nType=btrfs\nOptions=", out);
-		put_mount_options(ctx, i, put_unit_value);
-		fputs("\n\n[Install]\nWantedBy=local-fs.target\n", out);
-		any = true;
-	}
-	if (!any)
-		fputs("# (every subvolume is mounted already)\n", out);
-}
-
-static void block_exports(const struct suggest_ctx *ctx)
-{
-	const struct bino_export *source = bino_audit_export_source(ctx->exp);
-	FILE *out = ctx->out;
-
-	fputs("# Server /etc/exports: ", out);
-	if (source)
-		fprintf(out, "replace line %u of %s with\n", bino_export_line(source),
-			bino_export_file(source));
-	else
-		fputs("the path is not exported yet; choose clients and options\n", out);
-	fputs("# crossmnt lets clients cross into every mount below the export, each a\n"
-	      "# filesystem of its own: Linux clients do so with NFSv3 and NFSv4 (each\n"
-	      "# mount's fsid comes from its subvolume).  Other options are kept.\n"
-	      "# Then: exportfs -ra\n", out);
-	put_exports_line(ctx, ctx->path, "crossmnt", NULL);
-}
-
-static void block_exports_nohide(const struct suggest_ctx *ctx)
-{
-	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
-	FILE *out = ctx->out;
-
-	fputs("# Alternative server /etc/exports: the export as it is, and one export\n"
-	      "# per subvolume.  For clients that must mount each subvolume explicitly\n"
-	      "# (non-Linux clients, which may not cross), or to expose only these\n"
-	      "# mounts.  nohide lets Linux NFSv3 clients of the parent cross into them\n"
-	      "# (NFSv4 clients cross into every export); exports(5): nohide is\n"
-	      "# reliable only for single-host clients.  fsid= is the subvolume's UUID:\n"
-	      "# stable across reboots and unique, so file handles stay valid.\n"
-	      "# Then: exportfs -ra\n", out);
-	put_exports_line(ctx, ctx->path, NULL, NULL);
-	for (i = 0; i < n; i++) {
-		const uint8_t *uuid =
-			bino_audit_subvol_uuid(bino_suggestion_subvol(ctx->sug, i));
-		char fsid[37];
-
-		if (uuid)
-			format_uuid(fsid, uuid);
-		else
-			fputs("# subvolume UUID unknown: choose a unique fsid=\n", out);
-		put_exports_line(ctx, subvol_path(ctx, i), "nohide",
-				 uuid ? fsid : NULL);
-	}
-}
-
-static void block_client_fstab(const struct suggest_ctx *ctx)
-{
-	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
-	FILE *out = ctx->out;
-
-	fputs("# Client /etc/fstab: mount the export and every subvolume explicitly.\n"
-	      "# Crossing alone happens on first access: until then GNU find sees each\n"
-	      "# subvolume directory with its parent's device and inode 256 and reports\n"
-	      "# a loop; explicit mounts make unmodified tools work from a cold start.\n"
-	      "# Works with NFSv3 and NFSv4 (add vers= to pin one); parents first.\n", out);
-	fprintf(out, "%s:", ctx->server);
-	put_fstab_field(out, ctx->path);
-	fputc(' ', out);
-	put_client_path(ctx, ctx->path, put_fstab_field);
-	fputs(" nfs _netdev 0 0\n", out);
-	for (i = 0; i < n; i++) {
-		fprintf(out, "%s:", ctx->server);
-		put_fstab_field(out, subvol_path(ctx, i));
-		fputc(' ', out);
-		put_client_path(ctx, subvol_path(ctx, i), put_fstab_field);
-		fputs(" nfs _netdev 0 0\n", out);
-	}
-}
-
-static void block_autofs(const struct suggest_ctx *ctx)
-{
-	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
-	FILE *out = ctx->out;
-
-	fputs("# Client autofs map (instead of the client fstab): one direct-map\n"
-	      "# multi-mount entry, so the export and every subvolume are mounted\n"
-	      "# together, explicitly, on first access.  Put it in " AUTOFS_MAP "\n"
-	      "# and the line \"/- " AUTOFS_MAP "\" in /etc/auto.master.\n", out);
-	put_client_path(ctx, ctx->path, put_autofs_word);
-	fputs(" -fstype=nfs \\\n\t/ ", out);
-	fprintf(out, "%s:", ctx->server);
-	put_autofs_word(out, ctx->path);
-	for (i = 0; i < n; i++) {
-		fputs(" \\\n\t", out);
-		put_autofs_word(out, rel_path(ctx, subvol_path(ctx, i)));
-		fprintf(out, " %s:", ctx->server);
-		put_autofs_word(out, subvol_path(ctx, i));
-	}
-	fputc('\n', out);
-}
-
-static void block_snapshot_hook(const struct suggest_ctx *ctx)
-{
-	FILE *out = ctx->out;
-
-	fputs("#!/bin/sh\n"
-	      "# " HOOK_PATH " SNAPSHOT...: run by the snapshot job right after\n"
-	      "# \"btrfs subvolume snapshot\" for each new snapshot below ", out);
-	fputs(ctx->path, out);
-	fputs(".\n"
-	      "# It mounts the snapshot on its own path and adds its fstab line, so\n"
-	      "# clients see it as a filesystem of its own (with crossmnt; with\n"
-	      "# per-subvolume exports, also add its exports line and run exportfs -ra).\n"
-	      "# Before deleting a snapshot: umount it and remove its fstab line.\n"
-	      "set -eu\n", out);
-	fputs("uuid=", out);
-	put_sh_word(out, ctx->uuid);
-	fputs("\noptions=", out);
-	put_sh_word(out, bino_suggestion_mount_options(ctx->sug));
-	fputs("\nfor snap in \"$@\"; do\n"
-	      "\tid=$(btrfs inspect-internal rootid \"$snap\")\n"
-	      "\tmount -t btrfs -o \"$options,subvolid=$id\" \"UUID=$uuid\" \"$snap\"\n"
-	      "\tprintf 'UUID=%s %s btrfs %s,subvolid=%s 0 0\\n' \"$uuid\" \\\n"
-	      "\t\t\"$(printf %s \"$snap\" | sed 's/\\\\/\\\\134/g; s/ /\\\\040/g; s/\\t/\\\\011/g')\" \\\n"
-	      "\t\t\"$options\" \"$id\" >>/etc/fstab\n"
-	      "done\n", out);
-}
-
-/* The explanations that go with the full report only. */
-static void notes(const struct suggest_ctx *ctx)
-{
-	size_t i, n = bino_suggestion_placeholder_count(ctx->sug);
-	FILE *out = ctx->out;
-
-	fputs("\n## Snapshots created later\n"
-	      "# Each new snapshot below the export is a plain directory again until it\n"
-	      "# is mounted: clients see the loop there.  Either create snapshots\n"
-	      "# outside the exported tree (e.g. in a sibling directory that is not\n"
-	      "# exported, or exported separately with crossmnt and the same mounts), or\n"
-	      "# have the snapshot job call the hook (--format snapshot-hook) and give\n"
-	      "# clients the new mount line too.  Clients that looked at a snapshot\n"
-	      "# before it was mounted may need to remount.\n", out);
-	fputs("\n## Placeholder directories\n"
-	      "# A snapshot holds an empty directory (inode 2) where its source had a\n"
-	      "# nested subvolume; it is no subvolume and cannot be mounted, and nfsd\n"
-	      "# cannot serve it: clients get ESTALE (\"Stale file handle\") there, with\n"
-	      "# every configuration.  In writable snapshots rmdir removes it; in\n"
-	      "# read-only ones tell users to expect the error, or prune it (find ...\n"
-	      "# -path PLACEHOLDER -prune).  List them all on the server with\n"
-	      "#   find ", out);
-	fputs(ctx->path, out);
-	fputs(" -type d -inum 2 -fstype btrfs\n", out);
-	if (n)
-		fputs("# Found:\n", out);
-	for (i = 0; i < n; i++) {
-		fputs("#   ", out);
-		put_fstab_field(out, bino_suggestion_placeholder(ctx->sug, i));
-		fputc('\n', out);
-	}
-	fputs("\n## Users who cannot change the server\n"
-	      "# Still right: btrfs-ino walk (it reads the subvolume from each NFS file\n"
-	      "# handle), e.g. btrfs-ino walk -0 DIR | xargs -0 ... instead of find.\n"
-	      "# Stop at the first subvolume with a loop error: find, du, ls -R,\n"
-	      "# chmod -R, chown -R, rm -r.  Silently wrong, merging distinct files\n"
-	      "# that share an inode number: du (counts them once), tar and cp -a\n"
-	      "# (store or copy them as hard links), rsync -H.\n"
-	      "# Safer: tar --hard-dereference, cp -a --no-preserve=links, rsync -a\n"
-	      "# without -H (each keeps distinct files apart, and loses real hard\n"
-	      "# links); or mount each subvolume path from the server explicitly if\n"
-	      "# the server lets clients mount it.\n", out);
-}
-
-/* ---- per export -------------------------------------------------------- */
 
 struct suggest_summary {
 	size_t audited;
 	size_t needed;
+	bool first; /* nothing printed yet */
 };
 
-static void heading(const struct suggest_ctx *ctx, const char *title,
-		    enum block block)
+/*
+ * The audit of @index to suggest from, or NULL when an earlier one has the
+ * same path: a path is audited once per crossmnt among its clients, and
+ * one suggestion is made, from the first unsafe audit of it.
+ */
+static const struct bino_audit_export *
+suggest_source(const struct bino_audit *audit, size_t index)
 {
-	if (ctx->opts->block == BLOCK_ALL)
-		fprintf(ctx->out, "\n## %s (--format %s)\n", title, block_names[block]);
+	const struct bino_audit_export *exp = bino_audit_get(audit, index);
+	const char *path = bino_audit_export_path(exp);
+	size_t j;
+
+	for (j = 0; j < index; j++) {
+		if (strcmp(bino_audit_export_path(bino_audit_get(audit, j)),
+			   path) == 0)
+			return NULL;
+	}
+	for (j = index; j < bino_audit_count(audit); j++) {
+		const struct bino_audit_export *other = bino_audit_get(audit, j);
+
+		if (strcmp(bino_audit_export_path(other), path) == 0 &&
+		    !bino_audit_export_error(other) && audit_export_unsafe(other))
+			return other;
+	}
+	return exp;
 }
 
-static bool wanted(const struct suggest_ctx *ctx, enum block block)
+/* One path as text, after a blank line unless it is the first output. */
+static void suggest_text(const struct suggest_options *opts,
+			 const struct suggest_config *config,
+			 const struct bino_audit_export *exp,
+			 struct suggest_summary *summary)
 {
-	return ctx->opts->block == BLOCK_ALL || ctx->opts->block == block;
+	char *text = NULL;
+	size_t len = 0;
+	bool needed;
+	FILE *stream = open_memstream(&text, &len);
+
+	if (!stream) {
+		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(errno));
+		return;
+	}
+	if (suggestion_write(config, exp, opts->block, stream, &needed) == 0) {
+		summary->audited++;
+		summary->needed += needed;
+	}
+	if (fclose(stream) != 0) {
+		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(errno));
+		summary->audited = 0;
+	} else if (len) {
+		if (!summary->first)
+			putchar('\n');
+		fwrite(text, 1, len, stdout);
+		summary->first = false;
+	}
+	free(text);
 }
 
-static void summary_comment(const struct suggest_ctx *ctx)
+static void suggest_json(struct output *out,
+			 const struct suggest_config *config,
+			 const struct bino_audit_export *exp,
+			 struct suggest_summary *summary)
 {
-	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
-	FILE *out = ctx->out;
-	int c;
-
-	fprintf(out, "# %s: unsafe for NFS clients (", ctx->path);
-	for (c = 0; c < BINO_COLLISION_NR; c++)
-		fprintf(out, "%s%s %" PRIu64, c ? ", " : "", bino_collision_name(c),
-			bino_audit_export_collisions(ctx->exp, c));
-	fprintf(out, ").\n# %zu subvolume(s) below it, %zu not mounted on their own path:\n",
-		n, subvols_to_mount(ctx));
-	for (i = 0; i < n; i++) {
-		const struct bino_audit_subvol *subvol =
-			bino_suggestion_subvol(ctx->sug, i);
-
-		fprintf(out, "#   %" PRIu64 " ", bino_audit_subvol_id(subvol));
-		put_fstab_field(out, subvol_path(ctx, i));
-		if (bino_audit_subvol_parent_uuid(subvol))
-			fputs(" (snapshot)", out);
-		if (bino_suggestion_subvol_mounted(ctx->sug, i))
-			fputs(" (mounted)", out);
-		fputc('\n', out);
-	}
-	fputs("# No exports(5) option alone helps while subvolumes are plain\n"
-	      "# directories: nfsd switches filesystem only at a mount point.  So: mount\n"
-	      "# them on the server (1), export with crossmnt (2) or per subvolume (2b),\n"
-	      "# and mount them explicitly on Linux clients (3 or 4).\n", out);
-}
-
-static void suggest_export(struct suggest_ctx *ctx)
-{
-	FILE *out = ctx->out;
-
-	if (ctx->opts->block == BLOCK_ALL)
-		summary_comment(ctx);
-	else if (ctx->opts->block != BLOCK_SNAPSHOT_HOOK) /* #! comes first */
-		fprintf(out, "# %s\n", ctx->path);
-	if (wanted(ctx, BLOCK_SERVER_FSTAB)) {
-		heading(ctx, "1. Server fstab", BLOCK_SERVER_FSTAB);
-		block_server_fstab(ctx);
-	}
-	if (wanted(ctx, BLOCK_MOUNT_UNITS)) {
-		heading(ctx, "1b. Or: systemd mount units", BLOCK_MOUNT_UNITS);
-		block_mount_units(ctx);
-	}
-	if (wanted(ctx, BLOCK_EXPORTS)) {
-		heading(ctx, "2. Server exports", BLOCK_EXPORTS);
-		block_exports(ctx);
-	}
-	if (wanted(ctx, BLOCK_EXPORTS_NOHIDE)) {
-		heading(ctx, "2b. Or: one export per subvolume", BLOCK_EXPORTS_NOHIDE);
-		block_exports_nohide(ctx);
-	}
-	if (wanted(ctx, BLOCK_CLIENT_FSTAB)) {
-		heading(ctx, "3. Client fstab", BLOCK_CLIENT_FSTAB);
-		block_client_fstab(ctx);
-	}
-	if (wanted(ctx, BLOCK_AUTOFS)) {
-		heading(ctx, "4. Or: client autofs map", BLOCK_AUTOFS);
-		block_autofs(ctx);
-	}
-	if (wanted(ctx, BLOCK_SNAPSHOT_HOOK)) {
-		heading(ctx, "5. Hook for later snapshots", BLOCK_SNAPSHOT_HOOK);
-		block_snapshot_hook(ctx);
-	}
-	if (ctx->opts->block == BLOCK_ALL)
-		notes(ctx);
-}
-
-/* Returns -1 (message printed) when the suggestion cannot be made. */
-static int suggest_one(const struct suggest_options *opts,
-		       const struct bino_exports *exports,
-		       const struct bino_mounts *mounts,
-		       const struct bino_audit_export *exp,
-		       struct suggest_summary *summary, bool *first)
-{
-	struct bino_suggestion *sug;
-	struct suggest_ctx ctx;
-	const struct bino_mount *fs;
-	enum bino_error err;
-	const uint8_t *uuid;
-
-	err = bino_suggestion_create(exp, mounts, 0, &sug);
-	if (err) {
-		fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME,
-			bino_audit_export_path(exp), bino_strerror(err),
-			strerror(errno));
-		return -1;
-	}
+	if (suggestion_json(out, NULL, config, exp) != 0)
+		return;
 	summary->audited++;
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.opts = opts;
-	ctx.exports = exports;
-	ctx.exp = exp;
-	ctx.sug = sug;
-	ctx.path = bino_audit_export_path(exp);
-	ctx.out = stdout;
-	if (!bino_suggestion_needed(sug)) {
-		if (opts->block == BLOCK_ALL)
-			printf("%s# %s: safe for NFS clients, nothing to change.\n",
-			       *first ? "" : "\n", ctx.path);
-		*first = false;
-		bino_suggestion_destroy(sug);
-		return 0;
-	}
-	summary->needed++;
-	if (!*first)
-		putchar('\n');
-	*first = false;
-	fs = bino_suggestion_filesystem(sug);
-	uuid = bino_suggestion_fs_uuid(sug);
-	if (!bino_suggestion_subvol_count(sug) || !uuid) {
-		printf("# %s: unsafe for NFS clients, but not because of btrfs subvolumes\n"
-		       "# below it (its filesystem is %s on %s): run 'btrfs-ino audit %s'\n"
-		       "# and see its examples; there is nothing to suggest here.\n",
-		       ctx.path, bino_mount_fstype(fs), bino_mount_target(fs), ctx.path);
-		bino_suggestion_destroy(sug);
-		return 0;
-	}
-	format_uuid(ctx.uuid, uuid);
-	if (opts->server) {
-		snprintf(ctx.server, sizeof(ctx.server), "%s", opts->server);
-	} else if (gethostname(ctx.server, sizeof(ctx.server)) != 0 ||
-		   !ctx.server[0]) {
-		strcpy(ctx.server, "SERVER");
-	}
-	ctx.server[sizeof(ctx.server) - 1] = '\0';
-	suggest_export(&ctx);
-	bino_suggestion_destroy(sug);
-	return 0;
-}
-
-static bool same_path(const struct bino_audit_export *a,
-		      const struct bino_audit_export *b)
-{
-	return strcmp(bino_audit_export_path(a), bino_audit_export_path(b)) == 0;
-}
-
-static bool unsafe(const struct bino_audit_export *exp)
-{
-	int c;
-
-	for (c = 0; c < BINO_COLLISION_NR; c++) {
-		if (bino_audit_export_collisions(exp, c))
-			return true;
-	}
-	return false;
+	summary->needed += audit_export_unsafe(exp);
 }
 
 int cmd_suggest(int argc, char **argv)
 {
 	struct suggest_options opts;
-	struct suggest_summary summary = { 0 };
-	struct bino_exports *exports = NULL;
-	struct bino_mounts *mounts = NULL;
-	struct bino_audit *audit = NULL;
-	enum bino_error err;
-	bool first = true;
-	size_t i, j;
-	int ret, a;
+	struct suggest_summary summary = { .first = true };
+	struct audit_request request;
+	struct audit_session session;
+	struct suggest_config config;
+	struct output *out = NULL;
+	int ret;
+	size_t i;
 
 	ret = parse_suggest_options(argc, argv, &opts);
 	if (ret < 0)
 		return EXIT_CLEAN;
 	if (ret > 0)
 		return ret;
-	ret = EXIT_USAGE;
-	if (read_exports(opts.exports_file, &exports) != 0)
+	memset(&request, 0, sizeof(request));
+	request.exports_file = opts.exports_file;
+	request.mountinfo_file = opts.mountinfo_file;
+	request.quiet = opts.quiet;
+	request.paths = argv + optind;
+	request.n_paths = (size_t)(argc - optind);
+	request.nothing_to_do = "nothing to suggest for: no exports; name a PATH";
+	if (audit_session_run(&request, &session) != 0)
 		return EXIT_USAGE;
-	if (read_mounts(opts.mountinfo_file, &mounts) != 0)
-		goto out_exports;
-	err = bino_audit_create(exports, mounts, 0, &audit);
-	for (a = optind; !err && a < argc; a++)
-		err = bino_audit_add_path(audit, argv[a]);
-	if (!err && optind >= argc)
-		err = bino_audit_add_exports(audit);
-	if (err) {
-		fprintf(stderr, "%s: %s: %s\n", PROGRAM_NAME, bino_strerror(err),
-			strerror(errno));
-		goto out_audit;
+	config = (struct suggest_config){
+		.exports = session.exports,
+		.mounts = session.mounts,
+		.server = opts.server,
+		.client_dir = opts.client_dir,
+	};
+	ret = EXIT_USAGE;
+	if (opts.format == OUTPUT_JSON) {
+		out = output_create(OUTPUT_JSON, stdout);
+		if (!out) {
+			fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+			goto out_session;
+		}
+		output_begin(out);
+		print_u64(out, PRINT_JSON, "version", NULL, SUGGEST_SCHEMA_VERSION);
+		output_open_array(out, "exports");
 	}
-	if (bino_audit_count(audit) == 0) {
-		fprintf(stderr, "%s: nothing to suggest for: no exports; name a PATH\n",
-			PROGRAM_NAME);
-		goto out_audit;
-	}
-	if (!opts.quiet && isatty(STDERR_FILENO))
-		bino_audit_set_progress(audit, show_audit_progress, NULL);
-	err = bino_audit_run(audit);
-	if (!opts.quiet && isatty(STDERR_FILENO))
-		fprintf(stderr, "\r\033[K");
-	if (err) {
-		fprintf(stderr, "%s: audit failed: %s: %s\n", PROGRAM_NAME,
-			bino_strerror(err), strerror(errno));
-		goto out_audit;
-	}
-	for (i = 0; i < bino_audit_count(audit); i++) {
-		const struct bino_audit_export *exp = bino_audit_get(audit, i);
-		bool seen = false;
+	for (i = 0; i < bino_audit_count(session.audit); i++) {
+		const struct bino_audit_export *exp =
+			suggest_source(session.audit, i);
 
-		if (bino_audit_export_error(exp)) {
-			fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME,
-				bino_audit_export_path(exp),
-				bino_strerror(bino_audit_export_error(exp)),
-				strerror(bino_audit_export_errno(exp)));
+		if (!exp)
 			continue;
-		}
-		/*
-		 * A path is audited once per crossmnt among its clients: make
-		 * one suggestion, from the first unsafe audit of it.
-		 */
-		for (j = 0; j < i && !seen; j++)
-			seen = same_path(bino_audit_get(audit, j), exp);
-		for (j = i; !seen && j < bino_audit_count(audit); j++) {
-			const struct bino_audit_export *other =
-				bino_audit_get(audit, j);
-
-			if (same_path(other, exp) && !bino_audit_export_error(other) &&
-			    unsafe(other)) {
-				exp = other;
-				break;
-			}
-		}
-		if (!seen)
-			suggest_one(&opts, exports, mounts, exp, &summary, &first);
+		if (out)
+			suggest_json(out, &config, exp, &summary);
+		else
+			suggest_text(&opts, &config, exp, &summary);
+	}
+	if (out) {
+		output_close(out);
+		if (output_end(out) != 0)
+			summary.audited = 0;
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: write error: %s\n", PROGRAM_NAME, strerror(errno));
-		goto out_audit;
+		goto out_output;
 	}
 	if (summary.audited)
 		ret = summary.needed ? EXIT_FINDINGS : EXIT_CLEAN;
-out_audit:
-	bino_audit_destroy(audit);
-	bino_mounts_destroy(mounts);
-out_exports:
-	bino_exports_destroy(exports);
+out_output:
+	output_destroy(out);
+out_session:
+	audit_session_release(&session);
 	return ret;
 }

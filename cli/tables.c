@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Reading the tables audit and suggest start from, in one place so both
- * commands accept the same files and word their errors alike.
+ * What audit and suggest start from, in one place so both commands accept
+ * the same files, audit alike and word their errors alike: the exports and
+ * mount tables, and the audit run with its progress line.
  */
 #include "tables.h"
 
@@ -10,6 +11,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "btrfs-ino.h"
 
@@ -90,11 +92,76 @@ int read_mounts(const char *mountinfo_file, struct bino_mounts **ret)
 	return -1;
 }
 
-void show_audit_progress(const struct bino_audit_export *exp,
-			 uint64_t entries, void *data)
+static void show_audit_progress(const struct bino_audit_export *exp,
+				uint64_t entries, void *data)
 {
 	(void)data;
 	fprintf(stderr, "\r\033[K%s: auditing %s: %" PRIu64 " entries",
 		PROGRAM_NAME, bino_audit_export_path(exp), entries);
 	fflush(stderr);
+}
+
+static enum bino_error audit_session_add(const struct audit_request *request,
+					 struct bino_audit *audit)
+{
+	enum bino_error err = BINO_OK;
+	size_t i;
+
+	for (i = 0; !err && i < request->n_paths; i++)
+		err = bino_audit_add_path(audit, request->paths[i]);
+	if (!err && request->n_paths == 0) {
+		err = bino_audit_add_exports(audit);
+		if (!err && request->all_btrfs_mounts)
+			err = bino_audit_add_btrfs_mounts(audit);
+	}
+	return err;
+}
+
+int audit_session_run(const struct audit_request *request,
+		      struct audit_session *session)
+{
+	bool progress = !request->quiet && isatty(STDERR_FILENO);
+	enum bino_error err;
+
+	memset(session, 0, sizeof(*session));
+	if (read_exports(request->exports_file, &session->exports) != 0)
+		return -1;
+	if (read_mounts(request->mountinfo_file, &session->mounts) != 0)
+		goto out_release;
+	err = bino_audit_create(session->exports, session->mounts,
+				request->flags, &session->audit);
+	if (!err)
+		err = audit_session_add(request, session->audit);
+	if (err) {
+		fprintf(stderr, "%s: %s: %s\n", PROGRAM_NAME, bino_strerror(err),
+			strerror(errno));
+		goto out_release;
+	}
+	if (bino_audit_count(session->audit) == 0) {
+		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, request->nothing_to_do);
+		goto out_release;
+	}
+	if (progress)
+		bino_audit_set_progress(session->audit, show_audit_progress, NULL);
+	err = bino_audit_run(session->audit);
+	if (progress)
+		fprintf(stderr, "\r\033[K");
+	if (err) {
+		fprintf(stderr, "%s: audit failed: %s: %s\n", PROGRAM_NAME,
+			bino_strerror(err), strerror(errno));
+		goto out_release;
+	}
+	return 0;
+
+out_release:
+	audit_session_release(session);
+	return -1;
+}
+
+void audit_session_release(struct audit_session *session)
+{
+	bino_audit_destroy(session->audit);
+	bino_mounts_destroy(session->mounts);
+	bino_exports_destroy(session->exports);
+	memset(session, 0, sizeof(*session));
 }

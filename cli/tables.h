@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The exports and mount tables audit and suggest read, with their diagnostics. */
+/* What audit and suggest start from: the tables they read, and the audit run. */
 #ifndef BTRFS_INO_TABLES_H
 #define BTRFS_INO_TABLES_H
 
@@ -18,8 +18,34 @@ int read_exports(const char *exports_file, struct bino_exports **ret);
  */
 int read_mounts(const char *mountinfo_file, struct bino_mounts **ret);
 
-/* The audit progress line on stderr (a bino_audit_progress_fn). */
-void show_audit_progress(const struct bino_audit_export *exp,
-			 uint64_t entries, void *data);
+/* What to audit, from a command's options. */
+struct audit_request {
+	const char *exports_file; /* NULL: the system's exports files */
+	const char *mountinfo_file; /* NULL: this process's own table */
+	int flags; /* enum bino_audit_flags */
+	bool quiet; /* no progress line, even on a terminal */
+	/* Without @paths: every exported path, and with this every btrfs mount. */
+	bool all_btrfs_mounts;
+	char *const *paths;
+	size_t n_paths;
+	/* For stderr when there is nothing to audit, after "btrfs-ino: ". */
+	const char *nothing_to_do;
+};
+
+/* The tables read and the audit run; release with audit_session_release(). */
+struct audit_session {
+	struct bino_exports *exports;
+	struct bino_mounts *mounts;
+	struct bino_audit *audit;
+};
+
+/*
+ * Read the tables, add the paths and run the audit, with a progress line on
+ * stderr when it is a terminal.  Returns 0, or -1 with the problem reported
+ * on stderr (and @session released): the command then exits 2.
+ */
+int audit_session_run(const struct audit_request *request,
+		      struct audit_session *session);
+void audit_session_release(struct audit_session *session);
 
 #endif
