@@ -60,7 +60,8 @@ _btrfs_ino()
 			return
 			;;
 		esac
-		opts='--exports --mountinfo --nfsv4 --json -q --quiet -h --help'
+		opts='--exports --mountinfo --nfsv4 --json --suggest --ascii --full-tree
+			-q --quiet -h --help'
 		;;
 	suggest)
 		case $prev in
@@ -84,7 +85,8 @@ _btrfs_ino()
 			return
 			;;
 		esac
-		opts='--exports --mountinfo --format --server --client-dir -q --quiet -h --help'
+		opts='--exports --mountinfo --format --json --server --client-dir -q --quiet
+			-h --help'
 		;;
 	*)
 		return
