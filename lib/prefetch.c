@@ -9,6 +9,11 @@
  *
  * The queue is bounded and a full queue drops requests; the helpers never
  * follow symbolic links, trigger automounts or go deeper than they are told.
+ *
+ * On a warm cache read-ahead gains nothing and costs a second read of every
+ * directory, so each helper times its reads and, while they come from the
+ * cache, does only one request in PREFETCH_WARM_SAMPLE to notice when they
+ * stop doing so.
  */
 #include "prefetch.h"
 
@@ -23,9 +28,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PREFETCH_QUEUE_MAX 4096
+/* A directory read faster than this on average came from the cache. */
+#define PREFETCH_WARM_NS 100000
+#define PREFETCH_WARM_SAMPLE 16
 
 struct linux_dirent64 {
 	uint64_t d_ino;
@@ -75,11 +84,23 @@ static void prefetch_directory(const char *path)
 	close(fd);
 }
 
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void *prefetch_worker(void *arg)
 {
 	struct bino_prefetch *prefetch = arg;
+	/* Average time per directory read (a moving average, 1/8 weight). */
+	uint64_t average_ns = PREFETCH_WARM_NS;
+	unsigned int requests = 0;
 
 	for (;;) {
+		uint64_t start_ns;
 		char *path;
 
 		pthread_mutex_lock(&prefetch->lock);
@@ -93,7 +114,14 @@ static void *prefetch_worker(void *arg)
 		prefetch->head = (prefetch->head + 1) % PREFETCH_QUEUE_MAX;
 		prefetch->count--;
 		pthread_mutex_unlock(&prefetch->lock);
+		if (average_ns < PREFETCH_WARM_NS &&
+		    ++requests % PREFETCH_WARM_SAMPLE != 0) {
+			free(path);
+			continue;
+		}
+		start_ns = monotonic_ns();
 		prefetch_directory(path);
+		average_ns = (average_ns * 7 + (monotonic_ns() - start_ns)) / 8;
 		free(path);
 	}
 }
