@@ -7,39 +7,10 @@
 # default walk gives every entry the device and inode stat(2) gives it.
 # shellcheck source=tests/root/lib.sh
 source "$(dirname -- "$0")/lib.sh"
-require_root_btrfs
-require_cli
+setup_scratch
 for tool in mkfs.ext4 mkfs.xfs; do
 	command -v "$tool" >/dev/null || skip_or_fail "needs $tool"
 done
-
-WORK=$(mktemp -d "/tmp/$FIXTURE_PREFIX.XXXXXX")
-LOOPS=()
-OUT=$WORK/out
-mkdir -- "$OUT"
-
-# Unmount everything below WORK (deepest first), detach our loop devices.
-cleanup() {
-	local rc=$? target loop
-	trap - EXIT
-	while read -r target; do
-		umount -- "$target" || umount -l -- "$target" || rc=1
-	done < <(findmnt -n -l -o TARGET | grep -F -- "$WORK" | sort -r)
-	for loop in "${LOOPS[@]}"; do
-		losetup -d "$loop" 2>/dev/null || true
-	done
-	if [[ -z $(findmnt -n -l -o TARGET | grep -F -- "$WORK") ]]; then
-		rm -r --one-file-system -- "$WORK"
-	else
-		printf '%s: FAIL: %s still has mounts; left in place\n' "$TEST_NAME" "$WORK" >&2
-		rc=1
-	fi
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 143' TERM
 
 # mount_loop FSTYPE DIR: a fresh filesystem of FSTYPE on a loop file at DIR.
 mount_loop() {

@@ -101,6 +101,44 @@ setup_fixture() {
 	fi
 }
 
+# setup_scratch: an empty WORK directory (and OUT in it) for tests that make
+# their own mounts; on exit whatever is mounted below WORK is unmounted,
+# deepest first, and the loop devices listed in LOOPS are detached.
+setup_scratch() {
+	require_root_btrfs
+	require_cli
+	WORK=$(mktemp -d "/tmp/$FIXTURE_PREFIX.XXXXXX")
+	LOOPS=()
+	OUT=$WORK/out
+	mkdir -- "$OUT"
+	trap cleanup_scratch EXIT
+	trap 'exit 129' HUP
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+}
+
+cleanup_scratch() {
+	local rc=$? target loop pid
+	trap - EXIT
+	for pid in $(jobs -p); do
+		kill "$pid" 2>/dev/null || true
+	done
+	wait 2>/dev/null || true
+	while read -r target; do
+		umount -- "$target" || umount -l -- "$target" || rc=1
+	done < <(findmnt -n -l -o TARGET | grep -F -- "$WORK" | sort -r)
+	for loop in "${LOOPS[@]}"; do
+		losetup -d "$loop" 2>/dev/null || true
+	done
+	if [[ -z $(findmnt -n -l -o TARGET | grep -F -- "$WORK") ]]; then
+		rm -r --one-file-system -- "$WORK"
+	else
+		printf '%s: FAIL: %s still has mounts; left in place\n' "$TEST_NAME" "$WORK" >&2
+		rc=1
+	fi
+	exit "$rc"
+}
+
 # ---------------------------------------------------------------------------
 # Running the CLI
 
