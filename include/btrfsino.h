@@ -374,7 +374,8 @@ void bino_walk_prune(struct bino_walk *walk);
 void bino_walk_destroy(struct bino_walk *walk);
 
 /**
- * bino_walk_mounts() - The mount table the walk read at creation.
+ * bino_walk_mounts() - The newest mount table the walk read: at creation,
+ * or again when it met a mount made since (see bino_entry_mount()).
  *
  * Return: the table, owned by and valid as long as @walk.
  */
@@ -484,11 +485,13 @@ int bino_entry_errno(const struct bino_entry *entry);
  */
 const char *bino_entry_loop_ancestor(const struct bino_entry *entry);
 /**
- * bino_entry_mount() - The mount the entry is on, from the table the walk
- * read at creation (via statx STATX_MNT_ID).
+ * bino_entry_mount() - The mount the entry is on, from the walk's mount
+ * table (via statx STATX_MNT_ID).  A mount made during the walk (an
+ * automount it triggers, an NFS submount) makes the walk read the table
+ * again, up to 64 times.
  *
- * Return: the mount, or NULL when unknown (the table is older than a mount
- * made during the walk, or the entry could not be stat'ed).
+ * Return: the mount, valid as long as the walk, or NULL when unknown (the
+ * mount is gone from the table, or the entry could not be stat'ed).
  */
 const struct bino_mount *bino_entry_mount(struct bino_entry *entry);
 

@@ -52,6 +52,13 @@
  * subvolumes do not, so an uncertain key must recur this often to be one.
  */
 #define UNCERTAIN_LOOP_REPEATS 16
+/*
+ * Mounts made during the walk (automounts it triggers, NFS submounts) are
+ * not in the table read at creation: it is read again when an entry names a
+ * mount ID it lacks, at most this often, and the old tables are kept
+ * because entries and frames point into them.
+ */
+#define MOUNT_TABLE_READS_MAX 64
 
 #define WALK_ALL_FLAGS                                                       \
 	(BINO_WALK_POST_ORDER | BINO_WALK_XDEV | BINO_WALK_SAME_SUBVOL |     \
@@ -126,7 +133,10 @@ struct bino_walk {
 	char **start_paths;
 	size_t n_start_paths;
 	size_t next_start;
-	struct bino_mounts *mounts;
+	struct bino_mounts *mounts; /* the newest table read */
+	struct bino_mounts **old_mounts;
+	size_t n_old_mounts;
+	uint64_t last_unknown_mnt_id; /* not in the newest table either */
 	int threads;
 	struct bino_prefetch *prefetch; /* NULL with one thread */
 
@@ -550,6 +560,32 @@ static void walk_nfs_subvolid(struct identity *id,
  * @dirfd/@name how to reach it otherwise; @parent is its directory's
  * identity, NULL for starting paths.
  */
+/* The mount of @mnt_id, reading the table again if it is newer than ours. */
+static const struct bino_mount *walk_find_mount(struct bino_walk *walk,
+						uint64_t mnt_id)
+{
+	const struct bino_mount *mount = bino_mounts_find_id(walk->mounts, mnt_id);
+	struct bino_mounts **grown;
+	struct bino_mounts *fresh;
+
+	if (mount || mnt_id == walk->last_unknown_mnt_id ||
+	    walk->n_old_mounts >= MOUNT_TABLE_READS_MAX)
+		return mount;
+	grown = realloc(walk->old_mounts,
+			(walk->n_old_mounts + 1) * sizeof(*walk->old_mounts));
+	if (!grown)
+		return NULL;
+	walk->old_mounts = grown;
+	if (bino_mounts_create(NULL, &fresh) != BINO_OK)
+		return NULL;
+	walk->old_mounts[walk->n_old_mounts++] = walk->mounts;
+	walk->mounts = fresh;
+	mount = bino_mounts_find_id(fresh, mnt_id);
+	if (!mount)
+		walk->last_unknown_mnt_id = mnt_id;
+	return mount;
+}
+
 static void walk_identify(struct bino_walk *walk, struct identity *id,
 			  const struct bino_kstatx *stx,
 			  const struct identity *parent, int fd, int dirfd,
@@ -559,10 +595,10 @@ static void walk_identify(struct bino_walk *walk, struct identity *id,
 	id->raw_dev = bino__statx_dev(stx);
 	id->key.ino = stx->ino;
 	id->mnt_id = stx->mnt_id;
-	if ((stx->mask & BINO_STATX_MNT_ID) && walk->mounts)
-		id->mount = bino_mounts_find_id(walk->mounts, stx->mnt_id);
-	if (!id->mount && parent && parent->mnt_id == stx->mnt_id)
+	if (parent && parent->mnt_id == stx->mnt_id)
 		id->mount = parent->mount;
+	else if ((stx->mask & BINO_STATX_MNT_ID) && walk->mounts)
+		id->mount = walk_find_mount(walk, stx->mnt_id);
 	id->kind = id->mount ? bino__mount_fs_kind(id->mount) : BINO_FS_OTHER;
 	if ((stx->attributes_mask & BINO_STATX_ATTR_MOUNT_ROOT) &&
 	    (stx->attributes & BINO_STATX_ATTR_MOUNT_ROOT))
@@ -1206,6 +1242,9 @@ BINO_PUBLIC void bino_walk_destroy(struct bino_walk *walk)
 	}
 	free(walk->start_paths);
 	bino_mounts_destroy(walk->mounts);
+	for (i = 0; i < walk->n_old_mounts; i++)
+		bino_mounts_destroy(walk->old_mounts[i]);
+	free(walk->old_mounts);
 	free(walk->path);
 	free(walk->ancestor_path);
 	free(walk);
