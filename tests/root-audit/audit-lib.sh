@@ -52,3 +52,70 @@ write_exports() {
 	shift
 	printf '%s\n' "$@" >"$file"
 }
+
+# ---------------------------------------------------------------------------
+# The tree that opens the text report (run with --ascii)
+
+# tree_rows FILE: the tree's rows, "DEPTH<TAB>ROW" with the branch
+# characters ("|  ", "   ", "|- ", "`- ") counted and removed.
+tree_rows() {
+	awk '/^\(collisions between/ { exit }
+		{
+			line = $0; depth = 0
+			while (match(line, /^(\|  |   |\|- |`- )/)) {
+				line = substr(line, 4)
+				depth++
+			}
+			print depth "\t" line
+		}' "$1"
+}
+
+# tree_subvols FILE: "ID TREE_PARENT SNAPSHOT_OF" per subvolume row, where
+# TREE_PARENT is the ID of the subvolume row it hangs from ("export" for the
+# export's row) and SNAPSHOT_OF the source the row names, or null.
+tree_subvols() {
+	tree_rows "$1" | awk -F'\t' '
+		$1 == 0 { parent[0] = "export"; next }
+		match($2, /  (subvolume|snapshot) [0-9]+( of [0-9]+)?/) {
+			n = split(substr($2, RSTART + 2, RLENGTH - 2), w, " ")
+			of = n == 4 ? w[4] : "null"
+			print w[2], parent[$1 - 1], of
+			parent[$1] = w[2]
+			next
+		}
+		{ parent[$1] = "not-a-subvolume" }'
+}
+
+# tree_counts FILE: "DEPTH ID LOOP HARDLINK PLAIN" per row that shows counts
+# (ID is "export", a subvolume ID, or "folded" for a row of folded snapshots).
+tree_counts() {
+	tree_rows "$1" | awk -F'\t' '
+		match($2, /(LOOP|loop) [0-9]+ \/ hardlink [0-9]+ \/ plain [0-9]+/) {
+			split(substr($2, RSTART, RLENGTH), c, " ")
+			id = "export"
+			if ($1 > 0 && match($2, /  (subvolume|snapshot) [0-9]+/))
+				id = substr($2, RSTART + 2, RLENGTH - 2)
+			else if ($1 > 0)
+				id = "folded"
+			sub(/^[a-z]+ /, "", id)
+			print $1, id, c[2], c[5], c[8]
+		}'
+}
+
+# btrfs_subvols PATH...: "ID PARENT_ID SNAPSHOT_OF" of each subvolume root
+# PATH as btrfs-progs shows it (SNAPSHOT_OF: the ID whose UUID is its Parent
+# UUID, or null).
+btrfs_subvols() {
+	local path id show parent puuid of
+	for path in "$@"; do
+		id=$(btrfs inspect-internal rootid -- "$path")
+		show=$(btrfs subvolume show -- "$path")
+		parent=$(awk -F'\t+' '/^[[:space:]]*Parent ID:/ { print $NF }' <<<"$show")
+		puuid=$(awk '/^[[:space:]]*Parent UUID:/ { print $NF }' <<<"$show")
+		of=null
+		if [[ $puuid != - ]]; then
+			of=$(btrfs subvolume list -u "$MNT" | awk -v u="$puuid" '{ for (i = 1; i < NF; i++) if ($i == "uuid" && $(i + 1) == u) print $2 }')
+		fi
+		printf '%s %s %s\n' "$id" "$parent" "$of"
+	done
+}
