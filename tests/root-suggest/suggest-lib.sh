@@ -60,3 +60,35 @@ apply_and_run() {
 	BLKID_FILE=/dev/null unshare -m --propagation private -- bash -c 'mount -a -T "$1" || exit 99; shift; "$@"' \
 		bash "$fstab" "$@"
 }
+
+# BLOCKS: every --format name, in the order of the full report.
+BLOCKS=(server-fstab mount-units exports exports-nohide client-fstab autofs snapshot-hook)
+
+# format_output FORMAT [ARGS...]: "suggest --format FORMAT ARGS $FEX" into
+# $OUT/format-FORMAT, checked to exit 1.
+format_output() {
+	local format=$1
+	shift
+	suggest "format-$format" --exports "$EXPORTS" --format "$format" "$@" "$FEX"
+	check_suggest_rc "format-$format" 1
+}
+
+# block_of_report FILE FORMAT: the lines of the full report's block that
+# ends its heading with "(--format FORMAT)", up to the next "## " heading,
+# without the blank line before it.
+block_of_report() {
+	awk -v f="(--format $2)" '
+		index($0, "## ") == 1 {
+			if (on)
+				exit
+			on = substr($0, length($0) - length(f) + 1) == f
+			next
+		}
+		on { line[n++] = $0 }
+		END {
+			while (n > 0 && line[n - 1] == "")
+				n--
+			for (i = 0; i < n; i++)
+				print line[i]
+		}' "$1"
+}
