@@ -576,41 +576,35 @@ static void summary_comment(const struct suggest_ctx *ctx)
 	      "# and mount them explicitly on Linux clients (3 or 4).\n", out);
 }
 
+/* The blocks in report order: their headings and writers. */
+static const struct {
+	const char *title;
+	void (*write)(const struct suggest_ctx *ctx);
+} blocks[] = {
+	[SUGGEST_SERVER_FSTAB] = { "1. Server fstab", block_server_fstab },
+	[SUGGEST_MOUNT_UNITS] = { "1b. Or: systemd mount units", block_mount_units },
+	[SUGGEST_EXPORTS] = { "2. Server exports", block_exports },
+	[SUGGEST_EXPORTS_NOHIDE] = { "2b. Or: one export per subvolume",
+				     block_exports_nohide },
+	[SUGGEST_CLIENT_FSTAB] = { "3. Client fstab", block_client_fstab },
+	[SUGGEST_AUTOFS] = { "4. Or: client autofs map", block_autofs },
+	[SUGGEST_SNAPSHOT_HOOK] = { "5. Hook for later snapshots",
+				    block_snapshot_hook },
+};
+
 static void suggest_export(const struct suggest_ctx *ctx)
 {
-	FILE *out = ctx->out;
+	int b;
 
 	if (ctx->block == SUGGEST_ALL)
 		summary_comment(ctx);
 	else if (ctx->block != SUGGEST_SNAPSHOT_HOOK) /* #! comes first */
-		fprintf(out, "# %s\n", ctx->path);
-	if (wanted(ctx, SUGGEST_SERVER_FSTAB)) {
-		heading(ctx, "1. Server fstab", SUGGEST_SERVER_FSTAB);
-		block_server_fstab(ctx);
-	}
-	if (wanted(ctx, SUGGEST_MOUNT_UNITS)) {
-		heading(ctx, "1b. Or: systemd mount units", SUGGEST_MOUNT_UNITS);
-		block_mount_units(ctx);
-	}
-	if (wanted(ctx, SUGGEST_EXPORTS)) {
-		heading(ctx, "2. Server exports", SUGGEST_EXPORTS);
-		block_exports(ctx);
-	}
-	if (wanted(ctx, SUGGEST_EXPORTS_NOHIDE)) {
-		heading(ctx, "2b. Or: one export per subvolume", SUGGEST_EXPORTS_NOHIDE);
-		block_exports_nohide(ctx);
-	}
-	if (wanted(ctx, SUGGEST_CLIENT_FSTAB)) {
-		heading(ctx, "3. Client fstab", SUGGEST_CLIENT_FSTAB);
-		block_client_fstab(ctx);
-	}
-	if (wanted(ctx, SUGGEST_AUTOFS)) {
-		heading(ctx, "4. Or: client autofs map", SUGGEST_AUTOFS);
-		block_autofs(ctx);
-	}
-	if (wanted(ctx, SUGGEST_SNAPSHOT_HOOK)) {
-		heading(ctx, "5. Hook for later snapshots", SUGGEST_SNAPSHOT_HOOK);
-		block_snapshot_hook(ctx);
+		fprintf(ctx->out, "# %s\n", ctx->path);
+	for (b = 0; b < SUGGEST_BLOCK_NR; b++) {
+		if (!wanted(ctx, b))
+			continue;
+		heading(ctx, blocks[b].title, b);
+		blocks[b].write(ctx);
 	}
 	if (ctx->block == SUGGEST_ALL)
 		notes(ctx);
