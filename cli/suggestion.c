@@ -22,32 +22,6 @@
 #define AUTOFS_MAP "/etc/auto.btrfs-ino"
 #define HOOK_PATH "/usr/local/sbin/btrfs-ino-mount-snapshot"
 
-static const char *const block_names[] = {
-	[SUGGEST_SERVER_FSTAB] = "server-fstab",
-	[SUGGEST_MOUNT_UNITS] = "mount-units",
-	[SUGGEST_EXPORTS] = "exports",
-	[SUGGEST_EXPORTS_NOHIDE] = "exports-nohide",
-	[SUGGEST_CLIENT_FSTAB] = "client-fstab",
-	[SUGGEST_AUTOFS] = "autofs",
-	[SUGGEST_SNAPSHOT_HOOK] = "snapshot-hook",
-};
-
-const char *suggest_block_name(enum suggest_block block)
-{
-	return block < SUGGEST_BLOCK_NR ? block_names[block] : "all";
-}
-
-int suggest_block_from_name(const char *name)
-{
-	int b;
-
-	for (b = 0; b < SUGGEST_BLOCK_NR; b++) {
-		if (strcmp(name, block_names[b]) == 0)
-			return b;
-	}
-	return -1;
-}
-
 /* What one export's blocks are written from. */
 struct suggest_ctx {
 	const struct suggest_config *config;
@@ -538,7 +512,8 @@ static void heading(const struct suggest_ctx *ctx, const char *title,
 		    enum suggest_block block)
 {
 	if (ctx->block == SUGGEST_ALL)
-		fprintf(ctx->out, "\n## %s (--format %s)\n", title, suggest_block_name(block));
+		fprintf(ctx->out, "\n## %s (--format %s)\n", title,
+			suggest_block_name(block));
 }
 
 static bool wanted(const struct suggest_ctx *ctx, enum suggest_block block)
@@ -576,21 +551,42 @@ static void summary_comment(const struct suggest_ctx *ctx)
 	      "# and mount them explicitly on Linux clients (3 or 4).\n", out);
 }
 
-/* The blocks in report order: their headings and writers. */
+/* The blocks in report order: their --format names, headings and writers. */
 static const struct {
+	const char *name;
 	const char *title;
 	void (*write)(const struct suggest_ctx *ctx);
 } blocks[] = {
-	[SUGGEST_SERVER_FSTAB] = { "1. Server fstab", block_server_fstab },
-	[SUGGEST_MOUNT_UNITS] = { "1b. Or: systemd mount units", block_mount_units },
-	[SUGGEST_EXPORTS] = { "2. Server exports", block_exports },
-	[SUGGEST_EXPORTS_NOHIDE] = { "2b. Or: one export per subvolume",
+	[SUGGEST_SERVER_FSTAB] = { "server-fstab", "1. Server fstab",
+				   block_server_fstab },
+	[SUGGEST_MOUNT_UNITS] = { "mount-units", "1b. Or: systemd mount units",
+				  block_mount_units },
+	[SUGGEST_EXPORTS] = { "exports", "2. Server exports", block_exports },
+	[SUGGEST_EXPORTS_NOHIDE] = { "exports-nohide",
+				     "2b. Or: one export per subvolume",
 				     block_exports_nohide },
-	[SUGGEST_CLIENT_FSTAB] = { "3. Client fstab", block_client_fstab },
-	[SUGGEST_AUTOFS] = { "4. Or: client autofs map", block_autofs },
-	[SUGGEST_SNAPSHOT_HOOK] = { "5. Hook for later snapshots",
+	[SUGGEST_CLIENT_FSTAB] = { "client-fstab", "3. Client fstab",
+				   block_client_fstab },
+	[SUGGEST_AUTOFS] = { "autofs", "4. Or: client autofs map", block_autofs },
+	[SUGGEST_SNAPSHOT_HOOK] = { "snapshot-hook", "5. Hook for later snapshots",
 				    block_snapshot_hook },
 };
+
+const char *suggest_block_name(enum suggest_block block)
+{
+	return block < SUGGEST_BLOCK_NR ? blocks[block].name : "all";
+}
+
+int suggest_block_from_name(const char *name)
+{
+	int b;
+
+	for (b = 0; b < SUGGEST_BLOCK_NR; b++) {
+		if (strcmp(name, blocks[b].name) == 0)
+			return b;
+	}
+	return -1;
+}
 
 static void suggest_export(const struct suggest_ctx *ctx)
 {
@@ -767,7 +763,7 @@ static int json_blocks(struct output *out, struct suggest_ctx *ctx)
 			free(text);
 			return -1;
 		}
-		snprintf(key, sizeof(key), "%s", block_names[b]);
+		snprintf(key, sizeof(key), "%s", blocks[b].name);
 		for (p = key; *p; p++) {
 			if (*p == '-')
 				*p = '_';
