@@ -5,9 +5,11 @@
  * subvolume holding them, the server mounts of each subvolume, every node
  * with its verdict, so that an admin sees at a glance where the loops are.
  *
- * Components: tree_attribute() spreads the colliding subvolume pairs over
- * the subvolumes; tree_export(), tree_subvol() and tree_mounts() add one
- * row per node (branch characters, name, verdict, details) to struct tree;
+ * Components: tree_nest() finds each subvolume's parent row,
+ * tree_attribute() spreads the colliding subvolume pairs over the
+ * subvolumes, tree_place_mounts() hangs each server mount under a row;
+ * tree_export(), tree_subvol(), tree_kids() and tree_mounts() add one row
+ * per node (branch characters, name, verdict, details) to struct tree;
  * tree_write() prints the rows with the columns aligned.  Only the public
  * audit API is used.
  */
@@ -31,7 +33,8 @@
 #define TREE_NAME_COLUMN_MAX 48
 #define TREE_VERDICT_COLUMN_MAX 40
 
-#define NO_PARENT SIZE_MAX
+#define NO_PARENT SIZE_MAX /* the export's row */
+#define OWN_MOUNT (SIZE_MAX - 1) /* a subvolume's own mount, shown with it */
 
 struct tree_style {
 	const char *branch, *last, *vertical, *blank, *more;
@@ -64,6 +67,7 @@ struct tree {
 	uint64_t (*counts)[BINO_COLLISION_NR]; /* attributed to it */
 	size_t *partners; /* pairs it is in whose counts are elsewhere */
 	uint64_t *partner_ids; /* the last of those */
+	size_t *placed; /* per submount: the subvolume row it hangs from */
 	uint64_t unattributed[BINO_COLLISION_NR];
 };
 
@@ -118,6 +122,16 @@ static bool counts_zero(const uint64_t *counts)
 			return false;
 	}
 	return true;
+}
+
+/* Whether @path is @dir or below it. */
+static bool path_below(const char *path, const char *dir)
+{
+	size_t len = strlen(dir);
+
+	if (strcmp(dir, "/") == 0)
+		return path[0] == '/';
+	return strncmp(path, dir, len) == 0 && (path[len] == '/' || !path[len]);
 }
 
 /* Display columns of a UTF-8 string (one per character). */
@@ -326,11 +340,7 @@ static char *mount_verdict(struct tree *tree, const struct bino_mount *mount,
 	size_t client_fs;
 
 	if (!submount) {
-		size_t len = strlen(target);
-
-		if (strcmp(target, "/") == 0 ||
-		    (strncmp(path, target, len) == 0 &&
-		     (path[len] == '/' || path[len] == '\0')))
+		if (path_below(path, target))
 			return tree_printf(tree, "holds the export");
 		return tree_printf(tree, "not below the export");
 	}
@@ -463,6 +473,88 @@ static size_t tree_children(struct tree *tree, size_t index, size_t *kids)
 	return n;
 }
 
+/* Whether @mount is the server mount of some subvolume of the export. */
+static bool subvol_mount(const struct tree *tree, const struct bino_mount *mount)
+{
+	size_t i, j;
+
+	for (i = 0; i < tree->n_subvols; i++) {
+		const struct bino_audit_subvol *subvol =
+			bino_audit_export_subvol(tree->exp, i);
+
+		for (j = 0; j < bino_audit_subvol_mount_count(subvol); j++) {
+			if (bino_mount_id(bino_audit_subvol_mount(subvol, j)) ==
+			    bino_mount_id(mount))
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Where each server mount below the export hangs: with the subvolume it
+ * mounts, else under the deepest subvolume holding its mount point, else
+ * under the export.
+ */
+static void tree_place_mounts(struct tree *tree)
+{
+	size_t i, k, best, n = bino_audit_export_submount_count(tree->exp);
+
+	for (k = 0; k < n; k++) {
+		const struct bino_mount *mount = bino_audit_submount_mount(
+			bino_audit_export_submount(tree->exp, k));
+		const char *target = bino_mount_target(mount);
+
+		tree->placed[k] = NO_PARENT;
+		if (subvol_mount(tree, mount)) {
+			tree->placed[k] = OWN_MOUNT;
+			continue;
+		}
+		for (i = 0, best = 0; i < tree->n_subvols; i++) {
+			const char *path = bino_audit_subvol_path(
+				bino_audit_export_subvol(tree->exp, i));
+
+			if (i == 0)
+				path = bino_audit_export_path(tree->exp);
+			if (path && path_below(target, path) && strlen(path) >= best) {
+				best = strlen(path);
+				tree->placed[k] = i;
+			}
+		}
+	}
+}
+
+/*
+ * The mount rows of subvolume @index (NO_PARENT: of the export): its own
+ * server mounts, then the other mounts placed under it; the last of them
+ * is the last row of the level unless @more follows.
+ */
+static void tree_mounts(struct tree *tree, size_t index, bool more)
+{
+	const struct bino_audit_subvol *subvol =
+		index == NO_PARENT ? NULL : bino_audit_export_subvol(tree->exp, index);
+	size_t i, n_own = subvol ? bino_audit_subvol_mount_count(subvol) : 0;
+	size_t n = bino_audit_export_submount_count(tree->exp), rows = n_own;
+
+	for (i = 0; i < n; i++)
+		rows += tree->placed[i] == index;
+	for (i = 0; i < n_own; i++) {
+		const struct bino_mount *mount = bino_audit_subvol_mount(subvol, i);
+
+		tree_mount(tree, mount, find_submount(tree, mount),
+			   --rows == 0 && !more);
+	}
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_submount *submount =
+			bino_audit_export_submount(tree->exp, i);
+
+		if (tree->placed[i] != index)
+			continue;
+		tree_mount(tree, bino_audit_submount_mount(submount), submount,
+			   --rows == 0 && !more);
+	}
+}
+
 static void tree_subvol(struct tree *tree, size_t index, bool last);
 
 /* Rows for the subvolumes in @kids, the last of them last if @last. */
@@ -499,9 +591,7 @@ static void tree_kids(struct tree *tree, const size_t *kids, size_t n, bool last
 
 static void tree_subvol(struct tree *tree, size_t index, bool last)
 {
-	const struct bino_audit_subvol *subvol =
-		bino_audit_export_subvol(tree->exp, index);
-	size_t i, n_mounts = bino_audit_subvol_mount_count(subvol), n_kids, old;
+	size_t n_kids, old;
 	size_t *kids;
 
 	tree_add(tree, branch(tree, last), subvol_name(tree, index),
@@ -513,33 +603,10 @@ static void tree_subvol(struct tree *tree, size_t index, bool last)
 	}
 	n_kids = tree_children(tree, index, kids);
 	old = tree_push(tree, below(tree, last));
-	for (i = 0; i < n_mounts; i++) {
-		const struct bino_mount *mount = bino_audit_subvol_mount(subvol, i);
-
-		tree_mount(tree, mount, find_submount(tree, mount),
-			   i + 1 == n_mounts && n_kids == 0);
-	}
+	tree_mounts(tree, index, n_kids > 0);
 	tree_kids(tree, kids, n_kids, true);
 	tree_pop(tree, old);
 	free(kids);
-}
-
-/* Whether @mount is the server mount of some subvolume of the export. */
-static bool subvol_mount(const struct tree *tree, const struct bino_mount *mount)
-{
-	size_t i, j;
-
-	for (i = 0; i < tree->n_subvols; i++) {
-		const struct bino_audit_subvol *subvol =
-			bino_audit_export_subvol(tree->exp, i);
-
-		for (j = 0; j < bino_audit_subvol_mount_count(subvol); j++) {
-			if (bino_mount_id(bino_audit_subvol_mount(subvol, j)) ==
-			    bino_mount_id(mount))
-				return true;
-		}
-	}
-	return false;
 }
 
 static char *export_details(struct tree *tree)
@@ -556,26 +623,12 @@ static char *export_details(struct tree *tree)
 			   bino_audit_export_client_fs_count(tree->exp));
 }
 
-/* The submounts no subvolume row shows, and the counts no subvolume has. */
+/* The export's rows before its subvolumes: mounts, and counts no subvolume has. */
 static void tree_export_rest(struct tree *tree, size_t n_kids)
 {
-	size_t i, n = bino_audit_export_submount_count(tree->exp), rest = 0;
 	bool other = !counts_zero(tree->unattributed);
 
-	for (i = 0; i < n; i++) {
-		rest += !subvol_mount(tree, bino_audit_submount_mount(
-						    bino_audit_export_submount(tree->exp, i)));
-	}
-	for (i = 0; i < n; i++) {
-		const struct bino_audit_submount *submount =
-			bino_audit_export_submount(tree->exp, i);
-		const struct bino_mount *mount = bino_audit_submount_mount(submount);
-
-		if (subvol_mount(tree, mount))
-			continue;
-		rest--;
-		tree_mount(tree, mount, submount, rest == 0 && n_kids == 0 && !other);
-	}
+	tree_mounts(tree, NO_PARENT, other || n_kids > 0);
 	if (other)
 		tree_add(tree, branch(tree, n_kids == 0),
 			 tree_printf(tree, "(not in a subvolume)"),
@@ -612,14 +665,17 @@ static void tree_export(struct tree *tree, const struct bino_audit_export *exp)
 	tree->counts = calloc(n + 1, sizeof(*tree->counts));
 	tree->partners = calloc(n + 1, sizeof(*tree->partners));
 	tree->partner_ids = calloc(n + 1, sizeof(*tree->partner_ids));
+	tree->placed = calloc(bino_audit_export_submount_count(exp) + 1,
+			      sizeof(*tree->placed));
 	kids = calloc(n + 1, sizeof(*kids));
 	if (!tree->parent || !tree->counts || !tree->partners ||
-	    !tree->partner_ids || !kids) {
+	    !tree->partner_ids || !tree->placed || !kids) {
 		tree->failed = true;
 		goto out_free;
 	}
 	tree_nest(tree);
 	tree_attribute(tree);
+	tree_place_mounts(tree);
 	n_kids = n ? tree_children(tree, NO_PARENT, kids) : 0;
 	old = tree_push(tree, "");
 	tree_export_rest(tree, n_kids);
@@ -627,6 +683,7 @@ static void tree_export(struct tree *tree, const struct bino_audit_export *exp)
 	tree_pop(tree, old);
 out_free:
 	free(kids);
+	free(tree->placed);
 	free(tree->partner_ids);
 	free(tree->partners);
 	free(tree->counts);
@@ -635,6 +692,7 @@ out_free:
 	tree->counts = NULL;
 	tree->partners = NULL;
 	tree->partner_ids = NULL;
+	tree->placed = NULL;
 }
 
 /* ---- output ------------------------------------------------------------ */
