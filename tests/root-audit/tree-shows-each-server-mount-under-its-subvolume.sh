@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Server mounts in the tree: fex/spool mounted on its own path hangs from
+# spool's row, and a tmpfs mounted on fex/docs/m from fex's row (the
+# subvolume holding its mount point), each with the mount ID findmnt gives.
+# Exported with crossmnt both are crossed, each into a client filesystem of
+# its own; without it spool's mount shows the same content in client
+# filesystem 0 and the tmpfs is hidden.
+source "$(dirname -- "$0")/audit-lib.sh"
+setup_fixture
+
+fex=$MNT/fex
+spool=$fex/spool
+mkdir -- "$fex/docs/m"
+mount -o "subvol=fex/spool" -- "$LOOP" "$spool"
+mount -t tmpfs -- tmpfs "$fex/docs/m"
+spool_id=$(findmnt -n -o ID --mountpoint "$spool")
+tmpfs_id=$(findmnt -n -o ID --mountpoint "$fex/docs/m")
+
+# mount_rows FILE: "MOUNT_ID ROW_ABOVE VERDICT" per mount row, ROW_ABOVE
+# being the subvolume ID of the row it hangs from.
+mount_rows() {
+	tree_rows "$1" | awk -F'\t' '
+		match($2, /  (subvolume|snapshot) [0-9]+/) {
+			split(substr($2, RSTART + 2, RLENGTH - 2), w, " ")
+			row[$1] = w[2]
+			next
+		}
+		/^[0-9]+\tmount [0-9]+  / {
+			split($2, f, /  +/)
+			sub(/^mount /, "", f[1])
+			print f[1], row[$1 - 1], f[2]
+			next
+		}
+		{ row[$1] = "other" }' | sort
+}
+
+write_exports "$OUT/crossmnt" "$fex *(rw,crossmnt,no_subtree_check)"
+audit crossed --ascii --exports "$OUT/crossmnt" "$fex"
+check_audit_rc crossed 1
+printf '%s\n' "$spool_id $ID_SPOOL crossed (crossmnt): client fs N" \
+	"$tmpfs_id $ID_FEX crossed (crossmnt): client fs N" | sort >"$OUT/expected-crossed"
+mount_rows "$OUT/crossed" >"$OUT/actual-crossed"
+sed 's/client fs [0-9]*$/client fs N/' "$OUT/actual-crossed" >"$OUT/actual-crossed-n"
+check_files_eq "mount rows with crossmnt" "$OUT/expected-crossed" "$OUT/actual-crossed-n"
+# Client filesystem 0 is the export's; each crossed mount has its own.
+check_eq "client filesystems of the crossed mounts" "1 2" \
+	"$(awk '{ print $NF }' "$OUT/actual-crossed" | sort -n | paste -sd' ')"
+
+write_exports "$OUT/plain" "$fex *(rw,no_subtree_check)"
+audit plain --ascii --exports "$OUT/plain" "$fex"
+check_audit_rc plain 1
+printf '%s\n' "$spool_id $ID_SPOOL not crossed: same content, client fs 0" \
+	"$tmpfs_id $ID_FEX not crossed: hidden" | sort >"$OUT/expected-plain"
+mount_rows "$OUT/plain" >"$OUT/actual-plain"
+check_files_eq "mount rows without crossmnt" "$OUT/expected-plain" "$OUT/actual-plain"
+umount -- "$fex/docs/m" "$spool"
+finish
