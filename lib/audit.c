@@ -18,6 +18,34 @@
  *  - audit_note_device() and audit_note_subvol(): raw st_dev values and
  *    subvolumes met, completed after the walk (audit_finish_subvols()).
  *
+ * Memory and stat calls follow the keys that collide, not the tree:
+ *
+ *  - The client key table (ckeys.c) keeps, per client filesystem, a
+ *    compressed bitmap of the inode numbers met, and per identity (client
+ *    filesystem, dev, subvolume) those first met in it.  Only a key met a
+ *    second time gets a group: the identity of its first entry (found in
+ *    those bitmaps), the first other identity met and a count, and the same
+ *    for the hardlink class.  No path is kept per key.
+ *  - nlink matters only for the hardlink class, so a non-directory is
+ *    stat'ed only when its key was met before (it may collide), plus one
+ *    probe per directory, so that entries stat cannot see (a directory
+ *    readable but not searchable) are still counted unreadable.  A key's
+ *    first entry is therefore not stat'ed: its group's first_links is
+ *    unknown until another entry of the same identity (the same inode) is
+ *    stat'ed.  Until then its hardlink-class entries wait in order on the
+ *    group's pending list and are replayed when it is known.
+ *  - Examples need the path of the first entry of the key (of the identity
+ *    that entry has), which was not kept.  A second, targeted walk
+ *    (audit_find_*()) finds those at most 2 * BINO_AUDIT_EXAMPLES_MAX paths
+ *    and stats the first entries of the groups still unknown with pending
+ *    entries; it stops as soon as nothing is missing, which is early in the
+ *    walk on snapshot-heavy trees (first entries come before their
+ *    collisions).  Examples are kept sorted by walk order (the entry's
+ *    sequence number), so the replayed hardlink entries take their place.
+ *    Should the tree change between the walks, an example whose first path
+ *    is not found again is dropped, and an unknown first entry counts as
+ *    having one link.
+ *
  * The library prints nothing: the results are read through accessors.
  */
 #include "audit.h"
@@ -39,9 +67,11 @@
 #define PROGRESS_EVERY 4096
 
 struct bino_audit_example {
-	char *path[2];
+	char *path[2]; /* path[0] NULL until the second walk finds it */
 	struct bino_key key[2];
 	size_t client_fs;
+	uint64_t seq; /* walk order of the colliding entry */
+	uint32_t first_identity; /* of path[0], for the second walk */
 };
 
 struct bino_audit_submount {
@@ -89,6 +119,7 @@ struct bino_audit_export {
 	size_t n_examples[BINO_COLLISION_NR];
 	struct bino_audit_pair *pairs;
 	size_t n_pairs, cap_pairs;
+	size_t last_pair; /* consecutive entries tend to share their pair */
 	struct bino_audit_submount *submounts;
 	size_t n_submounts, cap_submounts;
 	size_t n_client_fs;
@@ -119,6 +150,19 @@ struct audit_level {
 	uint64_t ino;
 	struct bino_key key;
 	size_t path_len;
+	enum {
+		PROBE_NONE, /* no child stat'ed yet */
+		PROBE_OK, /* children can be stat'ed */
+		PROBE_FAILED, /* they cannot: stat each, as unreadable */
+	} probe;
+};
+
+/* A hardlink-class entry waiting for its group's first_links. */
+struct link_event {
+	uint64_t seq;
+	uint32_t identity;
+	uint32_t next;
+	char *path; /* NULL once it can no longer be an example */
 };
 
 struct audit_walk {
@@ -130,6 +174,13 @@ struct audit_walk {
 	struct audit_level *levels;
 	size_t cap_levels;
 	uint64_t next_progress;
+	int pass; /* 1 counts, 2 finds what the first left missing */
+	uint64_t seq; /* entries counted so far */
+	struct link_event *events;
+	size_t n_events, cap_events;
+	uint64_t *waiting; /* (client_fs, ino) of groups with events */
+	size_t n_waiting, cap_waiting;
+	size_t missing; /* second walk: paths and first entries to find */
 };
 
 /* Grow @*array of @size-byte items so that it holds @need. */
@@ -470,16 +521,25 @@ static enum bino_error audit_add_pair(struct bino_audit_export *export,
 		a = b;
 		b = t;
 	}
+	if (export->last_pair < export->n_pairs) {
+		pair = &export->pairs[export->last_pair];
+		if (pair->subvolid_a == a && pair->subvolid_b == b) {
+			pair->collisions[collision] += count;
+			return BINO_OK;
+		}
+	}
 	for (i = 0; i < export->n_pairs; i++) {
 		pair = &export->pairs[i];
 		if (pair->subvolid_a == a && pair->subvolid_b == b) {
 			pair->collisions[collision] += count;
+			export->last_pair = i;
 			return BINO_OK;
 		}
 	}
 	if (grow(&export->pairs, &export->cap_pairs, export->n_pairs + 1,
 		 sizeof(*export->pairs)) != 0)
 		return BINO_ERROR_NO_MEMORY;
+	export->last_pair = export->n_pairs;
 	pair = &export->pairs[export->n_pairs++];
 	memset(pair, 0, sizeof(*pair));
 	pair->subvolid_a = a;
@@ -488,73 +548,202 @@ static enum bino_error audit_add_pair(struct bino_audit_export *export,
 	return BINO_OK;
 }
 
+/* Whether an entry of walk order @seq can still be an example of a class. */
+static bool audit_example_wanted(const struct bino_audit_export *export,
+				 enum bino_collision collision, uint64_t seq)
+{
+	size_t n = export->n_examples[collision];
+
+	return n < BINO_AUDIT_EXAMPLES_MAX ||
+	       seq < export->examples[collision][n - 1].seq;
+}
+
+/*
+ * Keep an example in walk order (@seq), the first BINO_AUDIT_EXAMPLES_MAX
+ * only.  @path_a may be NULL (found by the second walk, from
+ * @first_identity); @path_b is copied.
+ */
 static enum bino_error audit_add_example(struct bino_audit_export *export,
 					 enum bino_collision collision,
-					 const char *path_a, size_t len_a,
+					 uint64_t seq, const char *path_a,
+					 size_t len_a,
 					 const struct bino_key *key_a,
+					 uint32_t first_identity,
 					 const char *path_b,
 					 const struct bino_key *key_b,
 					 size_t client_fs)
 {
-	struct bino_audit_example *example;
+	struct bino_audit_example *examples = export->examples[collision];
+	struct bino_audit_example example;
+	size_t n = export->n_examples[collision], at;
 
-	if (export->n_examples[collision] >= BINO_AUDIT_EXAMPLES_MAX)
+	if (!path_b || !audit_example_wanted(export, collision, seq))
 		return BINO_OK;
-	example = &export->examples[collision][export->n_examples[collision]];
-	example->path[0] = strndup(path_a, len_a);
-	example->path[1] = strdup(path_b);
-	if (!example->path[0] || !example->path[1]) {
-		free(example->path[0]);
-		free(example->path[1]);
+	memset(&example, 0, sizeof(example));
+	example.path[0] = path_a ? strndup(path_a, len_a) : NULL;
+	example.path[1] = strdup(path_b);
+	if ((path_a && !example.path[0]) || !example.path[1]) {
+		free(example.path[0]);
+		free(example.path[1]);
 		return BINO_ERROR_NO_MEMORY;
 	}
-	example->key[0] = *key_a;
-	example->key[1] = *key_b;
-	example->client_fs = client_fs;
-	export->n_examples[collision]++;
+	example.key[0] = *key_a;
+	example.key[1] = *key_b;
+	example.client_fs = client_fs;
+	example.seq = seq;
+	example.first_identity = first_identity;
+	if (n == BINO_AUDIT_EXAMPLES_MAX) {
+		n--;
+		free(examples[n].path[0]);
+		free(examples[n].path[1]);
+	}
+	for (at = n; at > 0 && examples[at - 1].seq > seq; at--)
+		;
+	memmove(&examples[at + 1], &examples[at], (n - at) * sizeof(*examples));
+	examples[at] = example;
+	export->n_examples[collision] = n + 1;
 	return BINO_OK;
 }
 
-/*
- * Count one group's update: @paths entries newly collide (all of the group
- * at the moment it first meets a second identity, then one at a time).
- */
-static enum bino_error audit_group_add(struct bino_audit_export *export,
-				       enum bino_collision collision,
-				       struct bino_key *first, char **first_path,
-				       struct bino_key *other, uint64_t *paths,
-				       bool *mixed, const struct bino_key *key,
-				       const char *path, size_t client_fs)
+/* The true identity of inode @ino in identity @index. */
+static struct bino_key audit_key(const struct audit_walk *aw, uint32_t index,
+				 uint64_t ino)
 {
+	const struct ckey_identity *id = bino__ckey_identity_get(aw->groups,
+								 index);
+	struct bino_key key = { id->dev, id->subvolid, ino };
+
+	return key;
+}
+
+static uint64_t audit_subvolid(const struct audit_walk *aw, uint32_t index)
+{
+	return bino__ckey_identity_get(aw->groups, index)->subvolid;
+}
+
+/*
+ * Count one entry of identity @id in a class's group (*@first, *@other,
+ * *@paths, see struct ckey_group): when the group first meets a second
+ * identity, every entry met so far collides, then each one that follows.
+ * Each colliding entry of another identity than the first is an example.
+ */
+static enum bino_error audit_group_add(struct audit_walk *aw,
+				       enum bino_collision collision,
+				       uint32_t *first, uint32_t *other,
+				       uint64_t *paths, uint32_t id,
+				       uint64_t ino, const char *path,
+				       size_t client_fs, uint64_t seq)
+{
+	struct bino_audit_export *export = aw->export;
+	struct bino_key key_a, key_b;
+	uint64_t count;
 	enum bino_error err;
 
 	(*paths)++;
 	if (*paths == 1) {
-		*first = *key;
-		*first_path = strdup(path);
-		return *first_path ? BINO_OK : BINO_ERROR_NO_MEMORY;
+		*first = id;
+		return BINO_OK;
 	}
-	if (bino_key_equal(first, key)) {
-		if (!*mixed)
+	if (id == *first) {
+		if (*other == CKEY_NONE)
 			return BINO_OK;
 		/* It collides with the other identity already met. */
 		export->collisions[collision]++;
-		return audit_add_pair(export, first->subvolid, other->subvolid,
-				      collision, 1);
+		return audit_add_pair(export, audit_subvolid(aw, *first),
+				      audit_subvolid(aw, *other), collision, 1);
 	}
-	export->collisions[collision] += *mixed ? 1 : *paths;
-	err = audit_add_pair(export, first->subvolid, key->subvolid, collision,
-			     *mixed ? 1 : *paths);
-	if (!*mixed)
-		*other = *key;
-	*mixed = true;
+	count = *other == CKEY_NONE ? *paths : 1;
+	export->collisions[collision] += count;
+	err = audit_add_pair(export, audit_subvolid(aw, *first),
+			     audit_subvolid(aw, id), collision, count);
+	if (*other == CKEY_NONE)
+		*other = id;
 	if (err)
 		return err;
-	return audit_add_example(export, collision, *first_path,
-				 strlen(*first_path), first, path, key,
-				 client_fs);
+	key_a = audit_key(aw, *first, ino);
+	key_b = audit_key(aw, id, ino);
+	return audit_add_example(export, collision, seq, NULL, 0, &key_a,
+				 *first, path, &key_b, client_fs);
 }
 
+/*
+ * The group's first entry is now known to be (@links) or not a
+ * non-directory with several links: count it in the hardlink class, then
+ * the entries that waited for this.
+ */
+static enum bino_error audit_group_resolve(struct audit_walk *aw,
+					   struct ckey_group *group,
+					   bool links, uint64_t ino,
+					   size_t client_fs)
+{
+	enum bino_error err = BINO_OK;
+	uint32_t i;
+
+	group->first_links = links ? CKEY_FIRST_LINKS_YES : CKEY_FIRST_LINKS_NO;
+	if (links) {
+		group->first_link = group->first;
+		group->link_paths = 1;
+	}
+	for (i = group->pending; i != CKEY_NONE; i = aw->events[i].next) {
+		struct link_event *event = &aw->events[i];
+
+		if (!err)
+			err = audit_group_add(aw, BINO_COLLISION_HARDLINK,
+					      &group->first_link,
+					      &group->other_link,
+					      &group->link_paths,
+					      event->identity, ino, event->path,
+					      client_fs, event->seq);
+		free(event->path);
+		event->path = NULL;
+	}
+	group->pending = CKEY_NONE;
+	group->pending_tail = CKEY_NONE;
+	return err;
+}
+
+/* Queue a hardlink-class entry until the group's first_links is known. */
+static enum bino_error audit_group_wait(struct audit_walk *aw,
+					struct ckey_group *group, uint32_t id,
+					uint64_t ino, const char *path,
+					size_t client_fs, uint64_t seq)
+{
+	struct link_event *event;
+
+	if (aw->n_events >= CKEY_NONE ||
+	    grow(&aw->events, &aw->cap_events, aw->n_events + 1,
+		 sizeof(*aw->events)) != 0)
+		return BINO_ERROR_NO_MEMORY;
+	if (group->pending == CKEY_NONE) {
+		if (grow(&aw->waiting, &aw->cap_waiting, aw->n_waiting + 2,
+			 sizeof(*aw->waiting)) != 0)
+			return BINO_ERROR_NO_MEMORY;
+		aw->waiting[aw->n_waiting++] = client_fs;
+		aw->waiting[aw->n_waiting++] = ino;
+	}
+	event = &aw->events[aw->n_events];
+	event->seq = seq;
+	event->identity = id;
+	event->next = CKEY_NONE;
+	event->path = NULL;
+	if (audit_example_wanted(aw->export, BINO_COLLISION_HARDLINK, seq)) {
+		event->path = strdup(path);
+		if (!event->path)
+			return BINO_ERROR_NO_MEMORY;
+	}
+	if (group->pending == CKEY_NONE)
+		group->pending = (uint32_t)aw->n_events;
+	else
+		aw->events[group->pending_tail].next = (uint32_t)aw->n_events;
+	group->pending_tail = (uint32_t)aw->n_events;
+	aw->n_events++;
+	return BINO_OK;
+}
+
+/*
+ * Count an entry: @nlink is known (stat'ed) whenever its key was met
+ * before and it is no directory.
+ */
 static enum bino_error audit_walk_count(struct audit_walk *aw,
 					struct bino_entry *entry, int depth,
 					bool is_dir, uint64_t nlink)
@@ -562,8 +751,11 @@ static enum bino_error audit_walk_count(struct audit_walk *aw,
 	struct bino_audit_export *export = aw->export;
 	struct audit_level *level = &aw->levels[depth];
 	const char *path = bino_entry_path(entry);
+	uint64_t seq = aw->seq++;
 	struct ckey_group *group;
 	enum bino_error err;
+	bool created, links = !is_dir && nlink >= 2;
+	uint32_t id;
 	int k;
 
 	if (is_dir) {
@@ -580,29 +772,207 @@ static enum bino_error audit_walk_count(struct audit_walk *aw,
 			if (!err)
 				err = audit_add_example(export,
 							BINO_COLLISION_LOOP,
-							path, up->path_len,
-							&up->key, path,
-							&level->key,
+							seq, path, up->path_len,
+							&up->key, CKEY_NONE,
+							path, &level->key,
 							level->client_fs);
 			if (err)
 				return err;
 			break;
 		}
 	}
-	group = bino__ckey_table_get(aw->groups, level->client_fs, level->ino);
-	if (!group)
-		return BINO_ERROR_NO_MEMORY;
-	err = audit_group_add(export, BINO_COLLISION_PLAIN, &group->first,
-			      &group->first_path, &group->other, &group->paths,
-			      &group->mixed,
-			      &level->key, path, level->client_fs);
-	if (err || is_dir || nlink < 2)
+	err = bino__ckey_identity(aw->groups, level->client_fs,
+				  level->key.dev, level->key.subvolid, &id);
+	if (!err)
+		err = bino__ckey_table_add(aw->groups, id, level->ino, &group,
+					   &created);
+	if (err || !group)
+		return err; /* the key's first entry: nothing collides yet */
+	err = audit_group_add(aw, BINO_COLLISION_PLAIN, &group->first,
+			      &group->other, &group->paths, id, level->ino,
+			      path, level->client_fs, seq);
+	if (err)
 		return err;
-	return audit_group_add(export, BINO_COLLISION_HARDLINK,
-			       &group->first_link, &group->first_link_path,
-			       &group->other_link, &group->link_paths,
-			       &group->link_mixed,
-			       &level->key, path, level->client_fs);
+	if (group->first_links == CKEY_FIRST_LINKS_UNKNOWN) {
+		if (id == group->first) {
+			/* The same inode as the first entry: now it is known. */
+			err = audit_group_resolve(aw, group, links, level->ino,
+						  level->client_fs);
+		} else if (links) {
+			return audit_group_wait(aw, group, id, level->ino,
+						path, level->client_fs, seq);
+		}
+		if (err)
+			return err;
+	}
+	if (!links)
+		return BINO_OK;
+	return audit_group_add(aw, BINO_COLLISION_HARDLINK, &group->first_link,
+			       &group->other_link, &group->link_paths, id,
+			       level->ino, path, level->client_fs, seq);
+}
+
+/* ---- the second walk: what the first could not know -------------------- */
+
+/* Paths of examples still missing and first entries still to stat. */
+static size_t audit_find_missing(const struct audit_walk *aw)
+{
+	const struct bino_audit_export *export = aw->export;
+	size_t missing = 0, i;
+
+	for (i = 0; i < export->n_examples[BINO_COLLISION_PLAIN]; i++)
+		missing += !export->examples[BINO_COLLISION_PLAIN][i].path[0];
+	for (i = 0; i < export->n_examples[BINO_COLLISION_HARDLINK]; i++)
+		missing += !export->examples[BINO_COLLISION_HARDLINK][i].path[0];
+	for (i = 0; i < aw->n_waiting; i += 2) {
+		const struct ckey_group *group = bino__ckey_table_find(
+			aw->groups, aw->waiting[i], aw->waiting[i + 1]);
+
+		missing += group && group->need_first;
+	}
+	return missing;
+}
+
+/* Groups whose first entry the second walk must stat. */
+static void audit_find_mark(struct audit_walk *aw)
+{
+	size_t i;
+
+	for (i = 0; i < aw->n_waiting; i += 2) {
+		struct ckey_group *group = bino__ckey_table_find(
+			aw->groups, aw->waiting[i], aw->waiting[i + 1]);
+
+		if (group && group->first_links == CKEY_FIRST_LINKS_UNKNOWN &&
+		    group->pending != CKEY_NONE)
+			group->need_first = true;
+	}
+}
+
+/*
+ * After the second walk: what it did not find (the tree changed) counts
+ * as one link, and examples without a first path are dropped.
+ */
+static enum bino_error audit_find_finish(struct audit_walk *aw)
+{
+	struct bino_audit_export *export = aw->export;
+	enum bino_error err = BINO_OK;
+	size_t i, j, c;
+
+	for (i = 0; i < aw->n_waiting; i += 2) {
+		struct ckey_group *group = bino__ckey_table_find(
+			aw->groups, aw->waiting[i], aw->waiting[i + 1]);
+
+		if (!err && group && group->need_first) {
+			group->need_first = false;
+			err = audit_group_resolve(aw, group, false,
+						  aw->waiting[i + 1],
+						  aw->waiting[i]);
+		}
+	}
+	for (c = BINO_COLLISION_HARDLINK; c <= BINO_COLLISION_PLAIN; c++) {
+		struct bino_audit_example *examples = export->examples[c];
+
+		for (i = j = 0; i < export->n_examples[c]; i++) {
+			if (examples[i].path[0]) {
+				examples[j++] = examples[i];
+				continue;
+			}
+			free(examples[i].path[1]);
+		}
+		export->n_examples[c] = j;
+	}
+	return err;
+}
+
+/* Whether an example's first path is this entry's (@id, @ino, @client_fs). */
+static bool audit_find_wanted(const struct audit_walk *aw, uint32_t id,
+			      uint64_t ino, size_t client_fs)
+{
+	const struct bino_audit_export *export = aw->export;
+	size_t i, c;
+
+	for (c = BINO_COLLISION_HARDLINK; c <= BINO_COLLISION_PLAIN; c++) {
+		for (i = 0; i < export->n_examples[c]; i++) {
+			const struct bino_audit_example *example =
+				&export->examples[c][i];
+
+			if (!example->path[0] && example->client_fs == client_fs &&
+			    example->key[0].ino == ino &&
+			    example->first_identity == id)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Fill the examples whose first entry is this one (@id, @ino, @client_fs). */
+static enum bino_error audit_find_paths(struct audit_walk *aw, uint32_t id,
+					uint64_t ino, size_t client_fs,
+					const char *path)
+{
+	struct bino_audit_export *export = aw->export;
+	size_t i, c;
+
+	for (c = BINO_COLLISION_HARDLINK; c <= BINO_COLLISION_PLAIN; c++) {
+		for (i = 0; i < export->n_examples[c]; i++) {
+			struct bino_audit_example *example =
+				&export->examples[c][i];
+
+			if (example->path[0] || example->client_fs != client_fs ||
+			    example->key[0].ino != ino ||
+			    example->first_identity != id)
+				continue;
+			example->path[0] = strdup(path);
+			if (!example->path[0])
+				return BINO_ERROR_NO_MEMORY;
+		}
+	}
+	return BINO_OK;
+}
+
+/*
+ * One entry of the second walk, with its level set as the first walk did.
+ * An entry that may be wanted is stat'ed as the first walk would have, and
+ * skipped as it was if that fails (a directory that cannot be searched).
+ */
+static enum bino_error audit_find_entry(struct audit_walk *aw,
+					struct bino_entry *entry, int depth,
+					bool is_dir)
+{
+	struct audit_level *level = &aw->levels[depth];
+	struct ckey_group *group = bino__ckey_table_find(
+		aw->groups, level->client_fs, level->ino);
+	enum bino_error err;
+	struct bino_stat st;
+	bool links = false;
+	uint32_t id;
+
+	if (!group)
+		return BINO_OK; /* met once: never an example's */
+	err = bino__ckey_identity(aw->groups, level->client_fs, level->key.dev,
+				  level->key.subvolid, &id);
+	if (err)
+		return err;
+	if (!group->need_first &&
+	    !audit_find_wanted(aw, id, level->ino, level->client_fs))
+		return BINO_OK;
+	if (!is_dir) {
+		if (bino_entry_stat(entry, &st) != BINO_OK)
+			return BINO_OK;
+		links = st.nlink >= 2;
+	}
+	if (group->need_first) {
+		/* The key's first entry, met again. */
+		group->need_first = false;
+		err = audit_group_resolve(aw, group, links && id == group->first,
+					  level->ino, level->client_fs);
+	}
+	if (!err)
+		err = audit_find_paths(aw, id, level->ino, level->client_fs,
+				       bino_entry_path(entry));
+	if (!err)
+		aw->missing = audit_find_missing(aw);
+	return err;
 }
 
 /* ---- the walk ---------------------------------------------------------- */
@@ -692,15 +1062,21 @@ static bool audit_walk_mountpoint(struct audit_walk *aw,
 	case BINO_SUBMOUNT_NFSV4:
 		level->client_fs = export->n_client_fs++;
 		level->flags = child_flags;
-		*err = audit_add_submount(export, mount, view, level->client_fs);
+		*err = aw->pass == 1 ? audit_add_submount(export, mount, view,
+							 level->client_fs) :
+					 BINO_OK;
 		return true;
 	case BINO_SUBMOUNT_SAME_CONTENT:
-		*err = audit_add_submount(export, mount, view, level->client_fs);
+		*err = aw->pass == 1 ? audit_add_submount(export, mount, view,
+							 level->client_fs) :
+					 BINO_OK;
 		return true;
 	case BINO_SUBMOUNT_HIDDEN:
 		break;
 	}
-	*err = audit_add_submount(export, mount, view, level->client_fs);
+	*err = aw->pass == 1 ? audit_add_submount(export, mount, view,
+							 level->client_fs) :
+					 BINO_OK;
 	dir = strndup(bino_entry_path(entry), parent->path_len);
 	if (!dir) {
 		*err = BINO_ERROR_NO_MEMORY;
@@ -725,6 +1101,20 @@ static void audit_walk_progress(struct audit_walk *aw, bool last)
 			    aw->audit->progress_data);
 }
 
+/*
+ * Whether a non-directory entry must be stat'ed: its key was met before
+ * (it may collide, and then nlink tells its class), or its directory has
+ * not yet shown that its children can be stat'ed.
+ */
+static bool audit_walk_needs_stat(const struct audit_walk *aw, int depth)
+{
+	const struct audit_level *level = &aw->levels[depth];
+
+	if (depth == 0 || level[-1].probe != PROBE_OK)
+		return true;
+	return bino__ckey_table_seen(aw->groups, level->client_fs, level->ino);
+}
+
 /* One entry of the walk; a fatal error ends the walk. */
 static enum bino_error audit_walk_entry(struct audit_walk *aw,
 					struct bino_entry *entry)
@@ -738,6 +1128,8 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 	enum bino_error err = BINO_OK;
 
 	if (bino_entry_event(entry) == BINO_EVENT_ERROR) {
+		if (aw->pass == 2)
+			return BINO_OK;
 		if (depth == 0 && export->entries == 0) {
 			export->error = bino_entry_error(entry);
 			export->error_errno = bino_entry_errno(entry);
@@ -763,6 +1155,7 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 	level->key = bino_entry_key(entry);
 	level->ino = level->key.ino;
 	level->path_len = bino_entry_path_length(entry);
+	level->probe = PROBE_NONE;
 
 	if (depth > 0 && is_dir) {
 		const struct bino_mount *mount = bino__nfsview_mounts_at(
@@ -773,21 +1166,29 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 			bino_walk_prune(aw->walk);
 			if (err || !level->ino)
 				return err;
+			if (aw->pass == 2)
+				return audit_find_entry(aw, entry, depth, true);
 			export->entries++;
 			return audit_walk_count(aw, entry, depth, true, 1);
 		}
 		if (err)
 			return err;
 	}
+	if (aw->pass == 2)
+		return audit_find_entry(aw, entry, depth, is_dir);
 	export->entries++;
 	audit_walk_progress(aw, false);
-	if (!is_dir) {
+	if (!is_dir && audit_walk_needs_stat(aw, depth)) {
 		if (bino_entry_stat(entry, &st) != BINO_OK) {
 			/* Vanished since it was read: not part of the tree. */
+			if (depth > 0 && errno != ENOENT && errno != ESTALE)
+				level[-1].probe = PROBE_FAILED;
 			export->entries--;
 			export->unreadable++;
 			return BINO_OK;
 		}
+		if (depth > 0 && level[-1].probe == PROBE_NONE)
+			level[-1].probe = PROBE_OK;
 		nlink = st.nlink;
 	}
 	err = audit_note_device(aw, entry);
@@ -799,13 +1200,40 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 	return audit_walk_count(aw, entry, depth, is_dir, nlink);
 }
 
+/* Walk the path once: the first pass counts, the second finds. */
+static enum bino_error audit_walk_pass(struct audit_walk *aw, int pass)
+{
+	const char *paths[] = { aw->export->path };
+	struct bino_entry *entry;
+	enum bino_error err;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	aw->pass = pass;
+	err = bino_walk_create(paths, 1, 0, &aw->walk);
+	if (err)
+		return err;
+	/* Read directories ahead on every core; same entries, same order. */
+	if (cpus > 1)
+		bino_walk_set_threads(aw->walk, cpus > 64 ? 64 : (int)cpus);
+	while ((pass == 1 || aw->missing) &&
+	       (err = bino_walk_next(aw->walk, &entry)) == BINO_OK) {
+		err = audit_walk_entry(aw, entry);
+		if (err)
+			break;
+	}
+	if (err == BINO_ERROR_STOP_ITERATION)
+		err = BINO_OK;
+	bino_walk_destroy(aw->walk);
+	aw->walk = NULL;
+	return err;
+}
+
 static enum bino_error audit_walk_export(struct bino_audit *audit,
 					 struct bino_audit_export *export)
 {
-	const char *paths[] = { export->path };
 	struct audit_walk aw;
-	struct bino_entry *entry;
 	enum bino_error err;
+	size_t i, n_client_fs;
 
 	memset(&aw, 0, sizeof(aw));
 	aw.audit = audit;
@@ -817,21 +1245,25 @@ static enum bino_error audit_walk_export(struct bino_audit *audit,
 	err = bino__ckey_table_create(&aw.groups);
 	if (err)
 		goto out_submounts;
-	err = bino_walk_create(paths, 1, 0, &aw.walk);
-	if (err)
-		goto out_groups;
-	while ((err = bino_walk_next(aw.walk, &entry)) == BINO_OK) {
-		err = audit_walk_entry(&aw, entry);
-		if (err)
-			break;
-	}
-	if (err == BINO_ERROR_STOP_ITERATION)
-		err = BINO_OK;
+	err = audit_walk_pass(&aw, 1);
 	audit_walk_progress(&aw, true);
-	bino_walk_destroy(aw.walk);
-	if (!err && !export->error)
+	if (err || export->error)
+		goto out_groups;
+	audit_find_mark(&aw);
+	aw.missing = audit_find_missing(&aw);
+	n_client_fs = export->n_client_fs;
+	if (aw.missing)
+		err = audit_walk_pass(&aw, 2);
+	export->n_client_fs = n_client_fs;
+	if (!err)
+		err = audit_find_finish(&aw);
+	if (!err)
 		err = audit_finish_subvols(audit, export);
 out_groups:
+	for (i = 0; i < aw.n_events; i++)
+		free(aw.events[i].path);
+	free(aw.events);
+	free(aw.waiting);
 	bino__ckey_table_destroy(aw.groups);
 out_submounts:
 	bino__nfsview_mounts_destroy(aw.submounts);

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Internal to the audit: the client's view of an export (nfsview.c) as the
- * audit (audit.c) asks it, and the table of client keys, kept behind this
- * small interface so that a compacter structure can replace the hash.
+ * audit (audit.c) asks it, and the table of client keys (ckeys.c).
  */
 #ifndef BINO_AUDIT_H
 #define BINO_AUDIT_H
@@ -65,37 +64,70 @@ bino__nfsview_cross(const struct nfsview_exports *resolved,
 		    const struct bino_mount *mount, const char *path,
 		    int parent_flags, int audit_flags, int *child_flags);
 
-/* ---- client keys ------------------------------------------------------- */
+/* ---- client keys (ckeys.c) --------------------------------------------- */
+
+#define CKEY_NONE UINT32_MAX
+
+/* One true identity's place: (client filesystem, dev, subvolume). */
+struct ckey_identity {
+	size_t client_fs;
+	uint64_t dev;
+	uint64_t subvolid;
+};
+
+/* Whether the first entry of a key is a non-directory with several links. */
+enum ckey_first_links {
+	CKEY_FIRST_LINKS_UNKNOWN, /* never stat'ed: the key was new then */
+	CKEY_FIRST_LINKS_YES,
+	CKEY_FIRST_LINKS_NO,
+};
 
 /*
- * Everything remembered of one client key (client filesystem, inode): the
- * first entry's identity and path, whether another identity was met (and
- * the first such), and how many paths; then the same restricted to non-directories with more
- * than one link.  Fields are the caller's to update; paths it sets are
- * malloc'ed and freed with the table.
+ * What the audit remembers of a client key met more than once: identities
+ * are indices of bino__ckey_identity().  @first is that of the key's first
+ * entry, @other the first different one met (CKEY_NONE until then), @paths
+ * the entries met until then; the same for the hardlink class (entries that
+ * are non-directories with more than one link).  @pending lists, in walk
+ * order, the hardlink-class entries met while @first_links is unknown.
+ * Fields other than @first are the caller's.
  */
 struct ckey_group {
-	struct bino_key first;
-	char *first_path;
-	struct bino_key other;
+	uint32_t first;
+	uint32_t other;
+	uint32_t first_link;
+	uint32_t other_link;
 	uint64_t paths;
-	bool mixed;
-	struct bino_key first_link;
-	char *first_link_path;
-	struct bino_key other_link;
 	uint64_t link_paths;
-	bool link_mixed;
+	uint32_t pending;
+	uint32_t pending_tail;
+	uint8_t first_links; /* enum ckey_first_links */
+	bool need_first; /* second pass: stat the key's first entry */
 };
 
 struct ckey_table;
 
 enum bino_error bino__ckey_table_create(struct ckey_table **ret);
 void bino__ckey_table_destroy(struct ckey_table *table);
+/* The index of the identity (@client_fs, @dev, @subvolid), added if new. */
+enum bino_error bino__ckey_identity(struct ckey_table *table, size_t client_fs,
+				    uint64_t dev, uint64_t subvolid,
+				    uint32_t *ret);
+const struct ckey_identity *
+bino__ckey_identity_get(const struct ckey_table *table, uint32_t index);
+/* Whether the key (@client_fs, @ino) has been added. */
+bool bino__ckey_table_seen(const struct ckey_table *table, size_t client_fs,
+			   uint64_t ino);
 /*
- * The group of client key (@client_fs, @ino), zero-filled when new.
- * NULL when out of memory.
+ * Add an entry of inode @ino in identity @identity.  *@ret is NULL for the
+ * key's first entry, else its group, created (*@created) at the second.
  */
-struct ckey_group *bino__ckey_table_get(struct ckey_table *table,
-					uint64_t client_fs, uint64_t ino);
+enum bino_error bino__ckey_table_add(struct ckey_table *table, uint32_t identity,
+				     uint64_t ino, struct ckey_group **ret,
+				     bool *created);
+/* The group of a key met more than once, or NULL. */
+struct ckey_group *bino__ckey_table_find(const struct ckey_table *table,
+					 size_t client_fs, uint64_t ino);
+/* The number of groups. */
+size_t bino__ckey_table_group_count(const struct ckey_table *table);
 
 #endif

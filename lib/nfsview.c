@@ -13,8 +13,6 @@
  *    itself), when the mount point is exported with nohide, and (NFSv4) when
  *    the mount point is exported at all.  Otherwise the client sees the
  *    directory underneath: knfsd never crosses, it serves the covered inode.
- *  - ckey_table: the client keys (client filesystem, inode) of one export.
- *    A uthash for now; only this file knows it.
  */
 #include "audit.h"
 
@@ -22,8 +20,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "hash.h"
 
 /* ---- exported paths ---------------------------------------------------- */
 
@@ -260,73 +256,4 @@ bino__nfsview_cross(const struct nfsview_exports *resolved,
 	return bino__nfsview_same_content(server, mount) ?
 		       BINO_SUBMOUNT_SAME_CONTENT :
 		       BINO_SUBMOUNT_HIDDEN;
-}
-
-/* ---- client keys ------------------------------------------------------- */
-
-struct ckey {
-	uint64_t client_fs;
-	uint64_t ino;
-};
-
-struct ckey_node {
-	struct ckey key;
-	struct ckey_group group;
-	UT_hash_handle hh;
-};
-
-struct ckey_table {
-	struct ckey_node *nodes;
-};
-
-enum bino_error bino__ckey_table_create(struct ckey_table **ret)
-{
-	struct ckey_table *table = calloc(1, sizeof(*table));
-
-	if (!table)
-		return BINO_ERROR_NO_MEMORY;
-	*ret = table;
-	return BINO_OK;
-}
-
-void bino__ckey_table_destroy(struct ckey_table *table)
-{
-	struct ckey_node *node, *tmp;
-
-	if (!table)
-		return;
-	HASH_ITER(hh, table->nodes, node, tmp) {
-		HASH_DEL(table->nodes, node);
-		free(node->group.first_path);
-		free(node->group.first_link_path);
-		free(node);
-	}
-	free(table);
-}
-
-struct ckey_group *bino__ckey_table_get(struct ckey_table *table,
-					uint64_t client_fs, uint64_t ino)
-{
-	struct ckey_node *node;
-	struct ckey probe;
-	bool out_of_memory = false;
-
-	memset(&probe, 0, sizeof(probe));
-	probe.client_fs = client_fs;
-	probe.ino = ino;
-	HASH_FIND(hh, table->nodes, &probe, sizeof(probe), node);
-	if (node)
-		return &node->group;
-	node = calloc(1, sizeof(*node));
-	if (!node)
-		return NULL;
-	node->key = probe;
-#undef uthash_nonfatal_oom
-#define uthash_nonfatal_oom(elt) (out_of_memory = true)
-	HASH_ADD(hh, table->nodes, key, sizeof(node->key), node);
-	if (out_of_memory) {
-		free(node);
-		return NULL;
-	}
-	return &node->group;
 }

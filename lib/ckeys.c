@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The client keys (client filesystem, inode) of one audited path, in memory
+ * that follows the number of keys met more than once, not the tree.
+ * Components:
+ *
+ *  - inoset: a set of inode numbers, a CRoaring bitmap per 2^32 numbers
+ *    (Debian 12's CRoaring 0.2.66 has no 64-bit bitmaps).  Dense inode
+ *    numbers (btrfs, ext4, xfs allocate them close together) cost a few bits
+ *    each.
+ *  - Identities: the (client filesystem, dev, subvolume) triples met, each
+ *    with the set of inode numbers whose key was first met in it.
+ *  - Per client filesystem, the set of every inode number met.
+ *  - Groups: the audit's state (struct ckey_group) of each key met a second
+ *    time, in a uthash.  A key met once has none.
+ */
+#include "audit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <roaring/roaring.h>
+
+#include "hash.h"
+
+struct inoset_part {
+	uint32_t high;
+	roaring_bitmap_t *bits;
+};
+
+struct inoset {
+	struct inoset_part *parts;
+	size_t n_parts;
+};
+
+struct identity_node {
+	struct {
+		uint64_t client_fs, dev, subvolid;
+	} key;
+	uint32_t index;
+	UT_hash_handle hh;
+};
+
+struct identity {
+	struct ckey_identity id;
+	struct inoset first; /* keys first met in this identity */
+};
+
+struct group_node {
+	struct {
+		uint64_t client_fs, ino;
+	} key;
+	struct ckey_group group;
+	UT_hash_handle hh;
+};
+
+struct ckey_table {
+	struct identity *identities;
+	size_t n_identities, cap_identities;
+	struct identity_node *identity_index;
+	uint32_t last_identity; /* consecutive entries share theirs */
+	uint32_t last_first; /* and so do the keys they collide with */
+	struct inoset *seen; /* per client filesystem */
+	size_t n_seen;
+	struct group_node *groups;
+	size_t n_groups;
+};
+
+/* ---- inode sets -------------------------------------------------------- */
+
+static struct inoset_part *inoset_part(const struct inoset *set, uint32_t high)
+{
+	size_t i;
+
+	for (i = 0; i < set->n_parts; i++) {
+		if (set->parts[i].high == high)
+			return &set->parts[i];
+	}
+	return NULL;
+}
+
+static bool inoset_contains(const struct inoset *set, uint64_t ino)
+{
+	const struct inoset_part *part = inoset_part(set, (uint32_t)(ino >> 32));
+
+	return part && roaring_bitmap_contains(part->bits, (uint32_t)ino);
+}
+
+/* 1 if @ino was added, 0 if it was there, -1 when out of memory. */
+static int inoset_add(struct inoset *set, uint64_t ino)
+{
+	uint32_t high = (uint32_t)(ino >> 32);
+	struct inoset_part *part = inoset_part(set, high);
+
+	if (!part) {
+		struct inoset_part *grown = realloc(
+			set->parts, (set->n_parts + 1) * sizeof(*set->parts));
+
+		if (!grown)
+			return -1;
+		set->parts = grown;
+		part = &set->parts[set->n_parts];
+		part->high = high;
+		part->bits = roaring_bitmap_create();
+		if (!part->bits)
+			return -1;
+		set->n_parts++;
+	}
+	return roaring_bitmap_add_checked(part->bits, (uint32_t)ino) ? 1 : 0;
+}
+
+static void inoset_clear(struct inoset *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->n_parts; i++)
+		roaring_bitmap_free(set->parts[i].bits);
+	free(set->parts);
+	set->parts = NULL;
+	set->n_parts = 0;
+}
+
+/* ---- the table --------------------------------------------------------- */
+
+enum bino_error bino__ckey_table_create(struct ckey_table **ret)
+{
+	struct ckey_table *table = calloc(1, sizeof(*table));
+
+	if (!table)
+		return BINO_ERROR_NO_MEMORY;
+	table->last_identity = CKEY_NONE;
+	table->last_first = CKEY_NONE;
+	*ret = table;
+	return BINO_OK;
+}
+
+void bino__ckey_table_destroy(struct ckey_table *table)
+{
+	struct identity_node *inode, *itmp;
+	struct group_node *gnode, *gtmp;
+	size_t i;
+
+	if (!table)
+		return;
+	HASH_ITER(hh, table->identity_index, inode, itmp) {
+		HASH_DEL(table->identity_index, inode);
+		free(inode);
+	}
+	for (i = 0; i < table->n_identities; i++)
+		inoset_clear(&table->identities[i].first);
+	free(table->identities);
+	for (i = 0; i < table->n_seen; i++)
+		inoset_clear(&table->seen[i]);
+	free(table->seen);
+	HASH_ITER(hh, table->groups, gnode, gtmp) {
+		HASH_DEL(table->groups, gnode);
+		free(gnode);
+	}
+	free(table);
+}
+
+enum bino_error bino__ckey_identity(struct ckey_table *table, size_t client_fs,
+				    uint64_t dev, uint64_t subvolid,
+				    uint32_t *ret)
+{
+	struct identity_node *node, probe;
+	struct identity *identity;
+	bool out_of_memory = false;
+
+	if (table->last_identity != CKEY_NONE) {
+		const struct ckey_identity *last =
+			&table->identities[table->last_identity].id;
+
+		if (last->client_fs == client_fs && last->dev == dev &&
+		    last->subvolid == subvolid) {
+			*ret = table->last_identity;
+			return BINO_OK;
+		}
+	}
+	memset(&probe, 0, sizeof(probe));
+	probe.key.client_fs = client_fs;
+	probe.key.dev = dev;
+	probe.key.subvolid = subvolid;
+	HASH_FIND(hh, table->identity_index, &probe.key, sizeof(probe.key),
+		  node);
+	if (node) {
+		table->last_identity = node->index;
+		*ret = node->index;
+		return BINO_OK;
+	}
+	if (table->n_identities == table->cap_identities) {
+		size_t cap = table->cap_identities ? table->cap_identities * 2 : 16;
+		struct identity *grown;
+
+		if (cap >= CKEY_NONE)
+			return BINO_ERROR_NO_MEMORY;
+		grown = realloc(table->identities, cap * sizeof(*grown));
+		if (!grown)
+			return BINO_ERROR_NO_MEMORY;
+		table->identities = grown;
+		table->cap_identities = cap;
+	}
+	node = calloc(1, sizeof(*node));
+	if (!node)
+		return BINO_ERROR_NO_MEMORY;
+	node->key = probe.key;
+	node->index = (uint32_t)table->n_identities;
+#undef uthash_nonfatal_oom
+#define uthash_nonfatal_oom(elt) (out_of_memory = true)
+	HASH_ADD(hh, table->identity_index, key, sizeof(node->key), node);
+	if (out_of_memory) {
+		free(node);
+		return BINO_ERROR_NO_MEMORY;
+	}
+	identity = &table->identities[table->n_identities++];
+	memset(identity, 0, sizeof(*identity));
+	identity->id.client_fs = client_fs;
+	identity->id.dev = dev;
+	identity->id.subvolid = subvolid;
+	table->last_identity = node->index;
+	*ret = node->index;
+	return BINO_OK;
+}
+
+const struct ckey_identity *
+bino__ckey_identity_get(const struct ckey_table *table, uint32_t index)
+{
+	return &table->identities[index].id;
+}
+
+bool bino__ckey_table_seen(const struct ckey_table *table, size_t client_fs,
+			   uint64_t ino)
+{
+	return client_fs < table->n_seen &&
+	       inoset_contains(&table->seen[client_fs], ino);
+}
+
+struct ckey_group *bino__ckey_table_find(const struct ckey_table *table,
+					 size_t client_fs, uint64_t ino)
+{
+	struct group_node probe, *node;
+
+	memset(&probe, 0, sizeof(probe));
+	probe.key.client_fs = client_fs;
+	probe.key.ino = ino;
+	HASH_FIND(hh, table->groups, &probe.key, sizeof(probe.key), node);
+	return node ? &node->group : NULL;
+}
+
+size_t bino__ckey_table_group_count(const struct ckey_table *table)
+{
+	return table->n_groups;
+}
+
+/* The identity in which the key (@client_fs, @ino) was first met. */
+static uint32_t ckey_first_identity(struct ckey_table *table, size_t client_fs,
+				    uint64_t ino, uint32_t hint)
+{
+	uint32_t i;
+
+	if (hint != CKEY_NONE &&
+	    inoset_contains(&table->identities[hint].first, ino))
+		return hint;
+	if (table->last_first != CKEY_NONE &&
+	    inoset_contains(&table->identities[table->last_first].first, ino))
+		return table->last_first;
+	for (i = 0; i < table->n_identities; i++) {
+		if (table->identities[i].id.client_fs == client_fs &&
+		    inoset_contains(&table->identities[i].first, ino)) {
+			table->last_first = i;
+			return i;
+		}
+	}
+	return CKEY_NONE; /* cannot happen: the key was met */
+}
+
+enum bino_error bino__ckey_table_add(struct ckey_table *table, uint32_t identity,
+				     uint64_t ino, struct ckey_group **ret,
+				     bool *created)
+{
+	size_t client_fs = table->identities[identity].id.client_fs;
+	struct group_node *node, probe;
+	bool out_of_memory = false;
+	int added;
+
+	*created = false;
+	if (client_fs >= table->n_seen) {
+		struct inoset *grown = realloc(table->seen,
+					       (client_fs + 1) * sizeof(*grown));
+
+		if (!grown)
+			return BINO_ERROR_NO_MEMORY;
+		memset(grown + table->n_seen, 0,
+		       (client_fs + 1 - table->n_seen) * sizeof(*grown));
+		table->seen = grown;
+		table->n_seen = client_fs + 1;
+	}
+	added = inoset_add(&table->seen[client_fs], ino);
+	if (added < 0)
+		return BINO_ERROR_NO_MEMORY;
+	if (added) {
+		*ret = NULL;
+		return inoset_add(&table->identities[identity].first, ino) < 0 ?
+			       BINO_ERROR_NO_MEMORY :
+			       BINO_OK;
+	}
+	memset(&probe, 0, sizeof(probe));
+	probe.key.client_fs = client_fs;
+	probe.key.ino = ino;
+	HASH_FIND(hh, table->groups, &probe.key, sizeof(probe.key), node);
+	if (node) {
+		*ret = &node->group;
+		return BINO_OK;
+	}
+	node = calloc(1, sizeof(*node));
+	if (!node)
+		return BINO_ERROR_NO_MEMORY;
+	node->key = probe.key;
+#undef uthash_nonfatal_oom
+#define uthash_nonfatal_oom(elt) (out_of_memory = true)
+	HASH_ADD(hh, table->groups, key, sizeof(node->key), node);
+	if (out_of_memory) {
+		free(node);
+		return BINO_ERROR_NO_MEMORY;
+	}
+	table->n_groups++;
+	node->group.first =
+		ckey_first_identity(table, client_fs, ino, identity);
+	node->group.other = CKEY_NONE;
+	node->group.first_link = CKEY_NONE;
+	node->group.other_link = CKEY_NONE;
+	node->group.pending = CKEY_NONE;
+	node->group.pending_tail = CKEY_NONE;
+	node->group.paths = 1;
+	*created = true;
+	*ret = &node->group;
+	return BINO_OK;
+}
