@@ -425,6 +425,28 @@ static char *subvol_verdict(struct tree *tree, size_t index)
 	return tree_printf(tree, "ok");
 }
 
+/*
+ * How to name the source of a snapshot: its path below the export when the
+ * tree shows it (its ID says the rest), else nothing.
+ */
+static char *source_name(struct tree *tree, uint64_t id)
+{
+	size_t i = subvol_index(tree, id);
+	const char *path, *base = bino_audit_export_path(tree->exp);
+	size_t len = strlen(base);
+	char *escaped, *name;
+
+	if (i == NO_PARENT)
+		return tree_printf(tree, "%s", "");
+	path = bino_audit_subvol_path(bino_audit_export_subvol(tree->exp, i));
+	if (!path || strncmp(path, base, len) != 0 || path[len] != '/')
+		return tree_printf(tree, "%s", "");
+	escaped = tree_path(tree, path + len + 1);
+	name = escaped ? tree_printf(tree, " (%s)", escaped) : NULL;
+	free(escaped);
+	return name;
+}
+
 static char *subvol_details(struct tree *tree, size_t index)
 {
 	const struct bino_audit_subvol *subvol =
@@ -433,14 +455,16 @@ static char *subvol_details(struct tree *tree, size_t index)
 	uint64_t of = bino_audit_subvol_snapshot_of(subvol);
 	size_t client_fs = bino_audit_subvol_client_fs(subvol);
 	int info_errno = bino_audit_subvol_info_errno(subvol);
-	char what[64], extra[96];
+	char what[64], extra[96], *source = NULL, *details;
 
-	if (of)
+	if (of) {
 		snprintf(what, sizeof(what), "snapshot %" PRIu64 " of %" PRIu64, id, of);
-	else if (is_snapshot(subvol))
+		source = source_name(tree, of);
+	} else if (is_snapshot(subvol)) {
 		snprintf(what, sizeof(what), "snapshot %" PRIu64 " of a subvolume not listed", id);
-	else
+	} else {
 		snprintf(what, sizeof(what), "subvolume %" PRIu64, id);
+	}
 	extra[0] = '\0';
 	if (info_errno)
 		snprintf(extra, sizeof(extra), ", details unknown: %s",
@@ -450,8 +474,10 @@ static char *subvol_details(struct tree *tree, size_t index)
 	if (client_fs)
 		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
 			 ", client fs %zu", client_fs);
-	return tree_printf(tree, "%s%s%s", what, extra,
-			   index == 0 ? ", holds the export" : "");
+	details = tree_printf(tree, "%s%s%s%s", what, source ? source : "", extra,
+			      index == 0 ? ", holds the export" : "");
+	free(source);
+	return details;
 }
 
 /*
