@@ -392,7 +392,7 @@ static char *subvol_name(struct tree *tree, size_t index)
 		if (!fs_path && bino_audit_subvol_id(subvol) == 5)
 			return tree_printf(tree, "[top level]");
 		if (!fs_path)
-			return tree_printf(tree, "[path unknown]");
+			return tree_printf(tree, "[subvolume holding it]");
 		escaped = tree_path(tree, fs_path);
 		name = escaped ? tree_printf(tree, "[%s]", escaped) : NULL;
 		free(escaped);
