@@ -26,6 +26,7 @@ done
 # The appended text starts with suggest's first line and is all of it.
 first=$(head -n 1 "$OUT/full")
 check_eq "suggest's first line in the audit" 1 "$(grep -cxF -- "$first" "$OUT/audit")"
-sed -n "\\|^$(sed 's/[][\\.*^$|]/\\&/g' <<<"$first")\$|,\$p" "$OUT/audit" | sed '${/^$/d}' >"$OUT/appended"
+awk -v first="$first" 'on || $0 == first { on = 1; print }' "$OUT/audit" |
+	sed '${/^$/d}' >"$OUT/appended"
 check_files_eq "what audit --suggest appends" "$OUT/full" "$OUT/appended"
 finish
