@@ -223,6 +223,7 @@ static const char *below(const struct tree *tree, bool last)
 
 /* ---- one export -------------------------------------------------------- */
 
+/* The index of subvolume @id in the export, or NO_PARENT if it has none. */
 static size_t subvol_index(const struct tree *tree, uint64_t id)
 {
 	size_t i;
@@ -304,14 +305,27 @@ static bool has_children(const struct tree *tree, size_t index)
 	return false;
 }
 
-/* A snapshot that may be folded into "N more snapshots". */
-static bool foldable(const struct tree *tree, size_t index)
+/* Whether a server mount below the export hangs from subvolume @index. */
+static bool has_mounts(const struct tree *tree, size_t index)
 {
 	const struct bino_audit_subvol *subvol =
 		bino_audit_export_subvol(tree->exp, index);
+	size_t k, n = bino_audit_export_submount_count(tree->exp);
 
-	return is_snapshot(subvol) && !has_children(tree, index) &&
-	       bino_audit_subvol_mount_count(subvol) == 0;
+	if (bino_audit_subvol_mount_count(subvol))
+		return true;
+	for (k = 0; k < n; k++) {
+		if (tree->placed[k] == index)
+			return true;
+	}
+	return false;
+}
+
+/* A snapshot that may be folded into "N more snapshots": a leaf. */
+static bool foldable(const struct tree *tree, size_t index)
+{
+	return is_snapshot(bino_audit_export_subvol(tree->exp, index)) &&
+	       !has_children(tree, index) && !has_mounts(tree, index);
 }
 
 /* The submount of the export that is @mount, or NULL. */
