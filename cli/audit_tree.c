@@ -597,8 +597,8 @@ static void tree_mounts(struct tree *tree, size_t index, bool more)
 
 static void tree_subvol(struct tree *tree, size_t index, bool last);
 
-/* Rows for the subvolumes in @kids, the last of them last if @last. */
-static void tree_kids(struct tree *tree, const size_t *kids, size_t n, bool last)
+/* Rows for the subvolumes in @kids, the last rows of their level. */
+static void tree_kids(struct tree *tree, const size_t *kids, size_t n)
 {
 	size_t i, folded = 0, seen = 0, total = 0;
 	uint64_t counts[BINO_COLLISION_NR] = { 0 };
@@ -625,7 +625,7 @@ static void tree_kids(struct tree *tree, const size_t *kids, size_t n, bool last
 				continue;
 			}
 		}
-		tree_subvol(tree, kids[i], last && i + 1 == n);
+		tree_subvol(tree, kids[i], i + 1 == n);
 	}
 }
 
@@ -644,7 +644,7 @@ static void tree_subvol(struct tree *tree, size_t index, bool last)
 	n_kids = tree_children(tree, index, kids);
 	old = tree_push(tree, below(tree, last));
 	tree_mounts(tree, index, n_kids > 0);
-	tree_kids(tree, kids, n_kids, true);
+	tree_kids(tree, kids, n_kids);
 	tree_pop(tree, old);
 	free(kids);
 }
@@ -719,7 +719,7 @@ static void tree_export(struct tree *tree, const struct bino_audit_export *exp)
 	n_kids = n ? tree_children(tree, NO_PARENT, kids) : 0;
 	old = tree_push(tree, "");
 	tree_export_rest(tree, n_kids);
-	tree_kids(tree, kids, n_kids, true);
+	tree_kids(tree, kids, n_kids);
 	tree_pop(tree, old);
 out_free:
 	free(kids);
