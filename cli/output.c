@@ -234,11 +234,11 @@ static bool record_to_document(struct output *out)
 {
 	if (out->record)
 		return true;
-	line_append(out, "}", 1);
+	line_append(out, "}", 2); /* with its NUL, for the parser */
 	if (out->failed)
 		return false;
 	out->record = json_tokener_parse(out->line);
-	out->line_len--;
+	out->line_len -= 2;
 	if (!out->record)
 		out->failed = true;
 	return out->record != NULL;
