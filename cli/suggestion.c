@@ -423,7 +423,9 @@ static void block_autofs(const struct suggest_ctx *ctx)
 	fputs("# Client autofs map (instead of the client fstab): one direct-map\n"
 	      "# multi-mount entry, so the export and every subvolume are mounted\n"
 	      "# together, explicitly, on first access.  Put it in " AUTOFS_MAP "\n"
-	      "# and the line \"/- " AUTOFS_MAP "\" in /etc/auto.master.\n", out);
+	      "# and the line \"/- " AUTOFS_MAP "\" in /etc/auto.master.\n"
+	      "# Works with NFSv3 and NFSv4 (add vers= to pin one, on that line\n"
+	      "# or after -fstype=nfs); tested with Debian 12's automount.\n", out);
 	put_client_path(ctx, ctx->path, put_autofs_word);
 	fputs(" -fstype=nfs \\\n\t/ ", out);
 	fprintf(out, "%s:", ctx->server);
