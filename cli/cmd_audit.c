@@ -29,6 +29,7 @@ struct audit_options {
 	const char *mountinfo_file;
 	bool quiet;
 	bool suggest;
+	struct suggest_config client; /* only server and client_dir */
 	struct audit_tree_options tree;
 	int flags;
 	enum output_format format;
@@ -55,6 +56,10 @@ void usage_audit(FILE *stream)
 		"      --json            one JSON document (see README, \"JSON schema: audit\")\n"
 		"      --suggest         after each unsafe export, what 'suggest' prints for\n"
 		"                        it; with --json, a \"suggestion\" object per export\n"
+		"      --server NAME     with --suggest: the server's name in client lines\n"
+		"                        (default: this host's name)\n"
+		"      --client-dir DIR  with --suggest: where clients mount PATH (default:\n"
+		"                        PATH itself)\n"
 		"      --ascii           draw the tree with ASCII characters, not box drawing\n"
 		"      --full-tree       list every snapshot in the tree (by default a run of\n"
 		"                        more than 8 shows the first and last 3 and a count)\n"
@@ -73,6 +78,8 @@ enum {
 	OPT_SUGGEST,
 	OPT_ASCII,
 	OPT_FULL_TREE,
+	OPT_SERVER,
+	OPT_CLIENT_DIR,
 };
 
 static int parse_audit_options(int argc, char **argv, struct audit_options *opts)
@@ -85,11 +92,13 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 		{ "suggest", no_argument, NULL, OPT_SUGGEST },
 		{ "ascii", no_argument, NULL, OPT_ASCII },
 		{ "full-tree", no_argument, NULL, OPT_FULL_TREE },
+		{ "server", required_argument, NULL, OPT_SERVER },
+		{ "client-dir", required_argument, NULL, OPT_CLIENT_DIR },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt;
+	int opt, ret;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->format = OUTPUT_TEXT;
@@ -116,6 +125,18 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 		case OPT_FULL_TREE:
 			opts->tree.full = true;
 			break;
+		case OPT_SERVER:
+			ret = suggest_config_set_server(&opts->client, "audit",
+							optarg);
+			if (ret)
+				return ret;
+			break;
+		case OPT_CLIENT_DIR:
+			ret = suggest_config_set_client_dir(&opts->client,
+							    "audit", optarg);
+			if (ret)
+				return ret;
+			break;
 		case 'q':
 			opts->quiet = true;
 			break;
@@ -126,6 +147,9 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 			return usage_error("audit", "invalid option");
 		}
 	}
+	if (!opts->suggest && (opts->client.server || opts->client.client_dir))
+		return usage_error("audit",
+				   "--server and --client-dir go with --suggest");
 	return 0;
 }
 
@@ -512,6 +536,8 @@ static int audit_report(const struct audit_options *opts,
 	struct suggest_config config = {
 		.exports = session->exports,
 		.mounts = session->mounts,
+		.server = opts->client.server,
+		.client_dir = opts->client.client_dir,
 	};
 	size_t i, n = bino_audit_count(session->audit);
 

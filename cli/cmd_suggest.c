@@ -22,8 +22,7 @@
 struct suggest_options {
 	const char *exports_file;
 	const char *mountinfo_file;
-	const char *server;
-	const char *client_dir;
+	struct suggest_config client; /* only server and client_dir */
 	enum suggest_block block;
 	enum output_format format;
 	bool quiet;
@@ -82,7 +81,7 @@ static int parse_suggest_options(int argc, char **argv,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt, b;
+	int opt, b, ret;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->block = SUGGEST_ALL;
@@ -106,16 +105,16 @@ static int parse_suggest_options(int argc, char **argv,
 			opts->format = OUTPUT_JSON;
 			break;
 		case OPT_SERVER:
-			if (!*optarg || strpbrk(optarg, " \t\n:/"))
-				return usage_error("suggest", "bad server name '%s'",
-						   optarg);
-			opts->server = optarg;
+			ret = suggest_config_set_server(&opts->client, "suggest",
+							optarg);
+			if (ret)
+				return ret;
 			break;
 		case OPT_CLIENT_DIR:
-			if (optarg[0] != '/')
-				return usage_error("suggest",
-						   "--client-dir needs an absolute path");
-			opts->client_dir = optarg;
+			ret = suggest_config_set_client_dir(&opts->client,
+							    "suggest", optarg);
+			if (ret)
+				return ret;
 			break;
 		case 'q':
 			opts->quiet = true;
@@ -236,8 +235,8 @@ int cmd_suggest(int argc, char **argv)
 	config = (struct suggest_config){
 		.exports = session.exports,
 		.mounts = session.mounts,
-		.server = opts.server,
-		.client_dir = opts.client_dir,
+		.server = opts.client.server,
+		.client_dir = opts.client.client_dir,
 	};
 	ret = EXIT_USAGE;
 	if (opts.format == OUTPUT_JSON) {

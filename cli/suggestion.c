@@ -415,6 +415,25 @@ static void block_client_fstab(const struct suggest_ctx *ctx)
 	}
 }
 
+/* A host name goes into fstab and map fields: no blanks, no ':' or '/'. */
+int suggest_config_set_server(struct suggest_config *config,
+			      const char *command, const char *name)
+{
+	if (!*name || strpbrk(name, " \t\n:/"))
+		return usage_error(command, "bad server name '%s'", name);
+	config->server = name;
+	return 0;
+}
+
+int suggest_config_set_client_dir(struct suggest_config *config,
+				  const char *command, const char *dir)
+{
+	if (dir[0] != '/')
+		return usage_error(command, "--client-dir needs an absolute path");
+	config->client_dir = dir;
+	return 0;
+}
+
 static void block_autofs(const struct suggest_ctx *ctx)
 {
 	size_t i, n = bino_suggestion_subvol_count(ctx->sug);

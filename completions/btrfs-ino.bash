@@ -52,18 +52,8 @@ _btrfs_ino()
 			--same-subvol --threads -P -H -L --stat-all --no-statx-subvol
 			--no-subvol-ioctl -h --help'
 		;;
-	audit)
-		case $prev in
-		--exports | --mountinfo)
-			compopt -o filenames 2>/dev/null
-			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
-			return
-			;;
-		esac
-		opts='--exports --mountinfo --nfsv4 --json --suggest --ascii --full-tree
-			-q --quiet -h --help'
-		;;
-	suggest)
+	audit | suggest)
+		# The options both take; --format only suggest does.
 		case $prev in
 		--exports | --mountinfo)
 			compopt -o filenames 2>/dev/null
@@ -75,18 +65,23 @@ _btrfs_ino()
 			mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 			return
 			;;
+		--server)
+			mapfile -t COMPREPLY < <(compgen -A hostname -- "$cur")
+			return
+			;;
 		--format)
 			mapfile -t COMPREPLY < <(compgen -W 'server-fstab mount-units exports
 				exports-nohide client-fstab autofs snapshot-hook' -- "$cur")
 			return
 			;;
-		--server)
-			mapfile -t COMPREPLY < <(compgen -A hostname -- "$cur")
-			return
-			;;
 		esac
-		opts='--exports --mountinfo --format --json --server --client-dir -q --quiet
-			-h --help'
+		if [[ $command == audit ]]; then
+			opts='--exports --mountinfo --nfsv4 --json --suggest --ascii --full-tree
+				--server --client-dir -q --quiet -h --help'
+		else
+			opts='--exports --mountinfo --format --json --server --client-dir -q --quiet
+				-h --help'
+		fi
 		;;
 	*)
 		return

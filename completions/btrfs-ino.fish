@@ -42,6 +42,8 @@ complete -c btrfs-ino -n $audit -l json -d 'One JSON document'
 complete -c btrfs-ino -n $audit -l suggest -d 'Append what suggest prints for each unsafe export'
 complete -c btrfs-ino -n $audit -l ascii -d 'Draw the tree with ASCII characters'
 complete -c btrfs-ino -n $audit -l full-tree -d 'List every snapshot in the tree'
+complete -c btrfs-ino -n $audit -l server -x -a '(__fish_print_hostnames)' -d 'With --suggest: the server name in client lines'
+complete -c btrfs-ino -n $audit -l client-dir -x -a '(__fish_complete_directories)' -d 'With --suggest: where clients mount PATH'
 complete -c btrfs-ino -n $audit -s q -l quiet -d 'No progress on stderr'
 complete -c btrfs-ino -n $audit -s h -l help -d 'Show help and exit'
 
