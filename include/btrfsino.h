@@ -925,14 +925,15 @@ size_t bino_audit_example_client_fs(const struct bino_audit_example *example);
 
 /**
  * struct bino_audit_pair - Subvolumes whose entries collide.
- * @subvolid_a: the subvolume of the entry seen first (the ancestor for
- *     loops); 0 off btrfs.
- * @subvolid_b: the subvolume of the colliding entry.
+ * @subvolid_a: the lower subvolume ID of the pair; 0 off btrfs.
+ * @subvolid_b: the higher one (equal to @subvolid_a when both entries have
+ *     the same subvolume ID, as two entries off btrfs do).
  * @collisions: the entries counted in each class for this pair; each
  *     colliding entry is paired with the first entry of its client key (for
- *     loops, the nearest ancestor with its client key).
+ *     loops, the nearest ancestor with its client key), whichever of the
+ *     two subvolumes either is in.
  *
- * A value type; pairs are unordered, with @subvolid_a <= @subvolid_b.
+ * A value type; a pair does not say which side was met first.
  */
 struct bino_audit_pair {
 	uint64_t subvolid_a;
