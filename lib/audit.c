@@ -59,12 +59,17 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "btrfslinks.h"
 #include "hash.h"
-
 #include "subvol.h"
 
 #define AUDIT_ALL_FLAGS (BINO_AUDIT_NFSV4)
 #define PROGRESS_EVERY 4096
+/*
+ * Entries of a btrfs subvolume stat'ed for nlink before its inodes with
+ * several names are read from its tree at once instead.
+ */
+#define LINKS_AFTER_STATS 64
 
 struct bino_audit_example {
 	char *path[2]; /* path[0] NULL until the second walk finds it */
@@ -141,6 +146,7 @@ struct bino_audit {
 	size_t count, cap;
 	bino_audit_progress_fn *progress;
 	void *progress_data;
+	bool no_tree_search; /* not allowed to read btrfs trees: stat */
 };
 
 /* What the walk keeps of each directory on the current path. */
@@ -181,6 +187,7 @@ struct audit_walk {
 	uint64_t *waiting; /* (client_fs, ino) of groups with events */
 	size_t n_waiting, cap_waiting;
 	size_t missing; /* second walk: paths and first entries to find */
+	struct bino__links_ahead *ahead; /* NULL off btrfs */
 };
 
 /* Grow @*array of @size-byte items so that it holds @need. */
@@ -1115,6 +1122,91 @@ static bool audit_walk_needs_stat(const struct audit_walk *aw, int depth)
 	return bino__ckey_table_seen(aw->groups, level->client_fs, level->ino);
 }
 
+static int audit_links_add(uint64_t ino, void *data)
+{
+	if (bino__inoset_add(data, ino) < 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Read now which inodes of @identity (of subvolume @subvolid) have several
+ * names, from the directory @dir, which must be in that subvolume.
+ */
+static void audit_links_read(struct audit_walk *aw, uint32_t id,
+			     struct ckey_identity *identity, uint64_t subvolid,
+			     const char *dir)
+{
+	struct inoset *links = bino__ckey_identity_links(aw->groups, id);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC |
+				   O_NONBLOCK);
+	uint64_t fd_subvolid;
+
+	identity->links = CKEY_LINKS_UNAVAILABLE;
+	if (fd < 0)
+		return;
+	if (bino__subvolid_ioctl(fd, &fd_subvolid) == 0 &&
+	    fd_subvolid == subvolid &&
+	    bino__btrfs_multilinked(fd, subvolid, audit_links_add, links) == 0) {
+		identity->links = CKEY_LINKS_READ;
+		identity->linked = links;
+	} else if (errno == EPERM || errno == EACCES) {
+		aw->audit->no_tree_search = true;
+	}
+	close(fd);
+}
+
+/*
+ * Whether a non-directory has more than one link (*@nlink 2, else 1), known
+ * without stat from its subvolume's tree: read ahead by the helper thread,
+ * or here once enough of its entries needed it.  Only for entries in their
+ * directory's subvolume.
+ */
+static bool audit_links_known(struct audit_walk *aw, struct bino_entry *entry,
+			      int depth, uint64_t *nlink)
+{
+	const struct audit_level *level = &aw->levels[depth];
+	const struct audit_level *parent = level - 1;
+	struct ckey_identity *identity;
+	const struct inoset *linked;
+	uint32_t id;
+	char *dir;
+
+	if (aw->audit->no_tree_search || !level->key.subvolid ||
+	    parent->key.dev != level->key.dev ||
+	    parent->key.subvolid != level->key.subvolid ||
+	    parent->client_fs != level->client_fs)
+		return false;
+	if (bino__ckey_identity(aw->groups, level->client_fs, level->key.dev,
+				level->key.subvolid, &id))
+		return false;
+	identity = bino__ckey_identity_get(aw->groups, id);
+	if (identity->links == CKEY_LINKS_UNREAD && aw->ahead &&
+	    !identity->ahead_asked) {
+		identity->ahead_asked = true;
+		/* Else read here, once it is worth it, as it is not ahead. */
+		if (bino__links_ahead_get(aw->ahead, level->key.dev,
+					  level->key.subvolid, &linked) == 1) {
+			identity->links = CKEY_LINKS_READ;
+			identity->linked = linked;
+		}
+	}
+	if (identity->links == CKEY_LINKS_UNREAD &&
+	    ++identity->stats >= LINKS_AFTER_STATS) {
+		dir = strndup(bino_entry_path(entry), parent->path_len);
+		if (!dir)
+			return false;
+		audit_links_read(aw, id, identity, level->key.subvolid, dir);
+		free(dir);
+	}
+	if (identity->links != CKEY_LINKS_READ)
+		return false;
+	*nlink = bino__inoset_contains(identity->linked, level->ino) ? 2 : 1;
+	return true;
+}
+
 /* One entry of the walk; a fatal error ends the walk. */
 static enum bino_error audit_walk_entry(struct audit_walk *aw,
 					struct bino_entry *entry)
@@ -1176,9 +1268,17 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 	}
 	if (aw->pass == 2)
 		return audit_find_entry(aw, entry, depth, is_dir);
+	/* Best effort, on btrfs: without it, entries are stat'ed. */
+	if (depth == 0 && is_dir && level->key.subvolid && !aw->ahead &&
+	    !aw->audit->no_tree_search &&
+	    bino__links_ahead_create(bino_entry_path(entry), level->key.dev,
+				     &aw->ahead) != 0)
+		aw->ahead = NULL;
 	export->entries++;
 	audit_walk_progress(aw, false);
-	if (!is_dir && audit_walk_needs_stat(aw, depth)) {
+	if (!is_dir && audit_walk_needs_stat(aw, depth) &&
+	    !(depth > 0 && level[-1].probe == PROBE_OK &&
+	      audit_links_known(aw, entry, depth, &nlink))) {
 		if (bino_entry_stat(entry, &st) != BINO_OK) {
 			/* Vanished since it was read: not part of the tree. */
 			if (depth > 0 && errno != ENOENT && errno != ESTALE)
@@ -1246,6 +1346,8 @@ static enum bino_error audit_walk_export(struct bino_audit *audit,
 	if (err)
 		goto out_submounts;
 	err = audit_walk_pass(&aw, 1);
+	bino__links_ahead_destroy(aw.ahead);
+	aw.ahead = NULL;
 	audit_walk_progress(&aw, true);
 	if (err || export->error)
 		goto out_groups;

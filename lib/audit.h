@@ -64,15 +64,44 @@ bino__nfsview_cross(const struct nfsview_exports *resolved,
 		    const struct bino_mount *mount, const char *path,
 		    int parent_flags, int audit_flags, int *child_flags);
 
+/* ---- sets of inode numbers (ckeys.c) ----------------------------------- */
+
+/* A CRoaring bitmap per 2^32 inode numbers; zero-filled is empty. */
+struct inoset {
+	struct inoset_part *parts;
+	size_t n_parts;
+};
+
+bool bino__inoset_contains(const struct inoset *set, uint64_t ino);
+/* 1 if @ino was added, 0 if it was there, -1 when out of memory. */
+int bino__inoset_add(struct inoset *set, uint64_t ino);
+/* Empty it, releasing its memory. */
+void bino__inoset_clear(struct inoset *set);
+
 /* ---- client keys (ckeys.c) --------------------------------------------- */
 
 #define CKEY_NONE UINT32_MAX
 
-/* One true identity's place: (client filesystem, dev, subvolume). */
+/* Whether an identity's inodes with several names have been read. */
+enum ckey_links {
+	CKEY_LINKS_UNREAD,
+	CKEY_LINKS_READ, /* bino__ckey_identity_linked() answers */
+	CKEY_LINKS_UNAVAILABLE, /* not btrfs, or not allowed: stat */
+};
+
+/*
+ * One true identity's place: (client filesystem, dev, subvolume); @links
+ * (enum ckey_links), @linked (once CKEY_LINKS_READ, its inodes with several
+ * names) and @stats (stat calls made for its entries) are the caller's.
+ */
 struct ckey_identity {
 	size_t client_fs;
 	uint64_t dev;
 	uint64_t subvolid;
+	uint8_t links;
+	bool ahead_asked; /* of the read-ahead helper (btrfslinks.c) */
+	uint32_t stats;
+	const struct inoset *linked;
 };
 
 /* Whether the first entry of a key is a non-directory with several links. */
@@ -112,8 +141,11 @@ void bino__ckey_table_destroy(struct ckey_table *table);
 enum bino_error bino__ckey_identity(struct ckey_table *table, size_t client_fs,
 				    uint64_t dev, uint64_t subvolid,
 				    uint32_t *ret);
-const struct ckey_identity *
-bino__ckey_identity_get(const struct ckey_table *table, uint32_t index);
+struct ckey_identity *bino__ckey_identity_get(const struct ckey_table *table,
+					      uint32_t index);
+/* A set owned by the identity, for its inodes with several names. */
+struct inoset *bino__ckey_identity_links(struct ckey_table *table,
+					 uint32_t index);
 /* Whether the key (@client_fs, @ino) has been added. */
 bool bino__ckey_table_seen(const struct ckey_table *table, size_t client_fs,
 			   uint64_t ino);

@@ -9,7 +9,8 @@
  *    numbers (btrfs, ext4, xfs allocate them close together) cost a few bits
  *    each.
  *  - Identities: the (client filesystem, dev, subvolume) triples met, each
- *    with the set of inode numbers whose key was first met in it.
+ *    with the set of inode numbers whose key was first met in it, and the
+ *    set of those with more than one name when the audit read it.
  *  - Per client filesystem, the set of every inode number met.
  *  - Groups: the audit's state (struct ckey_group) of each key met a second
  *    time, in a uthash.  A key met once has none.
@@ -28,11 +29,6 @@ struct inoset_part {
 	roaring_bitmap_t *bits;
 };
 
-struct inoset {
-	struct inoset_part *parts;
-	size_t n_parts;
-};
-
 struct identity_node {
 	struct {
 		uint64_t client_fs, dev, subvolid;
@@ -44,6 +40,7 @@ struct identity_node {
 struct identity {
 	struct ckey_identity id;
 	struct inoset first; /* keys first met in this identity */
+	struct inoset links; /* inodes with several names */
 };
 
 struct group_node {
@@ -79,15 +76,14 @@ static struct inoset_part *inoset_part(const struct inoset *set, uint32_t high)
 	return NULL;
 }
 
-static bool inoset_contains(const struct inoset *set, uint64_t ino)
+bool bino__inoset_contains(const struct inoset *set, uint64_t ino)
 {
 	const struct inoset_part *part = inoset_part(set, (uint32_t)(ino >> 32));
 
 	return part && roaring_bitmap_contains(part->bits, (uint32_t)ino);
 }
 
-/* 1 if @ino was added, 0 if it was there, -1 when out of memory. */
-static int inoset_add(struct inoset *set, uint64_t ino)
+int bino__inoset_add(struct inoset *set, uint64_t ino)
 {
 	uint32_t high = (uint32_t)(ino >> 32);
 	struct inoset_part *part = inoset_part(set, high);
@@ -109,7 +105,7 @@ static int inoset_add(struct inoset *set, uint64_t ino)
 	return roaring_bitmap_add_checked(part->bits, (uint32_t)ino) ? 1 : 0;
 }
 
-static void inoset_clear(struct inoset *set)
+void bino__inoset_clear(struct inoset *set)
 {
 	size_t i;
 
@@ -146,11 +142,13 @@ void bino__ckey_table_destroy(struct ckey_table *table)
 		HASH_DEL(table->identity_index, inode);
 		free(inode);
 	}
-	for (i = 0; i < table->n_identities; i++)
-		inoset_clear(&table->identities[i].first);
+	for (i = 0; i < table->n_identities; i++) {
+		bino__inoset_clear(&table->identities[i].first);
+		bino__inoset_clear(&table->identities[i].links);
+	}
 	free(table->identities);
 	for (i = 0; i < table->n_seen; i++)
-		inoset_clear(&table->seen[i]);
+		bino__inoset_clear(&table->seen[i]);
 	free(table->seen);
 	HASH_ITER(hh, table->groups, gnode, gtmp) {
 		HASH_DEL(table->groups, gnode);
@@ -222,17 +220,23 @@ enum bino_error bino__ckey_identity(struct ckey_table *table, size_t client_fs,
 	return BINO_OK;
 }
 
-const struct ckey_identity *
-bino__ckey_identity_get(const struct ckey_table *table, uint32_t index)
+struct ckey_identity *bino__ckey_identity_get(const struct ckey_table *table,
+					      uint32_t index)
 {
 	return &table->identities[index].id;
+}
+
+struct inoset *bino__ckey_identity_links(struct ckey_table *table,
+					 uint32_t index)
+{
+	return &table->identities[index].links;
 }
 
 bool bino__ckey_table_seen(const struct ckey_table *table, size_t client_fs,
 			   uint64_t ino)
 {
 	return client_fs < table->n_seen &&
-	       inoset_contains(&table->seen[client_fs], ino);
+	       bino__inoset_contains(&table->seen[client_fs], ino);
 }
 
 struct ckey_group *bino__ckey_table_find(const struct ckey_table *table,
@@ -259,14 +263,14 @@ static uint32_t ckey_first_identity(struct ckey_table *table, size_t client_fs,
 	uint32_t i;
 
 	if (hint != CKEY_NONE &&
-	    inoset_contains(&table->identities[hint].first, ino))
+	    bino__inoset_contains(&table->identities[hint].first, ino))
 		return hint;
 	if (table->last_first != CKEY_NONE &&
-	    inoset_contains(&table->identities[table->last_first].first, ino))
+	    bino__inoset_contains(&table->identities[table->last_first].first, ino))
 		return table->last_first;
 	for (i = 0; i < table->n_identities; i++) {
 		if (table->identities[i].id.client_fs == client_fs &&
-		    inoset_contains(&table->identities[i].first, ino)) {
+		    bino__inoset_contains(&table->identities[i].first, ino)) {
 			table->last_first = i;
 			return i;
 		}
@@ -295,12 +299,12 @@ enum bino_error bino__ckey_table_add(struct ckey_table *table, uint32_t identity
 		table->seen = grown;
 		table->n_seen = client_fs + 1;
 	}
-	added = inoset_add(&table->seen[client_fs], ino);
+	added = bino__inoset_add(&table->seen[client_fs], ino);
 	if (added < 0)
 		return BINO_ERROR_NO_MEMORY;
 	if (added) {
 		*ret = NULL;
-		return inoset_add(&table->identities[identity].first, ino) < 0 ?
+		return bino__inoset_add(&table->identities[identity].first, ino) < 0 ?
 			       BINO_ERROR_NO_MEMORY :
 			       BINO_OK;
 	}

@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Which inodes of a btrfs subvolume have more than one name, read for the
+ * whole subvolume at once from its tree (BTRFS_IOC_TREE_SEARCH_V2, which
+ * needs CAP_SYS_ADMIN) instead of a stat per file.
+ *
+ * The names are counted from the inode back-references (INODE_REF items,
+ * one per parent directory, holding one or more names; INODE_EXTREF items
+ * when a directory holds too many names of one inode): that is what nlink
+ * counts for a non-directory, and btrfs check holds the two equal.  The
+ * references are read, not the inode item's nlink field, because btrfs
+ * inserts and deletes references in the tree at once while it updates inode
+ * items lazily (delayed inodes, written at the next commit): a link made a
+ * moment ago is already among the references.
+ *
+ * bino__links_ahead: a helper thread that reads the subvolumes below a path
+ * this way while the audit walks them, on another core; the audit stats
+ * the entries of subvolumes it reaches first (see ahead_run()).
+ */
+#include "btrfslinks.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/btrfs.h>
+#include <linux/btrfs_tree.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "subvol.h"
+
+#define SEARCH_BUFFER_SIZE (256 * 1024)
+
+/* The names in one reference item of @type, or 0 if malformed. */
+static uint64_t ref_names(uint32_t type, const uint8_t *item, uint32_t len)
+{
+	size_t fixed = type == BTRFS_INODE_REF_KEY ?
+			       sizeof(struct btrfs_inode_ref) :
+			       sizeof(struct btrfs_inode_extref);
+	size_t len_at = fixed - sizeof(uint16_t); /* name_len ends both */
+	uint64_t names = 0;
+	uint32_t at = 0;
+
+	while (len - at >= fixed) {
+		uint16_t name_len;
+
+		memcpy(&name_len, item + at + len_at, sizeof(name_len));
+		name_len = le16toh(name_len);
+		if (len - at - fixed < name_len)
+			return 0;
+		at += fixed + name_len;
+		names++;
+	}
+	return at == len ? names : 0;
+}
+
+int bino__btrfs_multilinked(int fd, uint64_t subvolid,
+			    bino__btrfs_multilinked_fn *fn, void *data)
+{
+	struct btrfs_ioctl_search_args_v2 *args;
+	uint64_t ino = 0, names = 0;
+	int ret = 0;
+
+	args = calloc(1, sizeof(*args) + SEARCH_BUFFER_SIZE);
+	if (!args)
+		return -1;
+	args->key.tree_id = subvolid;
+	args->key.min_objectid = BTRFS_FIRST_FREE_OBJECTID;
+	args->key.max_objectid = BTRFS_LAST_FREE_OBJECTID;
+	/*
+	 * The range is one of whole keys (objectid, type, offset), so every
+	 * item between is returned; only references are read.
+	 */
+	args->key.min_type = 0;
+	args->key.max_type = 255; /* types are 8 bits */
+	args->key.min_offset = 0;
+	args->key.max_offset = (uint64_t)-1;
+	args->key.min_transid = 0;
+	args->key.max_transid = (uint64_t)-1;
+	for (;;) {
+		struct btrfs_ioctl_search_header header;
+		size_t at = 0;
+		uint32_t i;
+
+		args->key.nr_items = (uint32_t)-1;
+		args->buf_size = SEARCH_BUFFER_SIZE;
+		if (ioctl(fd, BTRFS_IOC_TREE_SEARCH_V2, args) < 0) {
+			ret = -1;
+			goto out_args;
+		}
+		if (args->key.nr_items == 0)
+			break;
+		for (i = 0; i < args->key.nr_items; i++) {
+			memcpy(&header, args->buf + at, sizeof(header));
+			at += sizeof(header);
+			if (header.objectid != ino) {
+				if (names >= 2 && fn(ino, data) != 0) {
+					ret = -1;
+					goto out_args;
+				}
+				ino = header.objectid;
+				names = 0;
+			}
+			if (header.type == BTRFS_INODE_REF_KEY ||
+			    header.type == BTRFS_INODE_EXTREF_KEY)
+				names += ref_names(header.type, args->buf + at,
+						   header.len);
+			at += header.len;
+		}
+		/* Go on after the last key returned. */
+		args->key.min_objectid = header.objectid;
+		args->key.min_type = header.type;
+		args->key.min_offset = header.offset + 1;
+		if (header.offset == (uint64_t)-1) {
+			args->key.min_offset = 0;
+			args->key.min_type = header.type + 1;
+			if (header.type >= 255) {
+				args->key.min_type = 0;
+				if (header.objectid == BTRFS_LAST_FREE_OBJECTID)
+					break;
+				args->key.min_objectid = header.objectid + 1;
+			}
+		}
+	}
+	if (names >= 2 && fn(ino, data) != 0)
+		ret = -1;
+out_args:
+	free(args);
+	return ret;
+}
+
+/* ---- reading ahead ------------------------------------------------------ */
+
+enum ahead_state {
+	AHEAD_PENDING,
+	AHEAD_READING,
+	AHEAD_READY,
+	AHEAD_SKIPPED, /* claimed by the caller, or the read failed */
+};
+
+struct ahead_subvol {
+	uint64_t id;
+	enum ahead_state state;
+	struct inoset linked;
+};
+
+struct bino__links_ahead {
+	int fd;
+	uint64_t dev;
+	struct ahead_subvol *subvols; /* in listing order */
+	size_t n_subvols, cap_subvols;
+	pthread_t thread;
+	bool started;
+	bool stop;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+};
+
+static int ahead_list_one(const char *path,
+			  const struct bino__subvol_info *info, void *data)
+{
+	struct bino__links_ahead *ahead = data;
+
+	(void)path;
+	if (ahead->n_subvols == ahead->cap_subvols) {
+		size_t cap = ahead->cap_subvols ? ahead->cap_subvols * 2 : 64;
+		struct ahead_subvol *grown =
+			realloc(ahead->subvols, cap * sizeof(*grown));
+
+		if (!grown)
+			return -1;
+		ahead->subvols = grown;
+		ahead->cap_subvols = cap;
+	}
+	memset(&ahead->subvols[ahead->n_subvols], 0, sizeof(*ahead->subvols));
+	ahead->subvols[ahead->n_subvols++].id = info->id;
+	return 0;
+}
+
+static int ahead_add(uint64_t ino, void *data)
+{
+	if (bino__inoset_add(data, ino) < 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The helper: read the subvolumes from the last listed back, so that it
+ * and the caller (who stats what is not read yet, from the first) work on
+ * different subvolumes until they meet.
+ */
+static void *ahead_run(void *data)
+{
+	struct bino__links_ahead *ahead = data;
+	size_t i;
+
+	pthread_mutex_lock(&ahead->lock);
+	for (i = ahead->n_subvols; i-- > 0 && !ahead->stop;) {
+		struct ahead_subvol *subvol = &ahead->subvols[i];
+		struct inoset linked = { NULL, 0 };
+		int ret, err;
+
+		if (subvol->state != AHEAD_PENDING)
+			continue;
+		subvol->state = AHEAD_READING;
+		pthread_mutex_unlock(&ahead->lock);
+		ret = bino__btrfs_multilinked(ahead->fd, subvol->id, ahead_add,
+					      &linked);
+		err = errno;
+		pthread_mutex_lock(&ahead->lock);
+		if (ret == 0) {
+			subvol->linked = linked;
+			subvol->state = AHEAD_READY;
+		} else {
+			bino__inoset_clear(&linked);
+			subvol->state = AHEAD_SKIPPED;
+			if (err == EPERM || err == EACCES)
+				ahead->stop = true;
+		}
+		pthread_cond_broadcast(&ahead->changed);
+	}
+	pthread_mutex_unlock(&ahead->lock);
+	return NULL;
+}
+
+int bino__links_ahead_create(const char *path, uint64_t dev,
+			     struct bino__links_ahead **ret)
+{
+	struct bino__links_ahead *ahead = calloc(1, sizeof(*ahead));
+	uint64_t id;
+
+	if (!ahead)
+		return -1;
+	ahead->dev = dev;
+	ahead->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
+	if (ahead->fd < 0)
+		goto out_free;
+	if (bino__subvolid_ioctl(ahead->fd, &id) != 0)
+		goto out_close;
+	if (ahead_list_one(path, &(struct bino__subvol_info){ .id = id },
+			   ahead) != 0 ||
+	    bino__subvol_list(path, false, ahead_list_one, ahead) != 0)
+		goto out_close;
+	pthread_mutex_init(&ahead->lock, NULL);
+	pthread_cond_init(&ahead->changed, NULL);
+	if (pthread_create(&ahead->thread, NULL, ahead_run, ahead) == 0)
+		ahead->started = true;
+	*ret = ahead;
+	return 0;
+
+out_close:
+	close(ahead->fd);
+out_free:
+	free(ahead->subvols);
+	free(ahead);
+	return -1;
+}
+
+void bino__links_ahead_destroy(struct bino__links_ahead *ahead)
+{
+	size_t i;
+
+	if (!ahead)
+		return;
+	if (ahead->started) {
+		pthread_mutex_lock(&ahead->lock);
+		ahead->stop = true;
+		pthread_mutex_unlock(&ahead->lock);
+		pthread_join(ahead->thread, NULL);
+	}
+	pthread_mutex_destroy(&ahead->lock);
+	pthread_cond_destroy(&ahead->changed);
+	for (i = 0; i < ahead->n_subvols; i++)
+		bino__inoset_clear(&ahead->subvols[i].linked);
+	free(ahead->subvols);
+	close(ahead->fd);
+	free(ahead);
+}
+
+int bino__links_ahead_get(struct bino__links_ahead *ahead, uint64_t dev,
+			  uint64_t subvolid, const struct inoset **ret)
+{
+	struct ahead_subvol *subvol = NULL;
+	int found = 0;
+	size_t i;
+
+	if (dev != ahead->dev)
+		return -1;
+	for (i = 0; i < ahead->n_subvols && !subvol; i++) {
+		if (ahead->subvols[i].id == subvolid)
+			subvol = &ahead->subvols[i];
+	}
+	if (!subvol)
+		return -1;
+	pthread_mutex_lock(&ahead->lock);
+	/* Being read: it will be done sooner than stat would. */
+	while (subvol->state == AHEAD_READING)
+		pthread_cond_wait(&ahead->changed, &ahead->lock);
+	if (subvol->state == AHEAD_PENDING)
+		subvol->state = AHEAD_SKIPPED;
+	if (subvol->state == AHEAD_READY) {
+		*ret = &subvol->linked;
+		found = 1;
+	}
+	pthread_mutex_unlock(&ahead->lock);
+	return found;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Inodes with more than one name in a btrfs subvolume, read from its tree. */
+#ifndef BINO_BTRFSLINKS_H
+#define BINO_BTRFSLINKS_H
+
+#include <stdint.h>
+
+#include "audit.h"
+
+/* Called for each inode number with two names or more; nonzero stops. */
+typedef int bino__btrfs_multilinked_fn(uint64_t ino, void *data);
+
+/*
+ * Call @fn for every inode of subvolume @subvolid, of the btrfs that @fd is
+ * on, that has more than one name, in ascending order.  Needs CAP_SYS_ADMIN.
+ * Returns 0, or -1 with errno set (EPERM unprivileged, ENOTTY off btrfs, or
+ * @fn's errno when it stopped the search).
+ */
+int bino__btrfs_multilinked(int fd, uint64_t subvolid,
+			    bino__btrfs_multilinked_fn *fn, void *data);
+
+/* Reads subvolumes' inodes with several names ahead, in a thread. */
+struct bino__links_ahead;
+
+/*
+ * List the subvolume holding @path (a directory on the btrfs of device
+ * @dev, as in struct bino_key) and those below it, and start reading them.
+ * 0, or -1 with errno (not btrfs, out of memory).
+ */
+int bino__links_ahead_create(const char *path, uint64_t dev,
+			     struct bino__links_ahead **ret);
+/* Stop the thread and release everything; NULL is accepted. */
+void bino__links_ahead_destroy(struct bino__links_ahead *ahead);
+/*
+ * The inodes with several names of subvolume @subvolid of device @dev:
+ * 1 with *@ret (valid until destroy), waiting if it is being read; 0 when
+ * it will not be read (the caller is to stat; the helper now skips it); -1
+ * when the subvolume is not among those listed.
+ */
+int bino__links_ahead_get(struct bino__links_ahead *ahead, uint64_t dev,
+			  uint64_t subvolid, const struct inoset **ret);
+
+#endif
