@@ -34,6 +34,13 @@
  *    unknown until another entry of the same identity (the same inode) is
  *    stat'ed.  Until then its hardlink-class entries wait in order on the
  *    group's pending list and are replayed when it is known.
+ *  - On btrfs, with CAP_SYS_ADMIN, even that stat is mostly avoided: which
+ *    inodes of a subvolume have several names is read from its tree in one
+ *    pass (btrfslinks.c), by a helper thread that reads the subvolumes
+ *    below the audited path from the last one back while the walk goes
+ *    forward; a subvolume the walk reaches first is stat'ed, then read by
+ *    the walk's thread once LINKS_AFTER_STATS of its entries needed nlink
+ *    (audit_links_known()).
  *  - Examples need the path of the first entry of the key (of the identity
  *    that entry has), which was not kept.  A second, targeted walk
  *    (audit_find_*()) finds those at most 2 * BINO_AUDIT_EXAMPLES_MAX paths
@@ -1147,6 +1154,7 @@ static void audit_links_read(struct audit_walk *aw, uint32_t id,
 	identity->links = CKEY_LINKS_UNAVAILABLE;
 	if (fd < 0)
 		return;
+	errno = 0;
 	if (bino__subvolid_ioctl(fd, &fd_subvolid) == 0 &&
 	    fd_subvolid == subvolid &&
 	    bino__btrfs_multilinked(fd, subvolid, audit_links_add, links) == 0) {

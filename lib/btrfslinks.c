@@ -14,8 +14,11 @@
  * moment ago is already among the references.
  *
  * bino__links_ahead: a helper thread that reads the subvolumes below a path
- * this way while the audit walks them, on another core; the audit stats
- * the entries of subvolumes it reaches first (see ahead_run()).
+ * this way, in the walk's order, while the audit walks them on another
+ * core.  A subvolume the audit reaches before the helper is claimed (the
+ * audit stats its entries, or reads it itself when many need nlink); one
+ * the helper is still reading makes the audit read the next one meanwhile
+ * (bino__links_ahead_get()), so that both threads share the reading.
  */
 #include "btrfslinks.h"
 
@@ -190,9 +193,36 @@ static int ahead_add(uint64_t ino, void *data)
 }
 
 /*
- * The helper: read the subvolumes from the last listed back, so that it
- * and the caller (who stats what is not read yet, from the first) work on
- * different subvolumes until they meet.
+ * Read @subvol, PENDING, with ahead->lock held (released meanwhile); the
+ * helper thread and the caller both read this way.
+ */
+static void ahead_read(struct bino__links_ahead *ahead,
+		       struct ahead_subvol *subvol)
+{
+	struct inoset linked = { NULL, 0 };
+	int ret, err;
+
+	subvol->state = AHEAD_READING;
+	pthread_mutex_unlock(&ahead->lock);
+	ret = bino__btrfs_multilinked(ahead->fd, subvol->id, ahead_add,
+				      &linked);
+	err = errno;
+	pthread_mutex_lock(&ahead->lock);
+	if (ret == 0) {
+		subvol->linked = linked;
+		subvol->state = AHEAD_READY;
+	} else {
+		bino__inoset_clear(&linked);
+		subvol->state = AHEAD_SKIPPED;
+		if (err == EPERM || err == EACCES)
+			ahead->stop = true;
+	}
+	pthread_cond_broadcast(&ahead->changed);
+}
+
+/*
+ * The helper: read the subvolumes in listing order (the walk's, mostly),
+ * skipping those the caller claimed or read.
  */
 static void *ahead_run(void *data)
 {
@@ -200,29 +230,9 @@ static void *ahead_run(void *data)
 	size_t i;
 
 	pthread_mutex_lock(&ahead->lock);
-	for (i = ahead->n_subvols; i-- > 0 && !ahead->stop;) {
-		struct ahead_subvol *subvol = &ahead->subvols[i];
-		struct inoset linked = { NULL, 0 };
-		int ret, err;
-
-		if (subvol->state != AHEAD_PENDING)
-			continue;
-		subvol->state = AHEAD_READING;
-		pthread_mutex_unlock(&ahead->lock);
-		ret = bino__btrfs_multilinked(ahead->fd, subvol->id, ahead_add,
-					      &linked);
-		err = errno;
-		pthread_mutex_lock(&ahead->lock);
-		if (ret == 0) {
-			subvol->linked = linked;
-			subvol->state = AHEAD_READY;
-		} else {
-			bino__inoset_clear(&linked);
-			subvol->state = AHEAD_SKIPPED;
-			if (err == EPERM || err == EACCES)
-				ahead->stop = true;
-		}
-		pthread_cond_broadcast(&ahead->changed);
+	for (i = 0; i < ahead->n_subvols && !ahead->stop; i++) {
+		if (ahead->subvols[i].state == AHEAD_PENDING)
+			ahead_read(ahead, &ahead->subvols[i]);
 	}
 	pthread_mutex_unlock(&ahead->lock);
 	return NULL;
@@ -298,9 +308,24 @@ int bino__links_ahead_get(struct bino__links_ahead *ahead, uint64_t dev,
 	if (!subvol)
 		return -1;
 	pthread_mutex_lock(&ahead->lock);
-	/* Being read: it will be done sooner than stat would. */
-	while (subvol->state == AHEAD_READING)
-		pthread_cond_wait(&ahead->changed, &ahead->lock);
+	/*
+	 * Being read by the helper, which the caller has caught up with: read
+	 * the next subvolume meanwhile rather than wait, so that the two share
+	 * the reading.
+	 */
+	while (subvol->state == AHEAD_READING) {
+		struct ahead_subvol *next = NULL;
+
+		for (i = (size_t)(subvol - ahead->subvols) + 1;
+		     i < ahead->n_subvols && !next && !ahead->stop; i++) {
+			if (ahead->subvols[i].state == AHEAD_PENDING)
+				next = &ahead->subvols[i];
+		}
+		if (next)
+			ahead_read(ahead, next);
+		else
+			pthread_cond_wait(&ahead->changed, &ahead->lock);
+	}
 	if (subvol->state == AHEAD_PENDING)
 		subvol->state = AHEAD_SKIPPED;
 	if (subvol->state == AHEAD_READY) {

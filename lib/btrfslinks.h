@@ -33,7 +33,8 @@ int bino__links_ahead_create(const char *path, uint64_t dev,
 void bino__links_ahead_destroy(struct bino__links_ahead *ahead);
 /*
  * The inodes with several names of subvolume @subvolid of device @dev:
- * 1 with *@ret (valid until destroy), waiting if it is being read; 0 when
+ * 1 with *@ret (valid until destroy), after reading others while it is being
+ * read by the helper; 0 when
  * it will not be read (the caller is to stat; the helper now skips it); -1
  * when the subvolume is not among those listed.
  */
