@@ -1157,7 +1157,8 @@ static void audit_links_read(struct audit_walk *aw, uint32_t id,
 	errno = 0;
 	if (bino__subvolid_ioctl(fd, &fd_subvolid) == 0 &&
 	    fd_subvolid == subvolid &&
-	    bino__btrfs_multilinked(fd, subvolid, audit_links_add, links) == 0) {
+	    bino__btrfs_multilinked(fd, subvolid, NULL, audit_links_add,
+				    links) == 0) {
 		identity->links = CKEY_LINKS_READ;
 		identity->linked = links;
 	} else if (errno == EPERM || errno == EACCES) {

@@ -60,7 +60,7 @@ static uint64_t ref_names(uint32_t type, const uint8_t *item, uint32_t len)
 	return at == len ? names : 0;
 }
 
-int bino__btrfs_multilinked(int fd, uint64_t subvolid,
+int bino__btrfs_multilinked(int fd, uint64_t subvolid, const bool *stop,
 			    bino__btrfs_multilinked_fn *fn, void *data)
 {
 	struct btrfs_ioctl_search_args_v2 *args;
@@ -88,6 +88,11 @@ int bino__btrfs_multilinked(int fd, uint64_t subvolid,
 		size_t at = 0;
 		uint32_t i;
 
+		if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED)) {
+			errno = ECANCELED;
+			ret = -1;
+			goto out_args;
+		}
 		args->key.nr_items = (uint32_t)-1;
 		args->buf_size = SEARCH_BUFFER_SIZE;
 		if (ioctl(fd, BTRFS_IOC_TREE_SEARCH_V2, args) < 0) {
@@ -157,7 +162,7 @@ struct bino__links_ahead {
 	size_t n_subvols, cap_subvols;
 	pthread_t thread;
 	bool started;
-	bool stop;
+	bool stop; /* atomic: read by bino__btrfs_multilinked() unlocked */
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 };
@@ -204,8 +209,8 @@ static void ahead_read(struct bino__links_ahead *ahead,
 
 	subvol->state = AHEAD_READING;
 	pthread_mutex_unlock(&ahead->lock);
-	ret = bino__btrfs_multilinked(ahead->fd, subvol->id, ahead_add,
-				      &linked);
+	ret = bino__btrfs_multilinked(ahead->fd, subvol->id, &ahead->stop,
+				      ahead_add, &linked);
 	err = errno;
 	pthread_mutex_lock(&ahead->lock);
 	if (ret == 0) {
@@ -215,7 +220,7 @@ static void ahead_read(struct bino__links_ahead *ahead,
 		bino__inoset_clear(&linked);
 		subvol->state = AHEAD_SKIPPED;
 		if (err == EPERM || err == EACCES)
-			ahead->stop = true;
+			__atomic_store_n(&ahead->stop, true, __ATOMIC_RELAXED);
 	}
 	pthread_cond_broadcast(&ahead->changed);
 }
@@ -230,7 +235,9 @@ static void *ahead_run(void *data)
 	size_t i;
 
 	pthread_mutex_lock(&ahead->lock);
-	for (i = 0; i < ahead->n_subvols && !ahead->stop; i++) {
+	for (i = 0; i < ahead->n_subvols &&
+		    !__atomic_load_n(&ahead->stop, __ATOMIC_RELAXED);
+	     i++) {
 		if (ahead->subvols[i].state == AHEAD_PENDING)
 			ahead_read(ahead, &ahead->subvols[i]);
 	}
@@ -278,9 +285,8 @@ void bino__links_ahead_destroy(struct bino__links_ahead *ahead)
 	if (!ahead)
 		return;
 	if (ahead->started) {
-		pthread_mutex_lock(&ahead->lock);
-		ahead->stop = true;
-		pthread_mutex_unlock(&ahead->lock);
+		/* A read under way stops at its next batch. */
+		__atomic_store_n(&ahead->stop, true, __ATOMIC_RELAXED);
 		pthread_join(ahead->thread, NULL);
 	}
 	pthread_mutex_destroy(&ahead->lock);
@@ -317,7 +323,9 @@ int bino__links_ahead_get(struct bino__links_ahead *ahead, uint64_t dev,
 		struct ahead_subvol *next = NULL;
 
 		for (i = (size_t)(subvol - ahead->subvols) + 1;
-		     i < ahead->n_subvols && !next && !ahead->stop; i++) {
+		     i < ahead->n_subvols && !next &&
+		     !__atomic_load_n(&ahead->stop, __ATOMIC_RELAXED);
+		     i++) {
 			if (ahead->subvols[i].state == AHEAD_PENDING)
 				next = &ahead->subvols[i];
 		}

@@ -3,6 +3,7 @@
 #ifndef BINO_BTRFSLINKS_H
 #define BINO_BTRFSLINKS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "audit.h"
@@ -13,10 +14,11 @@ typedef int bino__btrfs_multilinked_fn(uint64_t ino, void *data);
 /*
  * Call @fn for every inode of subvolume @subvolid, of the btrfs that @fd is
  * on, that has more than one name, in ascending order.  Needs CAP_SYS_ADMIN.
- * Returns 0, or -1 with errno set (EPERM unprivileged, ENOTTY off btrfs, or
- * @fn's errno when it stopped the search).
+ * @stop, if not NULL, is read (atomically) between batches: once true, the
+ * search ends with ECANCELED.  Returns 0, or -1 with errno set (EPERM
+ * unprivileged, ENOTTY off btrfs, or @fn's errno when it stopped the search).
  */
-int bino__btrfs_multilinked(int fd, uint64_t subvolid,
+int bino__btrfs_multilinked(int fd, uint64_t subvolid, const bool *stop,
 			    bino__btrfs_multilinked_fn *fn, void *data);
 
 /* Reads subvolumes' inodes with several names ahead, in a thread. */
