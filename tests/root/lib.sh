@@ -52,6 +52,17 @@ require_cli() {
 	fi
 }
 
+# remove_work: remove WORK only when nothing is mounted below it; else say
+# so and return 1.
+remove_work() {
+	# Not grep -q: with pipefail, findmnt's SIGPIPE would read as "absent".
+	if [[ -n $(findmnt -n -l -o TARGET | grep -F -- "$WORK") ]]; then
+		printf '%s: FAIL: %s still has mounts; left in place\n' "$TEST_NAME" "$WORK" >&2
+		return 1
+	fi
+	rm -r --one-file-system -- "$WORK"
+}
+
 # Runs on every exit: stop our background jobs, destroy the fixture, remove
 # the directory only when nothing is mounted below it.
 cleanup_fixture() {
@@ -66,13 +77,7 @@ cleanup_fixture() {
 			printf '%s: FAIL: could not destroy the fixture in %s\n' "$TEST_NAME" "$WORK" >&2
 			rc=1
 		fi
-		# Not grep -q: with pipefail, findmnt's SIGPIPE would read as "absent".
-		if [[ -z $(findmnt -n -l -o TARGET | grep -F -- "$WORK") ]]; then
-			rm -r --one-file-system -- "$WORK"
-		else
-			printf '%s: FAIL: %s still has mounts; left in place\n' "$TEST_NAME" "$WORK" >&2
-			rc=1
-		fi
+		remove_work || rc=1
 	fi
 	exit "$rc"
 }
@@ -130,12 +135,7 @@ cleanup_scratch() {
 	for loop in "${LOOPS[@]}"; do
 		losetup -d "$loop" 2>/dev/null || true
 	done
-	if [[ -z $(findmnt -n -l -o TARGET | grep -F -- "$WORK") ]]; then
-		rm -r --one-file-system -- "$WORK"
-	else
-		printf '%s: FAIL: %s still has mounts; left in place\n' "$TEST_NAME" "$WORK" >&2
-		rc=1
-	fi
+	remove_work || rc=1
 	exit "$rc"
 }
 
