@@ -63,10 +63,10 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "btrfslinks.h"
+#include "getdents.h"
 #include "hash.h"
 #include "subvol.h"
 
@@ -1008,14 +1008,6 @@ static enum bino_error audit_add_submount(struct bino_audit_export *export,
 	return BINO_OK;
 }
 
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
 /*
  * The inode number @name has in directory @dir: readdir does not cross
  * mounts, so this is the directory a mount covers.  0 if not found.
@@ -1029,8 +1021,7 @@ static uint64_t covered_ino(const char *dir, const char *name)
 
 	if (fd < 0)
 		return 0;
-	while (!ino && (n = syscall(SYS_getdents64, fd, buffer,
-				    sizeof(buffer))) > 0) {
+	while (!ino && (n = bino__getdents64(fd, buffer, sizeof(buffer))) > 0) {
 		long offset;
 
 		for (offset = 0; offset < n;) {

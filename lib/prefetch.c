@@ -27,22 +27,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "getdents.h"
 
 #define PREFETCH_QUEUE_MAX 4096
 /* A directory read faster than this on average came from the cache. */
 #define PREFETCH_WARM_NS 100000
 #define PREFETCH_WARM_SAMPLE 16
-
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
 
 struct bino_prefetch {
 	pthread_mutex_t lock;
@@ -67,7 +60,7 @@ static void prefetch_directory(const char *path)
 				O_CLOEXEC);
 	if (fd < 0)
 		return;
-	while ((n = syscall(SYS_getdents64, fd, buffer, sizeof(buffer))) > 0) {
+	while ((n = bino__getdents64(fd, buffer, sizeof(buffer))) > 0) {
 		long offset = 0;
 
 		while (offset < n) {

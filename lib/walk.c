@@ -31,10 +31,10 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "getdents.h"
 #include "mounts.h"
 #include "nfshandle.h"
 #include "prefetch.h"
@@ -161,15 +161,6 @@ struct bino_walk {
 	int pending_errno;
 	bool post_after_error;
 	struct bino_entry saved_entry; /* a directory whose error came between */
-};
-
-/* What getdents64 returns; glibc does not declare it. */
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
 };
 
 /* ---- paths ------------------------------------------------------------- */
@@ -471,7 +462,7 @@ static int nfs_export_root_subvolid(int fd, uint64_t *ret)
 
 	if (dirfd < 0)
 		return -1;
-	while ((n = syscall(SYS_getdents64, dirfd, buffer, sizeof(buffer))) > 0) {
+	while ((n = bino__getdents64(dirfd, buffer, sizeof(buffer))) > 0) {
 		long offset = 0;
 
 		while (offset < n) {
@@ -685,8 +676,7 @@ static int walk_read_dir(struct dir_frame *frame)
 	size_t cap = 0;
 
 	for (;;) {
-		long n = syscall(SYS_getdents64, frame->fd, buffer,
-				 sizeof(buffer));
+		long n = bino__getdents64(frame->fd, buffer, sizeof(buffer));
 		long offset = 0;
 
 		if (n < 0)
