@@ -391,6 +391,17 @@ static void block_exports_nohide(const struct suggest_ctx *ctx)
 	}
 }
 
+/* One client fstab line: the server's @path on its client mount point. */
+static void put_client_fstab_line(const struct suggest_ctx *ctx,
+				  const char *path)
+{
+	fprintf(ctx->out, "%s:", ctx->server);
+	put_fstab_field(ctx->out, path);
+	fputc(' ', ctx->out);
+	put_client_path(ctx, path, put_fstab_field);
+	fputs(" nfs _netdev 0 0\n", ctx->out);
+}
+
 static void block_client_fstab(const struct suggest_ctx *ctx)
 {
 	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
@@ -401,18 +412,9 @@ static void block_client_fstab(const struct suggest_ctx *ctx)
 	      "# subvolume directory with its parent's device and inode 256 and reports\n"
 	      "# a loop; explicit mounts make unmodified tools work from a cold start.\n"
 	      "# Works with NFSv3 and NFSv4 (add vers= to pin one); parents first.\n", out);
-	fprintf(out, "%s:", ctx->server);
-	put_fstab_field(out, ctx->path);
-	fputc(' ', out);
-	put_client_path(ctx, ctx->path, put_fstab_field);
-	fputs(" nfs _netdev 0 0\n", out);
-	for (i = 0; i < n; i++) {
-		fprintf(out, "%s:", ctx->server);
-		put_fstab_field(out, subvol_path(ctx, i));
-		fputc(' ', out);
-		put_client_path(ctx, subvol_path(ctx, i), put_fstab_field);
-		fputs(" nfs _netdev 0 0\n", out);
-	}
+	put_client_fstab_line(ctx, ctx->path);
+	for (i = 0; i < n; i++)
+		put_client_fstab_line(ctx, subvol_path(ctx, i));
 }
 
 /* A host name goes into fstab and map fields: no blanks, no ':' or '/'. */
