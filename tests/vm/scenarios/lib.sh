@@ -196,6 +196,17 @@ lists_server_entries() {
 	diff -u /tmp/server.list "$1" >/dev/null
 }
 
+# check_find_like_server TAG MNT: client_find TAG on MNT worked as on the server: no loop,
+# the server's entries path for path, errors only ESTALE at the placeholders.
+check_find_like_server() {
+	local tag=$1 mnt=$2
+	check "$tag: no loop message" test "$find_loops" -eq 0
+	check "$tag: find lists exactly the server's entries" \
+		lists_server_entries "/tmp/client-$tag.list"
+	check "$tag: the only errors are ESTALE at the placeholders" \
+		only_placeholder_errors "/tmp/find-$tag.err" "$mnt"
+}
+
 # only_placeholder_errors ERR MNT: every error line names a placeholder and says ESTALE.
 only_placeholder_errors() {
 	local err=$1 mnt=$2 line

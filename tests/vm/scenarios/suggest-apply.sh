@@ -62,11 +62,7 @@ for v in "${versions[@]}"; do
 	if [[ $mode == partial ]]; then
 		check "vers=$v: find still reports a loop with s3 unmounted" test "$find_loops" -gt 0
 	else
-		check "vers=$v: no loop message" test "$find_loops" -eq 0
-		check "vers=$v: find lists exactly the server's entries" \
-			lists_server_entries "/tmp/client-v$v.list"
-		check "vers=$v: the only errors are ESTALE at the placeholders" \
-			only_placeholder_errors "/tmp/find-v$v.err" "$mnt"
+		check_find_like_server "v$v" "$mnt"
 	fi
 done
 
