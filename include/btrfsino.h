@@ -663,6 +663,13 @@ const char *bino_export_file(const struct bino_export *exp);
 /** bino_export_line() - The 1-based line the path starts on. */
 unsigned int bino_export_line(const struct bino_export *exp);
 /**
+ * bino_export_last_line() - The 1-based line the path's entry ends on: the
+ * same as bino_export_line() unless the entry is continued with
+ * backslash-newline.  Replacing an entry means replacing every line from the
+ * first to this one.
+ */
+unsigned int bino_export_last_line(const struct bino_export *exp);
+/**
  * bino_export_options() - The options as they apply to this client: the
  * line's default options ("-opts") followed by the client's own, joined by
  * commas, in the order written.

@@ -43,6 +43,8 @@ struct bino_export {
 	char *unknown;
 	const char *file;
 	unsigned int line;
+	/* The last physical line of the entry (after continuations). */
+	unsigned int last_line;
 	int flags;
 };
 
@@ -798,6 +800,7 @@ static enum bino_error parser_read_line(struct parser *p)
 {
 	enum bino_error ret;
 	unsigned int line = p->word.start.line;
+	size_t first = p->count;
 	bool need_world = true;
 	char *path;
 
@@ -834,6 +837,9 @@ static enum bino_error parser_read_line(struct parser *p)
 		optlist_reset(&p->own);
 		ret = parser_add_export(p, path, line, "*", 1);
 	}
+	/* The loop stopped at the newline (or end) that ends the entry. */
+	for (; ret == BINO_OK && first < p->count; first++)
+		p->items[first]->last_line = p->line;
 
 free_path:
 	free(path);
@@ -1064,6 +1070,12 @@ BINO_PUBLIC const char *bino_export_file(const struct bino_export *export)
 BINO_PUBLIC unsigned int bino_export_line(const struct bino_export *export)
 {
 	return export->line;
+}
+
+BINO_PUBLIC unsigned int
+bino_export_last_line(const struct bino_export *export)
+{
+	return export->last_line;
 }
 
 BINO_PUBLIC const char *bino_export_options(const struct bino_export *export)

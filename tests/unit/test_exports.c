@@ -219,6 +219,23 @@ Test(exports, a_path_repeated_on_later_lines_keeps_every_pair_in_file_order)
 	bino_exports_destroy(exports);
 }
 
+Test(exports, a_continued_entry_spans_from_its_first_to_its_last_line)
+{
+	struct bino_exports *exports = parse("/srv/a \\\n"
+					     "  h1(rw) \\\n"
+					     "  h2(ro)\n"
+					     "/srv/b h3(rw)\n");
+
+	cr_assert_eq(bino_exports_count(exports), 3);
+	cr_expect_eq(bino_export_line(nth(exports, 0)), 1);
+	cr_expect_eq(bino_export_last_line(nth(exports, 0)), 3);
+	cr_expect_eq(bino_export_line(nth(exports, 1)), 1);
+	cr_expect_eq(bino_export_last_line(nth(exports, 1)), 3);
+	cr_expect_eq(bino_export_line(nth(exports, 2)), 4);
+	cr_expect_eq(bino_export_last_line(nth(exports, 2)), 4);
+	bino_exports_destroy(exports);
+}
+
 Test(exports, client_without_option_list_has_no_options)
 {
 	struct bino_exports *exports = parse("/srv/a host\n");
