@@ -1130,13 +1130,14 @@ static int audit_links_add(uint64_t ino, void *data)
 }
 
 /*
- * Read now which inodes of @identity (of subvolume @subvolid) have several
- * names, from the directory @dir, which must be in that subvolume.
+ * Read now which inodes of identity @id (of subvolume @subvolid) have
+ * several names, into its own set, from the directory @dir, which must be
+ * in that subvolume.
  */
 static void audit_links_read(struct audit_walk *aw, uint32_t id,
-			     struct ckey_identity *identity, uint64_t subvolid,
-			     const char *dir)
+			     uint64_t subvolid, const char *dir)
 {
+	struct ckey_identity *identity = bino__ckey_identity_get(aw->groups, id);
 	struct inoset *links = bino__ckey_identity_links(aw->groups, id);
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC |
 				   O_NONBLOCK);
@@ -1151,9 +1152,10 @@ static void audit_links_read(struct audit_walk *aw, uint32_t id,
 	    bino__btrfs_multilinked(fd, subvolid, NULL, audit_links_add,
 				    links) == 0) {
 		identity->links = CKEY_LINKS_READ;
-		identity->linked = links;
-	} else if (errno == EPERM || errno == EACCES) {
-		aw->audit->no_tree_search = true;
+	} else {
+		if (errno == EPERM || errno == EACCES)
+			aw->audit->no_tree_search = true;
+		bino__inoset_clear(links); /* what a failed read added */
 	}
 	close(fd);
 }
@@ -1170,7 +1172,6 @@ static bool audit_links_known(struct audit_walk *aw, struct bino_entry *entry,
 	const struct audit_level *level = &aw->levels[depth];
 	const struct audit_level *parent = level - 1;
 	struct ckey_identity *identity;
-	const struct inoset *linked;
 	uint32_t id;
 	char *dir;
 
@@ -1182,28 +1183,29 @@ static bool audit_links_known(struct audit_walk *aw, struct bino_entry *entry,
 	if (bino__ckey_identity(aw->groups, level->client_fs, level->key.dev,
 				level->key.subvolid, &id))
 		return false;
+	/* Valid until the table's destroy, however many identities follow. */
 	identity = bino__ckey_identity_get(aw->groups, id);
 	if (identity->links == CKEY_LINKS_UNREAD && aw->ahead &&
 	    !identity->ahead_asked) {
 		identity->ahead_asked = true;
 		/* Else read here, once it is worth it, as it is not ahead. */
-		if (bino__links_ahead_get(aw->ahead, level->key.dev,
-					  level->key.subvolid, &linked) == 1) {
+		if (bino__links_ahead_take(
+			    aw->ahead, level->key.dev, level->key.subvolid,
+			    bino__ckey_identity_links(aw->groups, id)) == 1)
 			identity->links = CKEY_LINKS_READ;
-			identity->linked = linked;
-		}
 	}
 	if (identity->links == CKEY_LINKS_UNREAD &&
 	    ++identity->stats >= LINKS_AFTER_STATS) {
 		dir = strndup(bino_entry_path(entry), parent->path_len);
 		if (!dir)
 			return false;
-		audit_links_read(aw, id, identity, level->key.subvolid, dir);
+		audit_links_read(aw, id, level->key.subvolid, dir);
 		free(dir);
 	}
 	if (identity->links != CKEY_LINKS_READ)
 		return false;
-	*nlink = bino__inoset_contains(identity->linked, level->ino) ? 2 : 1;
+	*nlink = bino__inoset_contains(bino__ckey_identity_links(aw->groups, id),
+				       level->ino) ? 2 : 1;
 	return true;
 }
 

@@ -69,7 +69,7 @@ bino__nfsview_cross(const struct nfsview_exports *resolved,
 /* A CRoaring bitmap per 2^32 inode numbers; zero-filled is empty. */
 struct inoset {
 	struct inoset_part *parts;
-	size_t n_parts;
+	size_t n_parts, cap_parts;
 };
 
 bool bino__inoset_contains(const struct inoset *set, uint64_t ino);
@@ -85,14 +85,14 @@ void bino__inoset_clear(struct inoset *set);
 /* Whether an identity's inodes with several names have been read. */
 enum ckey_links {
 	CKEY_LINKS_UNREAD,
-	CKEY_LINKS_READ, /* bino__ckey_identity_linked() answers */
+	CKEY_LINKS_READ, /* bino__ckey_identity_links() answers */
 	CKEY_LINKS_UNAVAILABLE, /* not btrfs, or not allowed: stat */
 };
 
 /*
  * One true identity's place: (client filesystem, dev, subvolume); @links
- * (enum ckey_links), @linked (once CKEY_LINKS_READ, its inodes with several
- * names) and @stats (stat calls made for its entries) are the caller's.
+ * (enum ckey_links) and @stats (stat calls made for its entries) are the
+ * caller's.
  */
 struct ckey_identity {
 	size_t client_fs;
@@ -101,7 +101,6 @@ struct ckey_identity {
 	uint8_t links;
 	bool ahead_asked; /* of the read-ahead helper (btrfslinks.c) */
 	uint32_t stats;
-	const struct inoset *linked;
 };
 
 /* Whether the first entry of a key is a non-directory with several links. */
@@ -137,10 +136,15 @@ struct ckey_table;
 
 enum bino_error bino__ckey_table_create(struct ckey_table **ret);
 void bino__ckey_table_destroy(struct ckey_table *table);
-/* The index of the identity (@client_fs, @dev, @subvolid), added if new. */
+/*
+ * The index of the identity (@client_fs, @dev, @subvolid), added if new.
+ * Adding one never moves the others: what bino__ckey_identity_get() and
+ * bino__ckey_identity_links() return stays valid until the table's destroy.
+ */
 enum bino_error bino__ckey_identity(struct ckey_table *table, size_t client_fs,
 				    uint64_t dev, uint64_t subvolid,
 				    uint32_t *ret);
+/* The identity of index @index (one bino__ckey_identity() returned). */
 struct ckey_identity *bino__ckey_identity_get(const struct ckey_table *table,
 					      uint32_t index);
 /* A set owned by the identity, for its inodes with several names. */

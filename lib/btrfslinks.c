@@ -18,10 +18,12 @@
  * core.  A subvolume the audit reaches before the helper is claimed (the
  * audit stats its entries, or reads it itself when many need nlink); one
  * the helper is still reading makes the audit read the next one meanwhile
- * (bino__links_ahead_get()), so that both threads share the reading.
+ * (bino__links_ahead_take()), so that both threads share the reading.
+ * What was read is handed over, so that it outlives the helper.
  */
 #include "btrfslinks.h"
 
+#include <assert.h>
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -33,6 +35,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "subvol.h"
 
 #define SEARCH_BUFFER_SIZE (256 * 1024)
@@ -146,7 +149,7 @@ enum ahead_state {
 	AHEAD_PENDING,
 	AHEAD_READING,
 	AHEAD_READY,
-	AHEAD_SKIPPED, /* claimed by the caller, or the read failed */
+	AHEAD_SKIPPED, /* claimed or taken by the caller, or the read failed */
 };
 
 struct ahead_subvol {
@@ -158,7 +161,11 @@ struct ahead_subvol {
 struct bino__links_ahead {
 	int fd;
 	uint64_t dev;
-	struct ahead_subvol *subvols; /* in listing order */
+	/*
+	 * In listing order; fixed once the thread starts (both threads hold
+	 * pointers into it).
+	 */
+	struct ahead_subvol *subvols;
 	size_t n_subvols, cap_subvols;
 	pthread_t thread;
 	bool started;
@@ -173,16 +180,10 @@ static int ahead_list_one(const char *path,
 	struct bino__links_ahead *ahead = data;
 
 	(void)path;
-	if (ahead->n_subvols == ahead->cap_subvols) {
-		size_t cap = ahead->cap_subvols ? ahead->cap_subvols * 2 : 64;
-		struct ahead_subvol *grown =
-			realloc(ahead->subvols, cap * sizeof(*grown));
-
-		if (!grown)
-			return -1;
-		ahead->subvols = grown;
-		ahead->cap_subvols = cap;
-	}
+	assert(!ahead->started);
+	if (ARRAY_RESERVE(ahead->subvols, ahead->cap_subvols,
+			  ahead->n_subvols + 1))
+		return -1;
 	memset(&ahead->subvols[ahead->n_subvols], 0, sizeof(*ahead->subvols));
 	ahead->subvols[ahead->n_subvols++].id = info->id;
 	return 0;
@@ -204,7 +205,7 @@ static int ahead_add(uint64_t ino, void *data)
 static void ahead_read(struct bino__links_ahead *ahead,
 		       struct ahead_subvol *subvol)
 {
-	struct inoset linked = { NULL, 0 };
+	struct inoset linked = { 0 };
 	int ret, err;
 
 	subvol->state = AHEAD_READING;
@@ -298,8 +299,8 @@ void bino__links_ahead_destroy(struct bino__links_ahead *ahead)
 	free(ahead);
 }
 
-int bino__links_ahead_get(struct bino__links_ahead *ahead, uint64_t dev,
-			  uint64_t subvolid, const struct inoset **ret)
+int bino__links_ahead_take(struct bino__links_ahead *ahead, uint64_t dev,
+			   uint64_t subvolid, struct inoset *ret)
 {
 	struct ahead_subvol *subvol = NULL;
 	int found = 0;
@@ -337,7 +338,10 @@ int bino__links_ahead_get(struct bino__links_ahead *ahead, uint64_t dev,
 	if (subvol->state == AHEAD_PENDING)
 		subvol->state = AHEAD_SKIPPED;
 	if (subvol->state == AHEAD_READY) {
-		*ret = &subvol->linked;
+		assert(ret->n_parts == 0);
+		*ret = subvol->linked;
+		memset(&subvol->linked, 0, sizeof(subvol->linked));
+		subvol->state = AHEAD_SKIPPED;
 		found = 1;
 	}
 	pthread_mutex_unlock(&ahead->lock);

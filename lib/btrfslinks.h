@@ -34,13 +34,13 @@ int bino__links_ahead_create(const char *path, uint64_t dev,
 /* Stop the thread and release everything; NULL is accepted. */
 void bino__links_ahead_destroy(struct bino__links_ahead *ahead);
 /*
- * The inodes with several names of subvolume @subvolid of device @dev:
- * 1 with *@ret (valid until destroy), after reading others while it is being
- * read by the helper; 0 when
- * it will not be read (the caller is to stat; the helper now skips it); -1
- * when the subvolume is not among those listed.
+ * Take the inodes with several names of subvolume @subvolid of device @dev:
+ * 1 with them moved into *@ret (empty before, the caller's to clear), after
+ * reading others while it is being read by the helper; 0 when it will not
+ * be read (the caller is to stat; the helper now skips it) or was taken
+ * before; -1 when the subvolume is not among those listed.
  */
-int bino__links_ahead_get(struct bino__links_ahead *ahead, uint64_t dev,
-			  uint64_t subvolid, const struct inoset **ret);
+int bino__links_ahead_take(struct bino__links_ahead *ahead, uint64_t dev,
+			   uint64_t subvolid, struct inoset *ret);
 
 #endif

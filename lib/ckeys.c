@@ -10,18 +10,22 @@
  *    each.
  *  - Identities: the (client filesystem, dev, subvolume) triples met, each
  *    with the set of inode numbers whose key was first met in it, and the
- *    set of those with more than one name when the audit read it.
+ *    set of those with more than one name when the audit read it.  Each is
+ *    allocated on its own, so that the audit may hold one while others are
+ *    added (the array of them grows).
  *  - Per client filesystem, the set of every inode number met.
  *  - Groups: the audit's state (struct ckey_group) of each key met a second
  *    time, in a uthash.  A key met once has none.
  */
 #include "audit.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <roaring/roaring.h>
 
+#include "array.h"
 #include "hash.h"
 
 struct inoset_part {
@@ -52,13 +56,13 @@ struct group_node {
 };
 
 struct ckey_table {
-	struct identity *identities;
+	struct identity **identities; /* by index, each allocated alone */
 	size_t n_identities, cap_identities;
 	struct identity_node *identity_index;
 	uint32_t last_identity; /* consecutive entries share theirs */
 	uint32_t last_first; /* and so do the keys they collide with */
 	struct inoset *seen; /* per client filesystem */
-	size_t n_seen;
+	size_t n_seen, cap_seen;
 	struct group_node *groups;
 	size_t n_groups;
 };
@@ -89,12 +93,8 @@ int bino__inoset_add(struct inoset *set, uint64_t ino)
 	struct inoset_part *part = inoset_part(set, high);
 
 	if (!part) {
-		struct inoset_part *grown = realloc(
-			set->parts, (set->n_parts + 1) * sizeof(*set->parts));
-
-		if (!grown)
+		if (ARRAY_RESERVE(set->parts, set->cap_parts, set->n_parts + 1))
 			return -1;
-		set->parts = grown;
 		part = &set->parts[set->n_parts];
 		part->high = high;
 		part->bits = roaring_bitmap_create();
@@ -114,6 +114,7 @@ void bino__inoset_clear(struct inoset *set)
 	free(set->parts);
 	set->parts = NULL;
 	set->n_parts = 0;
+	set->cap_parts = 0;
 }
 
 /* ---- the table --------------------------------------------------------- */
@@ -143,8 +144,9 @@ void bino__ckey_table_destroy(struct ckey_table *table)
 		free(inode);
 	}
 	for (i = 0; i < table->n_identities; i++) {
-		bino__inoset_clear(&table->identities[i].first);
-		bino__inoset_clear(&table->identities[i].links);
+		bino__inoset_clear(&table->identities[i]->first);
+		bino__inoset_clear(&table->identities[i]->links);
+		free(table->identities[i]);
 	}
 	free(table->identities);
 	for (i = 0; i < table->n_seen; i++)
@@ -167,7 +169,7 @@ enum bino_error bino__ckey_identity(struct ckey_table *table, size_t client_fs,
 
 	if (table->last_identity != CKEY_NONE) {
 		const struct ckey_identity *last =
-			&table->identities[table->last_identity].id;
+			&table->identities[table->last_identity]->id;
 
 		if (last->client_fs == client_fs && last->dev == dev &&
 		    last->subvolid == subvolid) {
@@ -186,50 +188,48 @@ enum bino_error bino__ckey_identity(struct ckey_table *table, size_t client_fs,
 		*ret = node->index;
 		return BINO_OK;
 	}
-	if (table->n_identities == table->cap_identities) {
-		size_t cap = table->cap_identities ? table->cap_identities * 2 : 16;
-		struct identity *grown;
-
-		if (cap >= CKEY_NONE)
-			return BINO_ERROR_NO_MEMORY;
-		grown = realloc(table->identities, cap * sizeof(*grown));
-		if (!grown)
-			return BINO_ERROR_NO_MEMORY;
-		table->identities = grown;
-		table->cap_identities = cap;
-	}
-	node = calloc(1, sizeof(*node));
-	if (!node)
+	/* Indexes are uint32_t, CKEY_NONE excluded. */
+	if (table->n_identities >= CKEY_NONE ||
+	    ARRAY_RESERVE(table->identities, table->cap_identities,
+			  table->n_identities + 1))
 		return BINO_ERROR_NO_MEMORY;
+	identity = calloc(1, sizeof(*identity));
+	node = calloc(1, sizeof(*node));
+	if (!identity || !node)
+		goto out_free;
 	node->key = probe.key;
 	node->index = (uint32_t)table->n_identities;
 #undef uthash_nonfatal_oom
 #define uthash_nonfatal_oom(elt) (out_of_memory = true)
 	HASH_ADD(hh, table->identity_index, key, sizeof(node->key), node);
-	if (out_of_memory) {
-		free(node);
-		return BINO_ERROR_NO_MEMORY;
-	}
-	identity = &table->identities[table->n_identities++];
-	memset(identity, 0, sizeof(*identity));
+	if (out_of_memory)
+		goto out_free;
+	table->identities[table->n_identities++] = identity;
 	identity->id.client_fs = client_fs;
 	identity->id.dev = dev;
 	identity->id.subvolid = subvolid;
 	table->last_identity = node->index;
 	*ret = node->index;
 	return BINO_OK;
+
+out_free:
+	free(node);
+	free(identity);
+	return BINO_ERROR_NO_MEMORY;
 }
 
 struct ckey_identity *bino__ckey_identity_get(const struct ckey_table *table,
 					      uint32_t index)
 {
-	return &table->identities[index].id;
+	assert(index < table->n_identities);
+	return &table->identities[index]->id;
 }
 
 struct inoset *bino__ckey_identity_links(struct ckey_table *table,
 					 uint32_t index)
 {
-	return &table->identities[index].links;
+	assert(index < table->n_identities);
+	return &table->identities[index]->links;
 }
 
 bool bino__ckey_table_seen(const struct ckey_table *table, size_t client_fs,
@@ -263,40 +263,41 @@ static uint32_t ckey_first_identity(struct ckey_table *table, size_t client_fs,
 	uint32_t i;
 
 	if (hint != CKEY_NONE &&
-	    bino__inoset_contains(&table->identities[hint].first, ino))
+	    bino__inoset_contains(&table->identities[hint]->first, ino))
 		return hint;
 	if (table->last_first != CKEY_NONE &&
-	    bino__inoset_contains(&table->identities[table->last_first].first, ino))
+	    bino__inoset_contains(&table->identities[table->last_first]->first,
+				  ino))
 		return table->last_first;
 	for (i = 0; i < table->n_identities; i++) {
-		if (table->identities[i].id.client_fs == client_fs &&
-		    bino__inoset_contains(&table->identities[i].first, ino)) {
+		if (table->identities[i]->id.client_fs == client_fs &&
+		    bino__inoset_contains(&table->identities[i]->first, ino)) {
 			table->last_first = i;
 			return i;
 		}
 	}
-	return CKEY_NONE; /* cannot happen: the key was met */
+	assert(!"a key met has an identity it was first met in");
+	return CKEY_NONE;
 }
 
 enum bino_error bino__ckey_table_add(struct ckey_table *table, uint32_t identity,
 				     uint64_t ino, struct ckey_group **ret,
 				     bool *created)
 {
-	size_t client_fs = table->identities[identity].id.client_fs;
+	size_t client_fs;
 	struct group_node *node, probe;
 	bool out_of_memory = false;
 	int added;
 
+	assert(identity < table->n_identities);
+	client_fs = table->identities[identity]->id.client_fs;
 	*created = false;
 	if (client_fs >= table->n_seen) {
-		struct inoset *grown = realloc(table->seen,
-					       (client_fs + 1) * sizeof(*grown));
-
-		if (!grown)
+		if (client_fs == SIZE_MAX ||
+		    ARRAY_RESERVE(table->seen, table->cap_seen, client_fs + 1))
 			return BINO_ERROR_NO_MEMORY;
-		memset(grown + table->n_seen, 0,
-		       (client_fs + 1 - table->n_seen) * sizeof(*grown));
-		table->seen = grown;
+		memset(table->seen + table->n_seen, 0,
+		       (client_fs + 1 - table->n_seen) * sizeof(*table->seen));
 		table->n_seen = client_fs + 1;
 	}
 	added = bino__inoset_add(&table->seen[client_fs], ino);
@@ -304,7 +305,7 @@ enum bino_error bino__ckey_table_add(struct ckey_table *table, uint32_t identity
 		return BINO_ERROR_NO_MEMORY;
 	if (added) {
 		*ret = NULL;
-		return bino__inoset_add(&table->identities[identity].first, ino) < 0 ?
+		return bino__inoset_add(&table->identities[identity]->first, ino) < 0 ?
 			       BINO_ERROR_NO_MEMORY :
 			       BINO_OK;
 	}

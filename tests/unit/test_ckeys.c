@@ -21,7 +21,7 @@ TestSuite(ckeys, .init = setup, .fini = teardown);
 
 Test(inoset, holds_numbers_above_2_to_the_32_apart_from_their_low_bits)
 {
-	struct inoset set = { NULL, 0 };
+	struct inoset set = { 0 };
 	uint64_t low = 257, high = (UINT64_C(7) << 32) | 257;
 
 	cr_assert_eq(bino__inoset_add(&set, low), 1);
@@ -137,4 +137,32 @@ Test(ckeys, a_second_entry_of_the_same_identity_names_it_first)
 		     BINO_OK);
 	cr_assert(created);
 	cr_assert_eq(group->first, a);
+}
+
+/*
+ * The audit holds an identity, whose inodes with several names it has just
+ * read into the identity's set, while the walk goes on into subvolumes that
+ * add identities (audit_links_known()): adding them neither moves the held
+ * identity nor its set.
+ */
+Test(ckeys, an_identity_held_while_others_are_added_keeps_its_place_and_links)
+{
+	struct ckey_identity *held;
+	struct inoset *links;
+	uint32_t id, other, i;
+
+	cr_assert_eq(bino__ckey_identity(table, 1, 10, 256, &id), BINO_OK);
+	held = bino__ckey_identity_get(table, id);
+	links = bino__ckey_identity_links(table, id);
+	cr_assert_eq(bino__inoset_add(links, 300), 1);
+	held->links = CKEY_LINKS_READ;
+	for (i = 1; i <= 1000; i++)
+		cr_assert_eq(bino__ckey_identity(table, 1, 10, 256 + i, &other),
+			     BINO_OK);
+	cr_assert_eq(bino__ckey_identity_get(table, id), held);
+	cr_assert_eq(bino__ckey_identity_links(table, id), links);
+	cr_assert_eq(held->subvolid, 256);
+	cr_assert_eq(held->links, CKEY_LINKS_READ);
+	cr_assert(bino__inoset_contains(links, 300));
+	cr_assert_not(bino__inoset_contains(links, 301));
 }
