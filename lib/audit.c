@@ -65,6 +65,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "btrfslinks.h"
 #include "getdents.h"
 #include "hash.h"
@@ -197,26 +198,6 @@ struct audit_walk {
 	struct bino__links_ahead *ahead; /* NULL off btrfs */
 };
 
-/* Grow @*array of @size-byte items so that it holds @need. */
-static int grow(void *array, size_t *cap, size_t need, size_t size)
-{
-	void **p = array;
-	size_t new_cap;
-	void *grown;
-
-	if (need <= *cap)
-		return 0;
-	new_cap = *cap ? *cap * 2 : 8;
-	while (new_cap < need)
-		new_cap *= 2;
-	grown = realloc(*p, new_cap * size);
-	if (!grown)
-		return -1;
-	*p = grown;
-	*cap = new_cap;
-	return 0;
-}
-
 /* ---- the paths to audit ------------------------------------------------ */
 
 static void audit_export_free(struct bino_audit_export *export)
@@ -264,8 +245,7 @@ static enum bino_error audit_add_target(struct bino_audit *audit,
 			    (flags & BINO_EXPORT_CROSSMNT))
 			return BINO_OK;
 	}
-	if (grow(&audit->items, &audit->cap, audit->count + 1,
-		 sizeof(*audit->items)) != 0)
+	if (ARRAY_RESERVE(audit->items, audit->cap, audit->count + 1) != 0)
 		return BINO_ERROR_NO_MEMORY;
 	export = calloc(1, sizeof(*export));
 	if (!export)
@@ -304,8 +284,8 @@ static enum bino_error audit_note_device(struct audit_walk *aw,
 		device->entries++;
 		return BINO_OK;
 	}
-	if (grow(&export->devices, &export->cap_devices,
-		 export->n_devices + 1, sizeof(*export->devices)) != 0)
+	if (ARRAY_RESERVE(export->devices, export->cap_devices,
+			  export->n_devices + 1) != 0)
 		return BINO_ERROR_NO_MEMORY;
 	device = calloc(1, sizeof(*device));
 	if (!device)
@@ -395,8 +375,8 @@ static enum bino_error audit_note_subvol(struct audit_walk *aw,
 		    export->subvols[i].dev == key.dev)
 			return BINO_OK;
 	}
-	if (grow(&export->subvols, &export->cap_subvols,
-		 export->n_subvols + 1, sizeof(*export->subvols)) != 0)
+	if (ARRAY_RESERVE(export->subvols, export->cap_subvols,
+			  export->n_subvols + 1) != 0)
 		return BINO_ERROR_NO_MEMORY;
 	subvol = &export->subvols[export->n_subvols];
 	memset(subvol, 0, sizeof(*subvol));
@@ -453,8 +433,8 @@ static enum bino_error audit_subvol_mounts(struct bino_audit *audit,
 			    strcmp(bino_mount_root(mount), subvol->fs_path) != 0 :
 			    bino_mount_subvolid(mount) != subvol->id)
 			continue;
-		if (grow(&subvol->mounts, &subvol->cap_mounts,
-			 subvol->n_mounts + 1, sizeof(*subvol->mounts)) != 0)
+		if (ARRAY_RESERVE(subvol->mounts, subvol->cap_mounts,
+				  subvol->n_mounts + 1) != 0)
 			return BINO_ERROR_NO_MEMORY;
 		subvol->mounts[subvol->n_mounts++] = mount;
 	}
@@ -550,8 +530,8 @@ static enum bino_error audit_add_pair(struct bino_audit_export *export,
 			return BINO_OK;
 		}
 	}
-	if (grow(&export->pairs, &export->cap_pairs, export->n_pairs + 1,
-		 sizeof(*export->pairs)) != 0)
+	if (ARRAY_RESERVE(export->pairs, export->cap_pairs,
+			  export->n_pairs + 1) != 0)
 		return BINO_ERROR_NO_MEMORY;
 	export->last_pair = export->n_pairs;
 	pair = &export->pairs[export->n_pairs++];
@@ -725,12 +705,11 @@ static enum bino_error audit_group_wait(struct audit_walk *aw,
 	struct link_event *event;
 
 	if (aw->n_events >= CKEY_NONE ||
-	    grow(&aw->events, &aw->cap_events, aw->n_events + 1,
-		 sizeof(*aw->events)) != 0)
+	    ARRAY_RESERVE(aw->events, aw->cap_events, aw->n_events + 1) != 0)
 		return BINO_ERROR_NO_MEMORY;
 	if (group->pending == CKEY_NONE) {
-		if (grow(&aw->waiting, &aw->cap_waiting, aw->n_waiting + 2,
-			 sizeof(*aw->waiting)) != 0)
+		if (ARRAY_RESERVE(aw->waiting, aw->cap_waiting,
+				  aw->n_waiting + 2) != 0)
 			return BINO_ERROR_NO_MEMORY;
 		aw->waiting[aw->n_waiting++] = client_fs;
 		aw->waiting[aw->n_waiting++] = ino;
@@ -998,8 +977,8 @@ static enum bino_error audit_add_submount(struct bino_audit_export *export,
 {
 	struct bino_audit_submount *submount;
 
-	if (grow(&export->submounts, &export->cap_submounts,
-		 export->n_submounts + 1, sizeof(*export->submounts)) != 0)
+	if (ARRAY_RESERVE(export->submounts, export->cap_submounts,
+			  export->n_submounts + 1) != 0)
 		return BINO_ERROR_NO_MEMORY;
 	submount = &export->submounts[export->n_submounts++];
 	submount->mount = mount;
@@ -1234,8 +1213,7 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 	}
 	if (bino_entry_visit(entry) != BINO_VISIT_PRE)
 		return BINO_OK;
-	if (grow(&aw->levels, &aw->cap_levels, (size_t)depth + 1,
-		 sizeof(*aw->levels)) != 0)
+	if (ARRAY_RESERVE(aw->levels, aw->cap_levels, (size_t)depth + 1) != 0)
 		return BINO_ERROR_NO_MEMORY;
 	level = &aw->levels[depth];
 	if (depth == 0) {
