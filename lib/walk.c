@@ -34,6 +34,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "getdents.h"
 #include "mounts.h"
 #include "nfshandle.h"
@@ -167,21 +168,12 @@ struct bino_walk {
 
 static int walk_path_reserve(struct bino_walk *walk, size_t extra)
 {
-	size_t need = walk->path_len + extra + 1;
-	char *grown;
-	size_t cap;
-
-	if (need <= walk->path_cap)
-		return 0;
-	cap = walk->path_cap ? walk->path_cap : 256;
-	while (cap < need)
-		cap *= 2;
-	grown = realloc(walk->path, cap);
-	if (!grown)
+	if (extra >= SIZE_MAX - walk->path_len) {
+		errno = ENOMEM;
 		return -1;
-	walk->path = grown;
-	walk->path_cap = cap;
-	return 0;
+	}
+	return ARRAY_RESERVE(walk->path, walk->path_cap,
+			     walk->path_len + extra + 1);
 }
 
 static void walk_path_truncate(struct bino_walk *walk, size_t len)
@@ -649,18 +641,9 @@ static int frame_append_record(struct dir_frame *frame, size_t *cap,
 	size_t size = (sizeof(struct dir_record) + name_len + 1 + 7) & ~(size_t)7;
 	struct dir_record *record;
 
-	if (frame->records_len + size > *cap) {
-		size_t grown_cap = *cap ? *cap * 2 : 4096;
-		char *grown;
-
-		while (grown_cap < frame->records_len + size)
-			grown_cap *= 2;
-		grown = realloc(frame->records, grown_cap);
-		if (!grown)
-			return -1;
-		frame->records = grown;
-		*cap = grown_cap;
-	}
+	if (size > SIZE_MAX - frame->records_len ||
+	    ARRAY_RESERVE(frame->records, *cap, frame->records_len + size))
+		return -1;
 	record = (struct dir_record *)(frame->records + frame->records_len);
 	record->ino = dent->d_ino;
 	record->type = dent->d_type;
@@ -763,14 +746,9 @@ static bool walk_check_loop(struct bino_walk *walk)
 	}
 	if (needed > 0)
 		return false;
-	if (nearest->path_len + 1 > walk->ancestor_cap) {
-		char *grown = realloc(walk->ancestor_path, nearest->path_len + 1);
-
-		if (!grown)
-			return true; /* still a loop; the path stays unknown */
-		walk->ancestor_path = grown;
-		walk->ancestor_cap = nearest->path_len + 1;
-	}
+	if (ARRAY_RESERVE(walk->ancestor_path, walk->ancestor_cap,
+			  nearest->path_len + 1))
+		return true; /* still a loop; the path stays unknown */
 	memcpy(walk->ancestor_path, walk->path, nearest->path_len);
 	walk->ancestor_path[nearest->path_len] = '\0';
 	walk->entry.loop_ancestor = walk->ancestor_path;
