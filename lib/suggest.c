@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "subvol.h"
 
 /* The inode of the placeholder directory (BTRFS_EMPTY_SUBVOL_DIR_OBJECTID). */
@@ -224,7 +225,7 @@ static int suggest_try(struct bino_suggestion *s, const char *snapshot,
 		       const char *source_path, const char *candidate)
 {
 	const char *rel = candidate + strlen(source_path);
-	char *path, **grown;
+	char *path;
 
 	path = malloc(strlen(snapshot) + strlen(rel) + 1);
 	if (!path)
@@ -235,16 +236,10 @@ static int suggest_try(struct bino_suggestion *s, const char *snapshot,
 		free(path);
 		return 0;
 	}
-	if (s->n_placeholders == s->cap_placeholders) {
-		size_t cap = s->cap_placeholders ? 2 * s->cap_placeholders : 8;
-
-		grown = realloc(s->placeholders, cap * sizeof(*grown));
-		if (!grown) {
-			free(path);
-			return -1;
-		}
-		s->placeholders = grown;
-		s->cap_placeholders = cap;
+	if (ARRAY_RESERVE(s->placeholders, s->cap_placeholders,
+			  s->n_placeholders + 1)) {
+		free(path);
+		return -1;
 	}
 	s->placeholders[s->n_placeholders++] = path;
 	return 1;
