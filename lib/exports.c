@@ -32,6 +32,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
+
 #define STRINGIFY_(x) #x
 #define STRINGIFY(x) STRINGIFY_(x)
 
@@ -109,36 +111,11 @@ struct parser {
 	size_t capacity;
 };
 
-static bool grow(void **array, size_t *capacity, size_t needed, size_t size)
-{
-	size_t n = *capacity ? *capacity : 16;
-	void *bigger;
-
-	if (needed <= *capacity)
-		return true;
-	while (n < needed) {
-		if (n > SIZE_MAX / 2)
-			return false;
-		n *= 2;
-	}
-	if (n > SIZE_MAX / size)
-		return false;
-	bigger = realloc(*array, n * size);
-	if (!bigger)
-		return false;
-	*array = bigger;
-	*capacity = n;
-	return true;
-}
-
 static bool strbuf_append(struct strbuf *sb, const char *bytes, size_t n)
 {
-	void *data = sb->data;
-
 	if (n >= SIZE_MAX - sb->length ||
-	    !grow(&data, &sb->capacity, sb->length + n + 1, 1))
+	    ARRAY_RESERVE(sb->data, sb->capacity, sb->length + n + 1))
 		return false;
-	sb->data = data;
 	if (n)
 		memcpy(sb->data + sb->length, bytes, n);
 	sb->length += n;
@@ -172,12 +149,10 @@ static void optlist_reset(struct optlist *list)
 
 static bool optlist_add(struct optlist *list, const char *bytes, size_t n)
 {
-	void *spans = list->spans;
 	size_t offset;
 
-	if (!grow(&spans, &list->capacity, list->count + 1, sizeof(struct span)))
+	if (ARRAY_RESERVE(list->spans, list->capacity, list->count + 1))
 		return false;
-	list->spans = spans;
 	offset = list->text.length + (list->text.length ? 1 : 0);
 	if (!strbuf_append_item(&list->text, bytes, n))
 		return false;
@@ -329,15 +304,9 @@ static enum bino_error parser_skip_blanks(struct parser *p, bool newlines)
 /* Room for @n bytes and their terminating NUL. */
 static bool word_reserve(struct word *w, size_t n)
 {
-	void *bytes = w->bytes;
-	void *at = w->at;
-	bool ok;
-
-	ok = grow(&bytes, &w->bytes_capacity, n + 1, 1);
-	w->bytes = bytes;
-	ok = ok && grow(&at, &w->at_capacity, n, sizeof(*w->at));
-	w->at = at;
-	return ok;
+	return n < SIZE_MAX &&
+	       ARRAY_RESERVE(w->bytes, w->bytes_capacity, n + 1) == 0 &&
+	       ARRAY_RESERVE(w->at, w->at_capacity, n) == 0;
 }
 
 static bool word_append(struct word *w, char c, struct where at)
@@ -710,11 +679,9 @@ static enum bino_error parser_add_export(struct parser *p, const char *path,
 	struct strbuf options = { 0 };
 	struct strbuf unknown = { 0 };
 	struct bino_export *e;
-	void *items = p->items;
 
-	if (!grow(&items, &p->capacity, p->count + 1, sizeof(*p->items)))
+	if (ARRAY_RESERVE(p->items, p->capacity, p->count + 1))
 		return BINO_ERROR_NO_MEMORY;
-	p->items = items;
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return BINO_ERROR_NO_MEMORY;
@@ -883,7 +850,6 @@ static void parser_free(struct parser *p)
 static enum bino_error exports_commit(struct bino_exports *exports,
 				      struct parser *p, char *file)
 {
-	void *items = exports->items;
 	void *files = exports->files;
 	size_t files_capacity = exports->n_files;
 
@@ -892,10 +858,9 @@ static enum bino_error exports_commit(struct bino_exports *exports,
 		return BINO_OK;
 	}
 	if (p->count > SIZE_MAX - exports->count ||
-	    !grow(&items, &exports->capacity, exports->count + p->count,
-		  sizeof(*exports->items)))
+	    ARRAY_RESERVE(exports->items, exports->capacity,
+			  exports->count + p->count))
 		return BINO_ERROR_NO_MEMORY;
-	exports->items = items;
 	/* files has no spare capacity: its length is its capacity. */
 	files = realloc(files, (files_capacity + 1) * sizeof(*exports->files));
 	if (!files)
@@ -987,16 +952,14 @@ static enum bino_error read_file(const char *path, char **text, size_t *length)
 	if (fd < 0)
 		return BINO_ERROR_EXPORTS_READ_FAILED;
 	for (;;) {
-		void *bigger = data;
 		ssize_t n;
 
-		if (!grow(&bigger, &capacity, used + 4096, 1)) {
+		if (ARRAY_RESERVE(data, capacity, used + 4096)) {
 			free(data);
 			close(fd);
 			errno = ENOMEM;
 			return BINO_ERROR_NO_MEMORY;
 		}
-		data = bigger;
 		n = read(fd, data + used, capacity - used);
 		if (n < 0 && errno == EINTR)
 			continue;
