@@ -37,10 +37,13 @@
  *  - On btrfs, with CAP_SYS_ADMIN, even that stat is mostly avoided: which
  *    inodes of a subvolume have several names is read from its tree in one
  *    pass (btrfslinks.c), by a helper thread that reads the subvolumes
- *    below the audited path from the last one back while the walk goes
- *    forward; a subvolume the walk reaches first is stat'ed, then read by
- *    the walk's thread once LINKS_AFTER_STATS of its entries needed nlink
- *    (audit_links_known()).
+ *    below the audited path in the walk's order, ahead of it, when that
+ *    path is on btrfs; a subvolume the walk reaches first (and every one
+ *    below a path on another filesystem) is stat'ed, then read by the
+ *    walk's thread once LINKS_AFTER_STATS of its entries needed nlink
+ *    (audit_links_known()).  Either way the set read becomes the
+ *    identity's own (ckeys.c), so nothing points into the helper or into
+ *    the growing table of identities.
  *  - Examples need the path of the first entry of the key (of the identity
  *    that entry has), which was not kept.  A second, targeted walk
  *    (audit_find_*()) finds those at most 2 * BINO_AUDIT_EXAMPLES_MAX paths
