@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -34,6 +35,9 @@ struct suggest_ctx {
 	char uuid[37];
 	char server[256];
 	FILE *out;
+	/* The NFSv4 pseudo-root (an fsid=0 export) clients see, resolved. */
+	const struct bino_export *v4_root_export;
+	char v4_root[PATH_MAX];
 };
 
 /* ---- escaping for each file format ------------------------------------- */
@@ -494,30 +498,140 @@ static void block_exports_nohide(const struct suggest_ctx *ctx)
 	}
 }
 
+/* Whether @fsid makes an export the NFSv4 pseudo-root: "root" or 0. */
+static bool is_v4_root_fsid(const char *fsid)
+{
+	return fsid && (strcmp(fsid, "root") == 0 ||
+			(*fsid && strspn(fsid, "0") == strlen(fsid)));
+}
+
+/*
+ * The fsid=0 export NFSv4 clients of the path start from: one for a client
+ * (as written) of a line that exports the path, else the first.  Without
+ * one, knfsd makes the pseudo-root "/" and NFSv4 paths are the server's.
+ */
+static void find_v4_root(struct suggest_ctx *ctx)
+{
+	const struct bino_exports *exports = ctx->config->exports;
+	const struct bino_export *line, *first = NULL;
+	size_t i, j, n = exports ? bino_exports_count(exports) : 0;
+	char *resolved;
+
+	for (i = 0; i < n && !ctx->v4_root_export; i++) {
+		const struct bino_export *e = bino_exports_get(exports, i);
+
+		if (!is_v4_root_fsid(bino_export_fsid(e)))
+			continue;
+		if (!first)
+			first = e;
+		for (j = 0; (line = next_export_line(ctx, &j));) {
+			if (strcmp(bino_export_client(line), bino_export_client(e)) == 0)
+				ctx->v4_root_export = e;
+		}
+	}
+	if (!ctx->v4_root_export)
+		ctx->v4_root_export = first;
+	if (!ctx->v4_root_export)
+		return;
+	resolved = realpath(bino_export_path(ctx->v4_root_export), NULL);
+	snprintf(ctx->v4_root, sizeof(ctx->v4_root), "%s",
+		 resolved ? resolved : bino_export_path(ctx->v4_root_export));
+	free(resolved);
+}
+
+/*
+ * The path an NFS @vers (3 or 4) client mounts for server path @path:
+ * itself, or (NFSv4 with a pseudo-root) relative to the pseudo-root, "/"
+ * for the root itself; NULL when NFSv4 clients cannot reach it.
+ */
+static const char *mount_path(const struct suggest_ctx *ctx, const char *path,
+			      int vers)
+{
+	size_t len = strlen(ctx->v4_root);
+
+	if (vers != 4 || !ctx->v4_root_export || strcmp(ctx->v4_root, "/") == 0)
+		return path;
+	if (strncmp(path, ctx->v4_root, len) != 0 ||
+	    (path[len] != '/' && path[len] != '\0'))
+		return NULL;
+	return path[len] ? path + len : "/";
+}
+
+/* The NFS versions the client lines are for: none pinned, or 4 then 3. */
+static int client_versions(const struct suggest_ctx *ctx, int vers[2])
+{
+	if (!ctx->v4_root_export || strcmp(ctx->v4_root, "/") == 0) {
+		vers[0] = 0;
+		return 1;
+	}
+	if (!mount_path(ctx, ctx->path, 4)) {
+		vers[0] = 3;
+		return 1;
+	}
+	vers[0] = 4;
+	vers[1] = 3;
+	return 2;
+}
+
+/* What the client blocks say about NFS versions. */
+static void put_versions_comment(const struct suggest_ctx *ctx,
+				 const char *alternative)
+{
+	FILE *out = ctx->out;
+	int vers[2];
+
+	if (client_versions(ctx, vers) == 1 && vers[0] == 0) {
+		fputs("# Works with NFSv3 and NFSv4 (add vers= to pin one); parents first.\n", out);
+		return;
+	}
+	fputs("# The server has an NFSv4 pseudo-root: fsid=0 on ", out);
+	put_fstab_field(out, ctx->v4_root);
+	fputs(" (", out);
+	put_line_range(out, ctx->v4_root_export);
+	fputs(").\n# NFSv4 clients name paths relative to it, NFSv3 clients by the server's\n", out);
+	if (vers[0] == 3)
+		fprintf(out, "# path.  %s is outside it, so NFSv4 clients cannot reach it: the\n"
+			     "# lines pin vers=3.  Parents first.\n", ctx->path);
+	else
+		fprintf(out, "# path: the lines pin vers=4; for NFSv3 use %s\n"
+			     "# (vers=3, server paths) instead.  Parents first.\n", alternative);
+}
+
 /* One client fstab line: the server's @path on its client mount point. */
 static void put_client_fstab_line(const struct suggest_ctx *ctx,
-				  const char *path)
+				  const char *path, int vers, const char *prefix)
 {
-	fprintf(ctx->out, "%s:", ctx->server);
-	put_fstab_field(ctx->out, path);
+	fprintf(ctx->out, "%s%s:", prefix, ctx->server);
+	put_fstab_field(ctx->out, mount_path(ctx, path, vers));
 	fputc(' ', ctx->out);
 	put_client_path(ctx, path, put_fstab_field);
-	fputs(" nfs _netdev 0 0\n", ctx->out);
+	if (vers)
+		fprintf(ctx->out, " nfs _netdev,vers=%d 0 0\n", vers);
+	else
+		fputs(" nfs _netdev 0 0\n", ctx->out);
 }
 
 static void block_client_fstab(const struct suggest_ctx *ctx)
 {
 	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
 	FILE *out = ctx->out;
+	int v, n_vers, vers[2];
 
 	fputs("# Client /etc/fstab: mount the export and every subvolume explicitly.\n"
 	      "# Crossing alone happens on first access: until then GNU find sees each\n"
 	      "# subvolume directory with its parent's device and inode 256 and reports\n"
-	      "# a loop; explicit mounts make unmodified tools work from a cold start.\n"
-	      "# Works with NFSv3 and NFSv4 (add vers= to pin one); parents first.\n", out);
-	put_client_fstab_line(ctx, ctx->path);
-	for (i = 0; i < n; i++)
-		put_client_fstab_line(ctx, subvol_path(ctx, i));
+	      "# a loop; explicit mounts make unmodified tools work from a cold start.\n", out);
+	put_versions_comment(ctx, "the commented lines after them");
+	n_vers = client_versions(ctx, vers);
+	for (v = 0; v < n_vers; v++) {
+		const char *prefix = v ? "#" : "";
+
+		if (v)
+			fputs("# NFSv3:\n", out);
+		put_client_fstab_line(ctx, ctx->path, vers[v], prefix);
+		for (i = 0; i < n; i++)
+			put_client_fstab_line(ctx, subvol_path(ctx, i), vers[v], prefix);
+	}
 }
 
 /* A host name goes into fstab and map fields: no blanks, no ':' or '/'. */
@@ -539,28 +653,48 @@ int suggest_config_set_client_dir(struct suggest_config *config,
 	return 0;
 }
 
-static void block_autofs(const struct suggest_ctx *ctx)
+/*
+ * The autofs multi-mount entry for NFS @vers (0: unpinned), its lines
+ * joined by @sep (" \\\n\t", or " " for the one-line commented form).
+ */
+static void put_autofs_entry(const struct suggest_ctx *ctx, int vers,
+			     const char *prefix, const char *sep)
 {
 	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
 	FILE *out = ctx->out;
 
+	fputs(prefix, out);
+	put_client_path(ctx, ctx->path, put_autofs_word);
+	fputs(" -fstype=nfs", out);
+	if (vers)
+		fprintf(out, ",vers=%d", vers);
+	fprintf(out, "%s/ %s:", sep, ctx->server);
+	put_autofs_word(out, mount_path(ctx, ctx->path, vers));
+	for (i = 0; i < n; i++) {
+		fputs(sep, out);
+		put_autofs_word(out, rel_path(ctx, subvol_path(ctx, i)));
+		fprintf(out, " %s:", ctx->server);
+		put_autofs_word(out, mount_path(ctx, subvol_path(ctx, i), vers));
+	}
+	fputc('\n', out);
+}
+
+static void block_autofs(const struct suggest_ctx *ctx)
+{
+	int n_vers, vers[2];
+
 	fputs("# Client autofs map (instead of the client fstab): one direct-map\n"
 	      "# multi-mount entry, so the export and every subvolume are mounted\n"
 	      "# together, explicitly, on first access.  Put it in " AUTOFS_MAP "\n"
-	      "# and the line \"/- " AUTOFS_MAP "\" in /etc/auto.master.\n"
-	      "# Works with NFSv3 and NFSv4 (add vers= to pin one, on that line\n"
-	      "# or after -fstype=nfs); tested with Debian 12's automount.\n", out);
-	put_client_path(ctx, ctx->path, put_autofs_word);
-	fputs(" -fstype=nfs \\\n\t/ ", out);
-	fprintf(out, "%s:", ctx->server);
-	put_autofs_word(out, ctx->path);
-	for (i = 0; i < n; i++) {
-		fputs(" \\\n\t", out);
-		put_autofs_word(out, rel_path(ctx, subvol_path(ctx, i)));
-		fprintf(out, " %s:", ctx->server);
-		put_autofs_word(out, subvol_path(ctx, i));
+	      "# and the line \"/- " AUTOFS_MAP "\" in /etc/auto.master; tested with\n"
+	      "# Debian 12's automount.  vers= goes after -fstype=nfs.\n", ctx->out);
+	put_versions_comment(ctx, "the commented entry after it");
+	n_vers = client_versions(ctx, vers);
+	put_autofs_entry(ctx, vers[0], "", " \\\n\t");
+	if (n_vers > 1) {
+		fputs("# NFSv3:\n", ctx->out);
+		put_autofs_entry(ctx, vers[1], "#", " ");
 	}
-	fputc('\n', out);
 }
 
 static void block_snapshot_hook(const struct suggest_ctx *ctx)
@@ -776,6 +910,7 @@ static enum bino_error suggest_begin(struct suggest_ctx *ctx,
 		strcpy(ctx->server, "SERVER");
 	}
 	ctx->server[sizeof(ctx->server) - 1] = '\0';
+	find_v4_root(ctx);
 	return BINO_OK;
 }
 
