@@ -817,7 +817,9 @@ void bino_audit_destroy(struct bino_audit *audit);
  * bino_audit_export_error().  A path already added is not added again.
  *
  * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (empty path, audit already
- * run) or BINO_ERROR_NO_MEMORY.
+ * run), BINO_ERROR_MOUNTINFO_FAILED (a path below an export, no server
+ * mount table given, and the process's cannot be read) or
+ * BINO_ERROR_NO_MEMORY.
  */
 enum bino_error bino_audit_add_path(struct bino_audit *audit, const char *path);
 

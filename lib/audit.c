@@ -1436,7 +1436,8 @@ static enum bino_error audit_add_covered(struct bino_audit *audit,
 
 	if (covering == SIZE_MAX)
 		return BINO_OK;
-	err = audit_server_mounts(audit);
+	/* Which server mounts lie on the way decides what its clients see. */
+	err = audit->server ? BINO_OK : audit_server_mounts(audit);
 	if (err)
 		return err;
 	export_path = bino__nfsview_exports_path(audit->resolved, covering);
