@@ -658,7 +658,9 @@ static char *export_details(struct tree *tree)
 	if (unreadable)
 		snprintf(more, sizeof(more), ", %" PRIu64 " unreadable", unreadable);
 	return tree_printf(tree, "%s, %" PRIu64 " entries%s, %zu client fs",
-			   source ? "export" : "not exported",
+			   !source ? "not exported" :
+			   bino_audit_export_covered(tree->exp) ? "covered by an export" :
+								  "export",
 			   bino_audit_export_entries(tree->exp), more,
 			   bino_audit_export_client_fs_count(tree->exp));
 }

@@ -162,17 +162,14 @@ static void print_export_source(struct output *out,
 	const struct bino_export *source = bino_audit_export_source(export);
 	int flags = bino_audit_export_flags(export);
 
-	print_bool(out, PRINT_JSON, "exported", NULL, source != NULL);
+	print_export_json(out, export);
 	if (source) {
-		output_open_object(out, "export");
-		print_text_path(out, "file", NULL, bino_export_file(source));
-		print_u64(out, PRINT_JSON, "line", NULL, bino_export_line(source));
-		print_string(out, PRINT_JSON, "client", NULL,
-			     bino_export_client(source));
-		print_string(out, PRINT_JSON, "options", NULL,
-			     bino_export_options(source));
-		output_close(out);
-		print_string(out, PRINT_TEXT, NULL, "  exported to %s",
+		if (bino_audit_export_covered(export))
+			print_text_path(out, NULL, "  covered by the export of %s to ",
+					bino_export_path(source));
+		else
+			print_string(out, PRINT_TEXT, NULL, "%s", "  exported to ");
+		print_string(out, PRINT_TEXT, NULL, "%s",
 			     bino_export_client(source));
 		print_string(out, PRINT_TEXT, NULL, "(%s)",
 			     bino_export_options(source));
@@ -180,7 +177,6 @@ static void print_export_source(struct output *out,
 		print_u64(out, PRINT_TEXT, NULL, ":%" PRIu64 "\n",
 			  bino_export_line(source));
 	} else {
-		print_string(out, PRINT_JSON, "export", NULL, NULL);
 		print_string(out, PRINT_TEXT, NULL, "%s\n",
 			     "  not exported: audited as if exported with default options");
 	}

@@ -74,3 +74,23 @@ bool audit_export_unsafe(const struct bino_audit_export *exp)
 	}
 	return false;
 }
+
+void print_export_json(struct output *out, const struct bino_audit_export *exp)
+{
+	const struct bino_export *source = bino_audit_export_source(exp);
+
+	print_bool(out, PRINT_JSON, "exported", NULL, source != NULL);
+	if (!source) {
+		print_string(out, PRINT_JSON, "export", NULL, NULL);
+		return;
+	}
+	output_open_object(out, "export");
+	print_text_path(out, "file", NULL, bino_export_file(source));
+	print_u64(out, PRINT_JSON, "line", NULL, bino_export_line(source));
+	print_u64(out, PRINT_JSON, "last_line", NULL, bino_export_last_line(source));
+	print_text_path(out, "path", NULL, bino_export_path(source));
+	print_bool(out, PRINT_JSON, "covers", NULL, bino_audit_export_covered(exp));
+	print_string(out, PRINT_JSON, "client", NULL, bino_export_client(source));
+	print_string(out, PRINT_JSON, "options", NULL, bino_export_options(source));
+	output_close(out);
+}

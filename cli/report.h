@@ -31,6 +31,13 @@ void print_mount(struct output *out, const char *key,
 /* A mount in text: "mount ID on TARGET (FSTYPE SOURCE root ROOT)". */
 void print_mount_text(struct output *out, const struct bino_mount *mount);
 
+/*
+ * JSON only: "exported" (whether an export names or covers the path) and
+ * "export", the entry applied: {file, line, last_line, path, covers,
+ * client, options}, or null.
+ */
+void print_export_json(struct output *out, const struct bino_audit_export *exp);
+
 /* Whether the audit counted any collision in @exp. */
 bool audit_export_unsafe(const struct bino_audit_export *exp);
 

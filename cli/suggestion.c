@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,6 +22,8 @@
 
 #define AUTOFS_MAP "/etc/auto.btrfs-ino"
 #define HOOK_PATH "/usr/local/sbin/btrfs-ino-mount-snapshot"
+/* The client of an export the admin must choose: never the world ("*"). */
+#define CLIENT_PLACEHOLDER "CLIENT"
 
 /* What one export's blocks are written from. */
 struct suggest_ctx {
@@ -32,6 +35,9 @@ struct suggest_ctx {
 	char uuid[37];
 	char server[256];
 	FILE *out;
+	/* The NFSv4 pseudo-root (an fsid=0 export) clients see, resolved. */
+	const struct bino_export *v4_root_export;
+	char v4_root[PATH_MAX];
 };
 
 /* ---- escaping for each file format ------------------------------------- */
@@ -188,12 +194,72 @@ static void put_mount_options(const struct suggest_ctx *ctx, size_t i,
 		bino_audit_subvol_id(bino_suggestion_subvol(ctx->sug, i)));
 }
 
-/* The export entries of the line the audit applied, or none. */
+/* Whether @a and @b export one directory: as written, or once resolved. */
+static bool same_export_path(const struct bino_export *a,
+			     const struct bino_export *b)
+{
+	char *ra, *rb;
+	bool same;
+
+	if (strcmp(bino_export_path(a), bino_export_path(b)) == 0)
+		return true;
+	ra = realpath(bino_export_path(a), NULL);
+	rb = ra ? realpath(bino_export_path(b), NULL) : NULL;
+	same = rb && strcmp(ra, rb) == 0;
+	free(ra);
+	free(rb);
+	return same;
+}
+
+/* Whether @a and @b come from one entry (line) of one exports file. */
 static bool same_line(const struct bino_export *a, const struct bino_export *b)
 {
 	return strcmp(bino_export_file(a), bino_export_file(b)) == 0 &&
 	       bino_export_line(a) == bino_export_line(b) &&
 	       strcmp(bino_export_path(a), bino_export_path(b)) == 0;
+}
+
+/*
+ * The entries (lines) of the export table that export the directory of the
+ * export the audit applied, one client each, in file order: call with *@i
+ * 0, then again with the same @i; NULL at the end.  A directory exported on
+ * several lines (one per client or security flavour) is changed on each.
+ */
+static const struct bino_export *next_export_line(const struct suggest_ctx *ctx,
+						  size_t *i)
+{
+	const struct bino_export *source = bino_audit_export_source(ctx->exp);
+	const struct bino_exports *exports = ctx->config->exports;
+	size_t j, n = exports ? bino_exports_count(exports) : 0;
+
+	if (!source)
+		return NULL;
+	for (; *i < n; (*i)++) {
+		const struct bino_export *e = bino_exports_get(exports, *i);
+		bool first = true;
+
+		if (!same_export_path(e, source))
+			continue;
+		for (j = 0; j < *i && first; j++)
+			first = !same_line(bino_exports_get(exports, j), e);
+		if (first) {
+			(*i)++;
+			return e;
+		}
+	}
+	return NULL;
+}
+
+/* "line 3 of FILE", or "lines 3-5 of FILE" for a continued entry. */
+static void put_line_range(FILE *out, const struct bino_export *e)
+{
+	unsigned int first = bino_export_line(e), last = bino_export_last_line(e);
+
+	if (last > first)
+		fprintf(out, "lines %u-%u of ", first, last);
+	else
+		fprintf(out, "line %u of ", first);
+	put_fstab_field(out, bino_export_file(e));
 }
 
 /* Whether the comma-separated @options hold @name (or "@name=..."). */
@@ -237,20 +303,22 @@ static void put_options_without_fsid(FILE *out, const char *options,
 }
 
 /*
- * One exports(5) line for server path @path: every client of the export's
- * line with its options, plus @extra (NULL for none).  With @fsid (subvolume
- * lines) the parent's fsid= is dropped and fsid=@fsid added.
+ * One exports(5) line for server path @path: every client of the export
+ * table's line @line with its options, plus @extra (NULL for none).  With
+ * @fsid (subvolume lines) the parent's fsid= is dropped and fsid=@fsid
+ * added.  Without @line (nothing exports the path) the client is the
+ * placeholder CLIENT, never the world.
  */
-static void put_exports_line(const struct suggest_ctx *ctx, const char *path,
+static void put_exports_line(const struct suggest_ctx *ctx,
+			     const struct bino_export *line, const char *path,
 			     const char *extra, const char *fsid)
 {
-	const struct bino_export *source = bino_audit_export_source(ctx->exp);
 	size_t i, n = bino_exports_count(ctx->config->exports);
 	bool first;
 
 	put_exports_path(ctx->out, path);
-	if (!source) {
-		fprintf(ctx->out, " *(ro,no_subtree_check%s%s%s%s)\n",
+	if (!line) {
+		fprintf(ctx->out, " " CLIENT_PLACEHOLDER "(ro,no_subtree_check%s%s%s%s)\n",
 			extra ? "," : "", extra ? extra : "",
 			fsid ? ",fsid=" : "", fsid ? fsid : "");
 		return;
@@ -259,7 +327,7 @@ static void put_exports_line(const struct suggest_ctx *ctx, const char *path,
 		const struct bino_export *e = bino_exports_get(ctx->config->exports, i);
 		const char *options = bino_export_options(e);
 
-		if (!same_line(e, source))
+		if (!same_line(e, line))
 			continue;
 		fprintf(ctx->out, " %s(", bino_export_client(e));
 		first = true;
@@ -345,38 +413,73 @@ static void block_mount_units(const struct suggest_ctx *ctx)
 		fputs("# (every subvolume is mounted already)\n", out);
 }
 
-static void block_exports(const struct suggest_ctx *ctx)
+/*
+ * What the exports blocks change: the lines that export the path, or the
+ * export that covers it, or (neither) a new line for a client to choose.
+ */
+static void put_exports_target(const struct suggest_ctx *ctx, const char *what)
 {
 	const struct bino_export *source = bino_audit_export_source(ctx->exp);
 	FILE *out = ctx->out;
 
-	fputs("# Server /etc/exports: ", out);
-	if (source)
-		fprintf(out, "replace line %u of %s with\n", bino_export_line(source),
-			bino_export_file(source));
-	else
-		fputs("the path is not exported yet; choose clients and options\n", out);
+	if (!source) {
+		fprintf(out, "# Server /etc/exports: nothing exports %s and no export covers it.\n"
+			     "# Replace " CLIENT_PLACEHOLDER " below with the hosts that may mount it (a name,\n"
+			     "# network or @netgroup, exports(5)): nothing is exported to the world\n"
+			     "# (*) for you.\n", ctx->path);
+		return;
+	}
+	if (bino_audit_export_covered(ctx->exp)) {
+		fprintf(out, "# Server /etc/exports: no line exports %s; the export of ", ctx->path);
+		put_exports_path(out, bino_export_path(source));
+		fputs("\n# covers it (its clients see the path there), so its lines change.\n", out);
+	} else {
+		fputs("# Server /etc/exports: the lines that export ", out);
+		put_exports_path(out, bino_export_path(source));
+		fputs(" change.\n", out);
+	}
+	fprintf(out, "# %s\n", what);
+}
+
+static void block_exports(const struct suggest_ctx *ctx)
+{
+	const struct bino_export *line;
+	FILE *out = ctx->out;
+	size_t i = 0;
+
+	put_exports_target(ctx, "Each gets crossmnt; other options are kept.");
 	fputs("# crossmnt lets clients cross into every mount below the export, each a\n"
 	      "# filesystem of its own: Linux clients do so with NFSv3 and NFSv4 (each\n"
-	      "# mount's fsid comes from its subvolume).  Other options are kept.\n"
+	      "# mount's fsid comes from its subvolume).\n"
 	      "# Then: exportfs -ra\n", out);
-	put_exports_line(ctx, ctx->path, "crossmnt", NULL);
+	if (!bino_audit_export_source(ctx->exp))
+		put_exports_line(ctx, NULL, ctx->path, "crossmnt", NULL);
+	while ((line = next_export_line(ctx, &i))) {
+		fputs("# replace ", out);
+		put_line_range(out, line);
+		fputs(" with\n", out);
+		put_exports_line(ctx, line, bino_export_path(line), "crossmnt", NULL);
+	}
 }
 
 static void block_exports_nohide(const struct suggest_ctx *ctx)
 {
-	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
+	size_t i, j, n = bino_suggestion_subvol_count(ctx->sug);
+	const struct bino_export *line;
 	FILE *out = ctx->out;
 
-	fputs("# Alternative server /etc/exports: the export as it is, and one export\n"
-	      "# per subvolume.  For clients that must mount each subvolume explicitly\n"
-	      "# (non-Linux clients, which may not cross), or to expose only these\n"
-	      "# mounts.  nohide lets Linux NFSv3 clients of the parent cross into them\n"
-	      "# (NFSv4 clients cross into every export); exports(5): nohide is\n"
-	      "# reliable only for single-host clients.  fsid= is the subvolume's UUID:\n"
+	put_exports_target(ctx, "They stay as they are (repeated here); a line per subvolume follows.");
+	fputs("# For clients that must mount each subvolume explicitly (non-Linux\n"
+	      "# clients, which may not cross), or to expose only these mounts.  nohide\n"
+	      "# lets Linux NFSv3 clients of the parent cross into them (NFSv4 clients\n"
+	      "# cross into every export); exports(5): nohide is reliable only for\n"
+	      "# single-host clients.  fsid= is the subvolume's UUID, never the parent's:\n"
 	      "# stable across reboots and unique, so file handles stay valid.\n"
 	      "# Then: exportfs -ra\n", out);
-	put_exports_line(ctx, ctx->path, NULL, NULL);
+	if (!bino_audit_export_source(ctx->exp))
+		put_exports_line(ctx, NULL, ctx->path, NULL, NULL);
+	for (j = 0; (line = next_export_line(ctx, &j));)
+		put_exports_line(ctx, line, bino_export_path(line), NULL, NULL);
 	for (i = 0; i < n; i++) {
 		const uint8_t *uuid =
 			bino_audit_subvol_uuid(bino_suggestion_subvol(ctx->sug, i));
@@ -386,35 +489,149 @@ static void block_exports_nohide(const struct suggest_ctx *ctx)
 			format_uuid(fsid, uuid);
 		else
 			fputs("# subvolume UUID unknown: choose a unique fsid=\n", out);
-		put_exports_line(ctx, subvol_path(ctx, i), "nohide",
-				 uuid ? fsid : NULL);
+		if (!bino_audit_export_source(ctx->exp))
+			put_exports_line(ctx, NULL, subvol_path(ctx, i), "nohide",
+					 uuid ? fsid : NULL);
+		for (j = 0; (line = next_export_line(ctx, &j));)
+			put_exports_line(ctx, line, subvol_path(ctx, i), "nohide",
+					 uuid ? fsid : NULL);
 	}
+}
+
+/* Whether @fsid makes an export the NFSv4 pseudo-root: "root" or 0. */
+static bool is_v4_root_fsid(const char *fsid)
+{
+	return fsid && (strcmp(fsid, "root") == 0 ||
+			(*fsid && strspn(fsid, "0") == strlen(fsid)));
+}
+
+/*
+ * The fsid=0 export NFSv4 clients of the path start from: one for a client
+ * (as written) of a line that exports the path, else the first.  Without
+ * one, knfsd makes the pseudo-root "/" and NFSv4 paths are the server's.
+ */
+static void find_v4_root(struct suggest_ctx *ctx)
+{
+	const struct bino_exports *exports = ctx->config->exports;
+	const struct bino_export *line, *first = NULL;
+	size_t i, j, n = exports ? bino_exports_count(exports) : 0;
+	char *resolved;
+
+	for (i = 0; i < n && !ctx->v4_root_export; i++) {
+		const struct bino_export *e = bino_exports_get(exports, i);
+
+		if (!is_v4_root_fsid(bino_export_fsid(e)))
+			continue;
+		if (!first)
+			first = e;
+		for (j = 0; (line = next_export_line(ctx, &j));) {
+			if (strcmp(bino_export_client(line), bino_export_client(e)) == 0)
+				ctx->v4_root_export = e;
+		}
+	}
+	if (!ctx->v4_root_export)
+		ctx->v4_root_export = first;
+	if (!ctx->v4_root_export)
+		return;
+	resolved = realpath(bino_export_path(ctx->v4_root_export), NULL);
+	snprintf(ctx->v4_root, sizeof(ctx->v4_root), "%s",
+		 resolved ? resolved : bino_export_path(ctx->v4_root_export));
+	free(resolved);
+}
+
+/*
+ * The path an NFS @vers (3 or 4) client mounts for server path @path:
+ * itself, or (NFSv4 with a pseudo-root) relative to the pseudo-root, "/"
+ * for the root itself; NULL when NFSv4 clients cannot reach it.
+ */
+static const char *mount_path(const struct suggest_ctx *ctx, const char *path,
+			      int vers)
+{
+	size_t len = strlen(ctx->v4_root);
+
+	if (vers != 4 || !ctx->v4_root_export || strcmp(ctx->v4_root, "/") == 0)
+		return path;
+	if (strncmp(path, ctx->v4_root, len) != 0 ||
+	    (path[len] != '/' && path[len] != '\0'))
+		return NULL;
+	return path[len] ? path + len : "/";
+}
+
+/* The NFS versions the client lines are for: none pinned, or 4 then 3. */
+static int client_versions(const struct suggest_ctx *ctx, int vers[2])
+{
+	if (!ctx->v4_root_export || strcmp(ctx->v4_root, "/") == 0) {
+		vers[0] = 0;
+		return 1;
+	}
+	if (!mount_path(ctx, ctx->path, 4)) {
+		vers[0] = 3;
+		return 1;
+	}
+	vers[0] = 4;
+	vers[1] = 3;
+	return 2;
+}
+
+/* What the client blocks say about NFS versions. */
+static void put_versions_comment(const struct suggest_ctx *ctx,
+				 const char *alternative)
+{
+	FILE *out = ctx->out;
+	int vers[2];
+
+	if (client_versions(ctx, vers) == 1 && vers[0] == 0) {
+		fputs("# Works with NFSv3 and NFSv4 (add vers= to pin one); parents first.\n", out);
+		return;
+	}
+	fputs("# The server has an NFSv4 pseudo-root: fsid=0 on ", out);
+	put_fstab_field(out, ctx->v4_root);
+	fputs(" (", out);
+	put_line_range(out, ctx->v4_root_export);
+	fputs(").\n# NFSv4 clients name paths relative to it, NFSv3 clients by the server's\n", out);
+	if (vers[0] == 3)
+		fprintf(out, "# path.  %s is outside it, so NFSv4 clients cannot reach it: the\n"
+			     "# lines pin vers=3.  Parents first.\n", ctx->path);
+	else
+		fprintf(out, "# path: the lines pin vers=4; for NFSv3 use %s\n"
+			     "# (vers=3, server paths) instead.  Parents first.\n", alternative);
 }
 
 /* One client fstab line: the server's @path on its client mount point. */
 static void put_client_fstab_line(const struct suggest_ctx *ctx,
-				  const char *path)
+				  const char *path, int vers, const char *prefix)
 {
-	fprintf(ctx->out, "%s:", ctx->server);
-	put_fstab_field(ctx->out, path);
+	fprintf(ctx->out, "%s%s:", prefix, ctx->server);
+	put_fstab_field(ctx->out, mount_path(ctx, path, vers));
 	fputc(' ', ctx->out);
 	put_client_path(ctx, path, put_fstab_field);
-	fputs(" nfs _netdev 0 0\n", ctx->out);
+	if (vers)
+		fprintf(ctx->out, " nfs _netdev,vers=%d 0 0\n", vers);
+	else
+		fputs(" nfs _netdev 0 0\n", ctx->out);
 }
 
 static void block_client_fstab(const struct suggest_ctx *ctx)
 {
 	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
 	FILE *out = ctx->out;
+	int v, n_vers, vers[2];
 
 	fputs("# Client /etc/fstab: mount the export and every subvolume explicitly.\n"
 	      "# Crossing alone happens on first access: until then GNU find sees each\n"
 	      "# subvolume directory with its parent's device and inode 256 and reports\n"
-	      "# a loop; explicit mounts make unmodified tools work from a cold start.\n"
-	      "# Works with NFSv3 and NFSv4 (add vers= to pin one); parents first.\n", out);
-	put_client_fstab_line(ctx, ctx->path);
-	for (i = 0; i < n; i++)
-		put_client_fstab_line(ctx, subvol_path(ctx, i));
+	      "# a loop; explicit mounts make unmodified tools work from a cold start.\n", out);
+	put_versions_comment(ctx, "the commented lines after them");
+	n_vers = client_versions(ctx, vers);
+	for (v = 0; v < n_vers; v++) {
+		const char *prefix = v ? "#" : "";
+
+		if (v)
+			fputs("# NFSv3:\n", out);
+		put_client_fstab_line(ctx, ctx->path, vers[v], prefix);
+		for (i = 0; i < n; i++)
+			put_client_fstab_line(ctx, subvol_path(ctx, i), vers[v], prefix);
+	}
 }
 
 /* A host name goes into fstab and map fields: no blanks, no ':' or '/'. */
@@ -436,28 +653,48 @@ int suggest_config_set_client_dir(struct suggest_config *config,
 	return 0;
 }
 
-static void block_autofs(const struct suggest_ctx *ctx)
+/*
+ * The autofs multi-mount entry for NFS @vers (0: unpinned), its lines
+ * joined by @sep (" \\\n\t", or " " for the one-line commented form).
+ */
+static void put_autofs_entry(const struct suggest_ctx *ctx, int vers,
+			     const char *prefix, const char *sep)
 {
 	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
 	FILE *out = ctx->out;
 
+	fputs(prefix, out);
+	put_client_path(ctx, ctx->path, put_autofs_word);
+	fputs(" -fstype=nfs", out);
+	if (vers)
+		fprintf(out, ",vers=%d", vers);
+	fprintf(out, "%s/ %s:", sep, ctx->server);
+	put_autofs_word(out, mount_path(ctx, ctx->path, vers));
+	for (i = 0; i < n; i++) {
+		fputs(sep, out);
+		put_autofs_word(out, rel_path(ctx, subvol_path(ctx, i)));
+		fprintf(out, " %s:", ctx->server);
+		put_autofs_word(out, mount_path(ctx, subvol_path(ctx, i), vers));
+	}
+	fputc('\n', out);
+}
+
+static void block_autofs(const struct suggest_ctx *ctx)
+{
+	int n_vers, vers[2];
+
 	fputs("# Client autofs map (instead of the client fstab): one direct-map\n"
 	      "# multi-mount entry, so the export and every subvolume are mounted\n"
 	      "# together, explicitly, on first access.  Put it in " AUTOFS_MAP "\n"
-	      "# and the line \"/- " AUTOFS_MAP "\" in /etc/auto.master.\n"
-	      "# Works with NFSv3 and NFSv4 (add vers= to pin one, on that line\n"
-	      "# or after -fstype=nfs); tested with Debian 12's automount.\n", out);
-	put_client_path(ctx, ctx->path, put_autofs_word);
-	fputs(" -fstype=nfs \\\n\t/ ", out);
-	fprintf(out, "%s:", ctx->server);
-	put_autofs_word(out, ctx->path);
-	for (i = 0; i < n; i++) {
-		fputs(" \\\n\t", out);
-		put_autofs_word(out, rel_path(ctx, subvol_path(ctx, i)));
-		fprintf(out, " %s:", ctx->server);
-		put_autofs_word(out, subvol_path(ctx, i));
+	      "# and the line \"/- " AUTOFS_MAP "\" in /etc/auto.master; tested with\n"
+	      "# Debian 12's automount.  vers= goes after -fstype=nfs.\n", ctx->out);
+	put_versions_comment(ctx, "the commented entry after it");
+	n_vers = client_versions(ctx, vers);
+	put_autofs_entry(ctx, vers[0], "", " \\\n\t");
+	if (n_vers > 1) {
+		fputs("# NFSv3:\n", ctx->out);
+		put_autofs_entry(ctx, vers[1], "#", " ");
 	}
-	fputc('\n', out);
 }
 
 static void block_snapshot_hook(const struct suggest_ctx *ctx)
@@ -673,6 +910,7 @@ static enum bino_error suggest_begin(struct suggest_ctx *ctx,
 		strcpy(ctx->server, "SERVER");
 	}
 	ctx->server[sizeof(ctx->server) - 1] = '\0';
+	find_v4_root(ctx);
 	return BINO_OK;
 }
 
@@ -827,6 +1065,7 @@ int suggestion_json(struct output *out, const char *key,
 		return -1;
 	}
 	print_string(out, PRINT_JSON, "error", NULL, NULL);
+	print_export_json(out, exp);
 	print_bool(out, PRINT_JSON, "needed", NULL, bino_suggestion_needed(sug));
 	print_mount(out, "filesystem", bino_suggestion_filesystem(sug));
 	print_string(out, PRINT_JSON, "fs_uuid", NULL,

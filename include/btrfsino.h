@@ -804,14 +804,22 @@ void bino_audit_destroy(struct bino_audit *audit);
  * @audit: the audit, not yet run.
  * @path: the path; copied.  If the export table exports it (after both are
  *     resolved with realpath(3)) it is audited with the options of every
- *     client specification that differs in crossmnt, else once with default
- *     options and bino_audit_export_source() NULL.
+ *     client specification that differs in crossmnt.  Else, if an export of
+ *     a directory above it covers it (the nearest one, as mountd chooses),
+ *     it is audited as that export's clients see it there: with the
+ *     options of each of its client specifications (or of a server mount
+ *     they cross into on the way, see bino_audit_export_covered()).  Else
+ *     (or when a server mount on the way is hidden from those clients) it
+ *     is audited once with default options and bino_audit_export_source()
+ *     NULL.
  *
  * A path that cannot be resolved is still added; its audit then fails with
  * bino_audit_export_error().  A path already added is not added again.
  *
  * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (empty path, audit already
- * run) or BINO_ERROR_NO_MEMORY.
+ * run), BINO_ERROR_MOUNTINFO_FAILED (a path below an export, no server
+ * mount table given, and the process's cannot be read) or
+ * BINO_ERROR_NO_MEMORY.
  */
 enum bino_error bino_audit_add_path(struct bino_audit *audit, const char *path);
 
@@ -876,10 +884,20 @@ const struct bino_audit_export *bino_audit_get(const struct bino_audit *audit,
 const char *bino_audit_export_path(const struct bino_audit_export *exp);
 /**
  * bino_audit_export_source() - The export table entry whose options were
- * applied, or NULL when the path is not exported (default options).
+ * applied, or NULL when the path is not exported (default options).  It
+ * exports the path itself, or a directory above it (see
+ * bino_audit_export_covered()).
  */
 const struct bino_export *
 bino_audit_export_source(const struct bino_audit_export *exp);
+/**
+ * bino_audit_export_covered() - Whether bino_audit_export_source() exports a
+ * directory above the path rather than the path itself: the path is then
+ * audited as that export's clients see it there (the same client
+ * filesystem, or the one of a server mount they cross into on the way), and
+ * it is that export's entry a change of options belongs on.
+ */
+bool bino_audit_export_covered(const struct bino_audit_export *exp);
 /** bino_audit_export_flags() - The enum bino_export_flags applied. */
 int bino_audit_export_flags(const struct bino_audit_export *exp);
 /**

@@ -124,6 +124,7 @@ struct bino_audit_export {
 	char *path;
 	bool resolved;
 	const struct bino_export *source;
+	bool covered; /* source exports a directory above path */
 	int flags;
 	enum bino_error error;
 	int error_errno;
@@ -234,12 +235,16 @@ static void audit_export_free(struct bino_audit_export *export)
 	free(export);
 }
 
+/*
+ * Add @path, audited with export flags @flags from @source (NULL: not
+ * exported), which names the path or (@covered) a directory above it.
+ */
 static enum bino_error audit_add_target(struct bino_audit *audit,
 					const char *path, bool resolved,
-					const struct bino_export *source)
+					const struct bino_export *source,
+					int flags, bool covered)
 {
 	struct bino_audit_export *export;
-	int flags = source ? bino_export_flags(source) : BINO_EXPORT_RO;
 	size_t i;
 
 	for (i = 0; i < audit->count; i++) {
@@ -261,6 +266,7 @@ static enum bino_error audit_add_target(struct bino_audit *audit,
 	}
 	export->resolved = resolved;
 	export->source = source;
+	export->covered = covered;
 	export->flags = flags;
 	if (!resolved) {
 		export->error = BINO_ERROR_STAT_FAILED;
@@ -1396,6 +1402,50 @@ BINO_PUBLIC void bino_audit_destroy(struct bino_audit *audit)
 	free(audit);
 }
 
+static enum bino_error audit_server_mounts(struct bino_audit *audit);
+
+/*
+ * Add @resolved, exported by none of the table's lines, as the clients of
+ * the nearest export above it see it: once per crossmnt they end up with,
+ * unless a hidden server mount on the way shows them another directory.
+ */
+static enum bino_error audit_add_covered(struct bino_audit *audit,
+					 const char *resolved, bool *added)
+{
+	size_t i, n = bino__nfsview_exports_count(audit->resolved);
+	size_t covering = bino__nfsview_exports_covering(audit->resolved, resolved);
+	const char *export_path;
+	enum bino_error err;
+
+	if (covering == SIZE_MAX)
+		return BINO_OK;
+	/* Which server mounts lie on the way decides what its clients see. */
+	err = audit->server ? BINO_OK : audit_server_mounts(audit);
+	if (err)
+		return err;
+	export_path = bino__nfsview_exports_path(audit->resolved, covering);
+	for (i = 0; i < n; i++) {
+		const struct bino_export *export =
+			bino__nfsview_exports_get(audit->resolved, i);
+		int flags = bino_export_flags(export);
+		bool visible;
+
+		if (strcmp(bino__nfsview_exports_path(audit->resolved, i),
+			   export_path) != 0)
+			continue;
+		err = bino__nfsview_covered_flags(audit->resolved, audit->server,
+						  export_path, resolved,
+						  audit->flags, &flags, &visible);
+		if (!err && visible)
+			err = audit_add_target(audit, resolved, true, export,
+					       flags, true);
+		if (err)
+			return err;
+		*added = *added || visible;
+	}
+	return BINO_OK;
+}
+
 BINO_PUBLIC enum bino_error bino_audit_add_path(struct bino_audit *audit,
 						const char *path)
 {
@@ -1410,7 +1460,8 @@ BINO_PUBLIC enum bino_error bino_audit_add_path(struct bino_audit *audit,
 	if (!resolved) {
 		if (errno == ENOMEM)
 			return BINO_ERROR_NO_MEMORY;
-		return audit_add_target(audit, path, false, NULL);
+		return audit_add_target(audit, path, false, NULL,
+					BINO_EXPORT_RO, false);
 	}
 	/* Once per distinct crossmnt among the clients of the path. */
 	n = bino__nfsview_exports_count(audit->resolved);
@@ -1434,11 +1485,15 @@ BINO_PUBLIC enum bino_error bino_audit_add_path(struct bino_audit *audit,
 				seen = true;
 		}
 		if (!seen)
-			err = audit_add_target(audit, resolved, true, export);
+			err = audit_add_target(audit, resolved, true, export,
+					       bino_export_flags(export), false);
 		added = true;
 	}
-	if (!added)
-		err = audit_add_target(audit, resolved, true, NULL);
+	if (!added && !err)
+		err = audit_add_covered(audit, resolved, &added);
+	if (!added && !err)
+		err = audit_add_target(audit, resolved, true, NULL,
+				       BINO_EXPORT_RO, false);
 	free(resolved);
 	return err;
 }
@@ -1557,6 +1612,12 @@ BINO_PUBLIC const struct bino_export *
 bino_audit_export_source(const struct bino_audit_export *export)
 {
 	return export->source;
+}
+
+BINO_PUBLIC bool
+bino_audit_export_covered(const struct bino_audit_export *export)
+{
+	return export->covered;
 }
 
 BINO_PUBLIC int bino_audit_export_flags(const struct bino_audit_export *export)

@@ -64,6 +64,26 @@ bino__nfsview_cross(const struct nfsview_exports *resolved,
 		    const struct bino_mount *mount, const char *path,
 		    int parent_flags, int audit_flags, int *child_flags);
 
+/*
+ * The index of the export whose resolved path is the nearest directory
+ * strictly above @path (resolved), or SIZE_MAX when none is.
+ */
+size_t bino__nfsview_exports_covering(const struct nfsview_exports *resolved,
+				      const char *path);
+
+/*
+ * What a client of the export of @export_path (flags *@flags) finds at
+ * @path below it: *@flags become the export flags that apply there (those
+ * of a mount crossed on the way), and *@visible is false when a server
+ * mount on the way is hidden from the client (it sees the directory the
+ * mount covers, not @path).  BINO_OK or BINO_ERROR_NO_MEMORY.
+ */
+enum bino_error bino__nfsview_covered_flags(const struct nfsview_exports *resolved,
+					    const struct bino_mounts *server,
+					    const char *export_path,
+					    const char *path, int audit_flags,
+					    int *flags, bool *visible);
+
 /* ---- sets of inode numbers (ckeys.c) ----------------------------------- */
 
 /* A CRoaring bitmap per 2^32 inode numbers; zero-filled is empty. */

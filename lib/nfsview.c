@@ -257,3 +257,56 @@ bino__nfsview_cross(const struct nfsview_exports *resolved,
 		       BINO_SUBMOUNT_SAME_CONTENT :
 		       BINO_SUBMOUNT_HIDDEN;
 }
+
+/* ---- paths below an export --------------------------------------------- */
+
+size_t bino__nfsview_exports_covering(const struct nfsview_exports *resolved,
+				      const char *path)
+{
+	size_t i, best = SIZE_MAX, best_len = 0;
+
+	for (i = 0; resolved && i < resolved->count; i++) {
+		size_t len = strlen(resolved->paths[i]);
+
+		if (path_is_below(path, resolved->paths[i]) &&
+		    (best == SIZE_MAX || len > best_len)) {
+			best = i;
+			best_len = len;
+		}
+	}
+	return best;
+}
+
+/*
+ * mountd serves a directory below an export from the longest exported
+ * path above it (nfs-utils auth_authenticate()); what the client finds
+ * there follows the crossing rule at each server mount on the way down.
+ */
+enum bino_error bino__nfsview_covered_flags(const struct nfsview_exports *resolved,
+					    const struct bino_mounts *server,
+					    const char *export_path,
+					    const char *path, int audit_flags,
+					    int *flags, bool *visible)
+{
+	struct nfsview_mounts *index;
+	enum bino_error err;
+	size_t i;
+
+	err = bino__nfsview_mounts_create(server, export_path, &index);
+	if (err)
+		return err;
+	*visible = true;
+	/* Sorted by mount point: the ancestors of @path come parents first. */
+	for (i = 0; i < index->count && *visible; i++) {
+		const struct bino_mount *mount = index->mounts[i];
+		const char *target = bino_mount_target(mount);
+
+		if (strcmp(path, target) != 0 && !path_is_below(path, target))
+			continue;
+		if (bino__nfsview_cross(resolved, server, mount, target, *flags,
+					audit_flags, flags) == BINO_SUBMOUNT_HIDDEN)
+			*visible = false;
+	}
+	bino__nfsview_mounts_destroy(index);
+	return BINO_OK;
+}
