@@ -56,14 +56,14 @@ suite_names() {
 # missing.  Each LOG must exist and hold at least one test that ran in every
 # SUITE it names: a suite that vanished is a failure, not a silence.
 summarise() {
-	local spec log suites suite passed failed skipped missing=0
+	local spec log suites suite passed failed skipped absent=0
 	passed=0 failed=0 skipped=0
 	for spec in "$@"; do
 		log=${spec%%:*}
 		suites=${spec#*:}
 		if [ ! -s "$log" ]; then
 			echo "== no test log $log" >&2
-			missing=$((missing + 1))
+			absent=$((absent + 1))
 			continue
 		fi
 		passed=$((passed + $(jq -s '[.[] | select(.result == "OK" or .result == "EXPECTEDFAIL")] | length' "$log")))
@@ -73,12 +73,12 @@ summarise() {
 		for suite in ${suites//,/ }; do
 			if ! suite_names "$log" | grep -qxF -- "$suite"; then
 				echo "== suite '$suite' ran no test ($(basename -- "$log"))" >&2
-				missing=$((missing + 1))
+				absent=$((absent + 1))
 			fi
 		done
 	done
-	echo "tests: $passed passed, $((failed + skipped + missing)) failed, $skipped skipped"
-	[ "$((failed + skipped + missing))" -eq 0 ]
+	echo "tests: $passed passed, $((failed + skipped + absent)) failed, $skipped skipped"
+	[ "$((failed + skipped + absent))" -eq 0 ]
 }
 
 case "$mode" in

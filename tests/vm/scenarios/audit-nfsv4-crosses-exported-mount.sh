@@ -47,7 +47,7 @@ for v in "${versions[@]}"; do
 		test "$(jq -r '[.exports[0].submounts[].view] | join(",")' "/tmp/audit-v$v.json")" = "${view[$v]}"
 	check "vers=$v: audit entries = the entries find lists on the client" \
 		test "$(jq '.exports[0].entries' "/tmp/audit-v$v.json")" -eq \
-		"$(grep -v "^[0-9]* $mnt/ext/covered$" "/tmp/find-v$v.out" | wc -l)"
+		"$(grep -vc "^[0-9]* $mnt/ext/covered$" "/tmp/find-v$v.out")"
 	check "vers=$v: audit client filesystems = the distinct st_dev find shows" \
 		test "$(jq '.exports[0].client_filesystems' "/tmp/audit-v$v.json")" -eq \
 		"$(cut -d' ' -f1 "/tmp/find-v$v.out" | sort -u | wc -l)"
