@@ -99,7 +99,7 @@ static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	long depth;
+	long depth, threads;
 	int opt;
 
 	memset(opts, 0, sizeof(*opts));
@@ -138,12 +138,14 @@ static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 			opts->max_depth = (int)depth;
 			break;
 		case OPT_THREADS:
+			/* Checked as a long: 4294967297 must not wrap to 1. */
 			errno = 0;
-			opts->threads = (int)strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || opts->threads < 1 ||
-			    opts->threads > 256)
+			threads = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || threads < 1 ||
+			    threads > 256)
 				return usage_error("walk", "invalid --threads '%s'",
 						   optarg);
+			opts->threads = (int)threads;
 			break;
 		case OPT_XDEV:
 			opts->flags |= BINO_WALK_XDEV;

@@ -13,6 +13,16 @@ fail() {
 	exit 1
 }
 
+# skip_or_fail WHY: the test cannot run here: skip (77), or fail under
+# CI=true, where nothing may skip.
+skip_or_fail() {
+	if [ "${CI:-}" = true ]; then
+		fail "cannot run under CI: $1"
+	fi
+	printf 'SKIP: %s\n' "$1"
+	exit 77
+}
+
 # expect_eq WHAT EXPECTED ACTUAL
 expect_eq() {
 	if [ "$2" != "$3" ]; then

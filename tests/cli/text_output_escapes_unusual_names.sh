@@ -7,7 +7,7 @@ set -euo pipefail
 dir=$TMP/names
 mkdir "$dir"
 fstype=$(stat -f -c %T "$dir")
-[ "$fstype" != btrfs ] || { echo "SKIP: $TMP is on btrfs" >&2; exit 77; }
+[ "$fstype" != btrfs ] || skip_or_fail "$TMP is on btrfs"
 
 # raw name | how the text output must write it
 names=(

@@ -7,6 +7,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 : "${EXPECTED_VERSION:?EXPECTED_VERSION must be the project version}"
 command -v groff >/dev/null || install_skip_or_fail "needs groff (groff-base)"
+command -v man >/dev/null || install_skip_or_fail "needs man (man-db)"
 
 TMP=$(mktemp -d /tmp/bino-man-XXXXXX)
 trap 'rm -rf -- "$TMP"' EXIT
@@ -19,15 +20,13 @@ for page in "$SRCDIR/man/btrfs-ino.1" "$SRCDIR/man/libbtrfsino.3"; do
 		head -20 "$TMP/groff.err" >&2
 		failures=$((failures + 1))
 	fi
-	if command -v man >/dev/null; then
-		if ! MANWIDTH=80 man --warnings -l "$page" >"$TMP/man.out" 2>"$TMP/man.err" ||
-			[[ -s $TMP/man.err ]]; then
-			printf '%s: FAIL: man -l warns about %s:\n' "$INSTALL_TEST_NAME" "$name" >&2
-			head -20 "$TMP/man.err" >&2
-			failures=$((failures + 1))
-		fi
-		[[ -s $TMP/man.out ]] || { echo "man -l $name printed nothing" >&2; failures=$((failures + 1)); }
+	if ! MANWIDTH=80 man --warnings -l "$page" >"$TMP/man.out" 2>"$TMP/man.err" ||
+		[[ -s $TMP/man.err ]]; then
+		printf '%s: FAIL: man -l warns about %s:\n' "$INSTALL_TEST_NAME" "$name" >&2
+		head -20 "$TMP/man.err" >&2
+		failures=$((failures + 1))
 	fi
+	[[ -s $TMP/man.out ]] || { echo "man -l $name printed nothing" >&2; failures=$((failures + 1)); }
 	th=$(grep -m1 '^\.TH ' "$page")
 	[[ $th == *" $EXPECTED_VERSION\""* ]] ||
 		{ printf '%s: FAIL: %s: %s does not name version %s\n' "$INSTALL_TEST_NAME" \

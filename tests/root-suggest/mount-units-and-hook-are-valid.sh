@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # --format mount-units: one unit per subvolume below the export, named as
 # systemd-escape --path names its mount point, which systemd-analyze verify
-# accepts (without it: each has What=, Where=, Type=btrfs and Options= with
-# subvolid=).  --format snapshot-hook is a shell script (sh -n).
+# accepts, and each has What=, Where=, Type=btrfs and Options= with
+# subvolid=.  --format snapshot-hook is a shell script (sh -n).
 source "$(dirname -- "$0")/suggest-lib.sh"
+command -v systemd-analyze >/dev/null || skip_or_fail "needs systemd-analyze (package systemd)"
 setup_export
 
 suggest units.txt --exports "$EXPORTS" --format mount-units "$FEX"
@@ -29,10 +30,8 @@ for unit in "$OUT/units"/*.mount; do
 		grep -q "^$key" "$unit" || fail "$(basename -- "$unit"): no $key"
 	done
 done
-if command -v systemd-analyze >/dev/null; then
-	(cd "$OUT/units" && systemd-analyze verify --man=no ./*.mount) >"$OUT/verify" 2>&1 ||
-		fail "systemd-analyze verify: $(cat "$OUT/verify")"
-fi
+(cd "$OUT/units" && systemd-analyze verify --man=no ./*.mount) >"$OUT/verify" 2>&1 ||
+	fail "systemd-analyze verify: $(cat "$OUT/verify")"
 
 suggest hook --exports "$EXPORTS" --format snapshot-hook "$FEX"
 check_suggest_rc hook 1

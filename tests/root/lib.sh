@@ -52,6 +52,20 @@ require_cli() {
 	fi
 }
 
+# BINO_TEST_NO_STATX_SUBVOL=1 (the suite's second registration in
+# meson.build): every walk runs with --no-statx-subvol, as on a kernel
+# without STATX_SUBVOL (before 6.10, e.g. Debian 12's 6.1).
+if [[ ${BINO_TEST_NO_STATX_SUBVOL:-} == 1 && -n ${BTRFS_INO:-} &&
+	$BTRFS_INO != "$ROOT_TESTS_DIR/btrfs-ino-no-statx-subvol.sh" ]]; then
+	export BINO_TEST_REAL_BTRFS_INO=$BTRFS_INO
+	BTRFS_INO=$ROOT_TESTS_DIR/btrfs-ino-no-statx-subvol.sh
+	[[ -x $BINO_TEST_REAL_BTRFS_INO ]] || {
+		printf '%s: FAIL: BTRFS_INO is not an executable: %s\n' \
+			"$TEST_NAME" "$BINO_TEST_REAL_BTRFS_INO" >&2
+		exit 1
+	}
+fi
+
 # remove_work: remove WORK only when nothing is mounted below it; else say
 # so and return 1.
 remove_work() {

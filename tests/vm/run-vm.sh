@@ -4,8 +4,8 @@
 #
 # Usage: run-vm.sh [--btrfs-ino BUILD_DIR] [--log FILE] SCENARIO [ARGS...]
 #   SCENARIO is a path or a name under tests/vm/scenarios/ (with or without .sh).
-#   Exits with the scenario's status; 77 (skip) when a prerequisite is missing,
-#   except under CI=true where that is a failure (1).
+#   Exits with the scenario's status; 77 (skip) when a prerequisite is missing
+#   or the scenario skipped, except under CI=true where that is a failure (1).
 # Environment: BINO_VM_CACHE (kernel and base initramfs cache, default /var/cache/btrfs-ino-vm),
 #   BINO_VM_TIMEOUT (hard limit in seconds for one boot, default 300).
 set -euo pipefail
@@ -131,4 +131,9 @@ if [[ $rc -ne 0 && $rc -ne 77 ]]; then
 	sed -n '/^--- dmesg (tail) ---$/,$p' "$log" >&2
 fi
 echo "run-vm: $(basename "$scenario") exited $rc after ${elapsed}s (boot + scenario)" >&2
+# A scenario skips (77) when the VM lacks something (need_btrfs_ino); CI must have it all.
+if [[ $rc -eq 77 && ${CI:-} == true ]]; then
+	echo "run-vm: the scenario skipped: a failure under CI=true" >&2
+	exit 1
+fi
 exit "$rc"
