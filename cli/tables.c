@@ -83,8 +83,8 @@ int read_mounts(const char *mountinfo_file, struct bino_mounts **ret)
 	if (err == BINO_OK)
 		return 0;
 	if (err == BINO_ERROR_MOUNTINFO_SYNTAX)
-		fprintf(stderr, "%s: %s:%u: %s\n", PROGRAM_NAME, syntax.file,
-			syntax.line, syntax.message);
+		fprintf(stderr, "%s: %s:%u:%u: %s\n", PROGRAM_NAME, syntax.file,
+			syntax.line, syntax.column, syntax.message);
 	else
 		fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME,
 			mountinfo_file ? mountinfo_file : "mount table",

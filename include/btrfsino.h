@@ -207,8 +207,9 @@ enum bino_error bino_mounts_create(const char *mountinfo_path,
 /**
  * bino_mounts_read() - Read a mount table, saying where a file is malformed.
  * @mountinfo_path: as for bino_mounts_create().
- * @err: if not NULL, where the first malformed line is described (file,
- *       line; column 0).
+ * @err: if not NULL, where the first malformed line is described: file,
+ *       line (blank lines and '#' comments counted) and the column of the
+ *       first field that is wrong, with what was expected there.
  * @ret: as for bino_mounts_create().
  *
  * Return: as for bino_mounts_create(), plus BINO_ERROR_MOUNTINFO_SYNTAX for a
