@@ -485,6 +485,37 @@ bino_mounts_find_dev(const struct bino_mounts *mounts, uint64_t dev)
 	return NULL;
 }
 
+/* Whether @path is @dir or below it (both absolute, no trailing '/'). */
+static bool path_at_or_below(const char *path, const char *dir)
+{
+	size_t len = strlen(dir);
+
+	if (strcmp(dir, "/") == 0)
+		return path[0] == '/';
+	return strncmp(path, dir, len) == 0 &&
+	       (path[len] == '/' || path[len] == '\0');
+}
+
+const struct bino_mount *bino__mounts_holding(const struct bino_mounts *mounts,
+					      const char *path)
+{
+	const struct bino_mount *best = NULL;
+	size_t i, len, best_len = 0;
+
+	for (i = 0; i < mounts->count; i++) {
+		const struct bino_mount *mount = &mounts->mounts[i];
+
+		len = strlen(mount->target);
+		/* ">=": of two mounts on one point the later is visible. */
+		if (path_at_or_below(path, mount->target) &&
+		    (!best || len >= best_len)) {
+			best = mount;
+			best_len = len;
+		}
+	}
+	return best;
+}
+
 BINO_PUBLIC uint64_t bino_mount_id(const struct bino_mount *mount)
 {
 	return mount->id;

@@ -268,6 +268,7 @@ Test(mounts_read, reads_every_line_of_the_util_linux_and_systemd_tables)
 		"util-linux-mountinfo_btrfs.mountinfo",
 		"util-linux-mountinfo_nosrc.mountinfo",
 		"util-linux-findmnt-mountinfo-messy.mountinfo",
+		"util-linux-findmnt-mountinfo-nonroot.mountinfo",
 		"systemd-rhbug-1554943.mountinfo",
 	};
 	size_t i, j;
