@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "btrfsino.h"
+#include "mounts.h"
 
 /*
  * tests/data/mountinfo/server.mountinfo, line by line (mount ID, parent ID,
@@ -390,4 +391,56 @@ Test(mounts_read, names_the_column_of_the_field_that_is_wrong)
 			    "filesystem type");
 	expect_syntax_error(GOOD_LINE "\n# comment\n0 22 8:2 / /x rw - ext4 /dev/sda2 rw\n",
 			    4, 1, "mount ID");
+}
+
+/* ---- the mount holding a path (offline: the file's, for audit and suggest) */
+
+static uint64_t holding(const char *name, const char *path)
+{
+	char *file = fixture(name);
+	const struct bino_mount *mount;
+	uint64_t id;
+
+	cr_assert_eq(bino_mounts_read(file, NULL, &mounts), BINO_OK, "%s", name);
+	mount = bino__mounts_holding(mounts, path);
+	id = mount ? bino_mount_id(mount) : 0;
+	unload();
+	free(file);
+	return id;
+}
+
+Test(mounts_holding, is_the_longest_mount_point_prefix_of_the_path)
+{
+	/* systemd-rhbug-1554943: 63 "/", 89 "/tmp", 77 "/Volumes/dune",
+	 * 85 "/Volumes/dune/www-servers/cms/cms/temp" */
+	static const char *const rhbug = "systemd-rhbug-1554943.mountinfo";
+
+	cr_assert_eq(holding(rhbug, "/"), 63);
+	cr_assert_eq(holding(rhbug, "/srv/data"), 63);
+	cr_assert_eq(holding(rhbug, "/tmp"), 89);
+	cr_assert_eq(holding(rhbug, "/tmp/btrfs-ino/mnt/fex"), 89);
+	cr_assert_eq(holding(rhbug, "/tmpfoo"), 63, "a prefix of a name is no mount point");
+	cr_assert_eq(holding(rhbug, "/Volumes/dune/www-servers/x"), 77);
+	cr_assert_eq(holding(rhbug, "/Volumes/dune/www-servers/cms/cms/temp/a"), 85);
+}
+
+Test(mounts_holding, of_two_mounts_on_one_point_is_the_later)
+{
+	/* util-linux mountinfo: 33 autofs then 38 hugetlbfs on /dev/hugepages,
+	 * 36 autofs then 39 mqueue on /dev/mqueue */
+	static const char *const table = "util-linux-mountinfo.mountinfo";
+
+	cr_assert_eq(holding(table, "/dev/hugepages"), 38);
+	cr_assert_eq(holding(table, "/dev/hugepages/x"), 38);
+	cr_assert_eq(holding(table, "/dev/mqueue/q"), 39);
+}
+
+Test(mounts_holding, is_null_where_the_table_has_no_mount_above)
+{
+	/* util-linux findmnt mountinfo-nonroot: no "/" */
+	static const char *const nonroot = "util-linux-findmnt-mountinfo-nonroot.mountinfo";
+
+	cr_assert_eq(holding(nonroot, "/home/user"), 0);
+	cr_assert_eq(holding(nonroot, "/"), 0);
+	cr_assert_eq(holding(nonroot, "/dev/pts/0"), 18);
 }
