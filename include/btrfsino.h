@@ -992,10 +992,12 @@ bino_audit_export_pair(const struct bino_audit_export *exp, size_t index);
  * @BINO_SUBMOUNT_HIDDEN: not crossed: clients see the directory underneath,
  *     which the server's walk cannot; not audited.
  * @BINO_SUBMOUNT_UNLISTED: a mount of this machine that the server mount
- *     table given to bino_audit_create() does not list (one read from a
- *     file): on that server the directory is no mount point, and what it
+ *     table given to bino_audit_create() does not list, when that table was
+ *     read from a file (bino_mounts_create() with a path: another server,
+ *     offline): on that server the directory is no mount point, and what it
  *     holds there is the directory underneath, which cannot be read here.
- *     Not crossed: counted as for BINO_SUBMOUNT_HIDDEN.
+ *     Not crossed: counted as for BINO_SUBMOUNT_HIDDEN.  With the process's
+ *     own table, a mount made since it was read is walked as before.
  */
 enum bino_submount_view {
 	BINO_SUBMOUNT_CROSSMNT,

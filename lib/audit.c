@@ -1126,7 +1126,7 @@ static bool audit_walk_mountpoint(struct audit_walk *aw,
 
 /*
  * A directory at depth > 0 that is a mount of this machine but not of the
- * server mount table given (offline, from a file): on that server it is no
+ * server mount table read from a file (offline): on that server it is no
  * mount point, and the directory there is the one this mount covers, whose
  * content cannot be read here.  Not crossed: the covered directory is
  * counted in its parent's client filesystem and the mount is reported as
@@ -1314,7 +1314,8 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 		if (mount)
 			walk_in = audit_walk_mountpoint(aw, entry, mount, level,
 							&err);
-		else if (bino_entry_flags(entry) & BINO_ENTRY_MOUNT_ROOT) {
+		else if ((bino_entry_flags(entry) & BINO_ENTRY_MOUNT_ROOT) &&
+			 bino__mounts_from_file(aw->audit->server)) {
 			audit_walk_unlisted(aw, entry, level, &err);
 			walk_in = false;
 		}

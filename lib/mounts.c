@@ -39,6 +39,7 @@ struct bino_mount {
 struct bino_mounts {
 	struct bino_mount *mounts;
 	size_t count;
+	bool from_file; /* read from a file given, not the process's own */
 	struct bino_mount *index; /* uthash head over mounts[], keyed by id */
 };
 
@@ -420,6 +421,7 @@ BINO_PUBLIC enum bino_error bino_mounts_read(const char *mountinfo_path,
 		goto out_table;
 	if (!mountinfo_path)
 		mark_file_mountpoints(mounts);
+	mounts->from_file = mountinfo_path != NULL;
 	mnt_free_iter(iter);
 	mnt_unref_table(table);
 	*ret = mounts;
@@ -559,6 +561,11 @@ BINO_PUBLIC const char *bino_mount_options(const struct bino_mount *mount)
 BINO_PUBLIC uint64_t bino_mount_subvolid(const struct bino_mount *mount)
 {
 	return mount->subvolid;
+}
+
+bool bino__mounts_from_file(const struct bino_mounts *mounts)
+{
+	return mounts->from_file;
 }
 
 enum bino_fs_kind bino__mount_fs_kind(const struct bino_mount *mount)

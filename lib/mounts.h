@@ -33,6 +33,12 @@ bool bino__mount_has_file_mountpoints(const struct bino_mount *mount);
 const struct bino_mount *bino__mounts_holding(const struct bino_mounts *mounts,
 					      const char *path);
 
+/*
+ * Whether @mounts was read from a file named to bino_mounts_read() (another
+ * server, offline) rather than the process's own table.
+ */
+bool bino__mounts_from_file(const struct bino_mounts *mounts);
+
 /* Classify the fs type name used when a mount is not in the table. */
 enum bino_fs_kind bino__fs_kind_from_statfs(long f_type);
 

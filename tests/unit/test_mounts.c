@@ -444,3 +444,16 @@ Test(mounts_holding, is_null_where_the_table_has_no_mount_above)
 	cr_assert_eq(holding(nonroot, "/"), 0);
 	cr_assert_eq(holding(nonroot, "/dev/pts/0"), 18);
 }
+
+Test(mounts_holding, only_a_table_read_from_a_file_is_another_servers)
+{
+	char *file = fixture("server.mountinfo");
+
+	cr_assert_eq(bino_mounts_read(file, NULL, &mounts), BINO_OK);
+	cr_assert(bino__mounts_from_file(mounts));
+	unload();
+	cr_assert_eq(bino_mounts_read(NULL, NULL, &mounts), BINO_OK);
+	cr_assert_not(bino__mounts_from_file(mounts));
+	unload();
+	free(file);
+}
