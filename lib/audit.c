@@ -1485,7 +1485,6 @@ BINO_PUBLIC enum bino_error bino_audit_add_path(struct bino_audit *audit,
 	enum bino_error err = BINO_OK;
 	bool added = false;
 	size_t i, j, n;
-
 	int resolve_errno = 0;
 	const char *key;
 
