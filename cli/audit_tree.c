@@ -694,8 +694,12 @@ static void tree_export(struct tree *tree, const struct bino_audit_export *exp)
 	if (err) {
 		tree_add(tree, "", tree_path(tree, bino_audit_export_path(exp)),
 			 tree_printf(tree, "not audited"),
-			 tree_printf(tree, "%s: %s", bino_strerror(err),
-				     audit_export_reason(exp)));
+			 audit_export_absent(exp) ?
+				 tree_printf(tree, "%sabsent on this machine",
+					     bino_audit_export_source(exp) ?
+						     "exported, " : "") :
+				 tree_printf(tree, "%s: %s", bino_strerror(err),
+					     audit_export_reason(exp)));
 		return;
 	}
 	for (c = 0; c < BINO_COLLISION_NR; c++)
