@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "report.h"
 
 /* A parent with more snapshots than this shows the first and last few. */
 #define TREE_SNAPSHOTS_MAX 8
@@ -275,7 +276,8 @@ static void tree_nest(struct tree *tree)
 		uint64_t parent_id = bino_audit_subvol_parent_id(subvol);
 
 		tree->parent[i] = NO_PARENT;
-		if (i == 0 || bino_audit_subvol_info_errno(subvol))
+		/* Known also when the subvolume could not be opened. */
+		if (i == 0 || !parent_id)
 			continue;
 		for (j = 0; j < i; j++) {
 			if (bino_audit_subvol_id(bino_audit_export_subvol(tree->exp, j)) ==
@@ -338,8 +340,8 @@ find_submount(const struct tree *tree, const struct bino_mount *mount)
 		const struct bino_audit_submount *submount =
 			bino_audit_export_submount(tree->exp, i);
 
-		if (bino_mount_id(bino_audit_submount_mount(submount)) ==
-		    bino_mount_id(mount))
+		/* Not by ID: an unlisted mount is of another table. */
+		if (bino_audit_submount_mount(submount) == mount)
 			return submount;
 	}
 	return NULL;
@@ -372,6 +374,8 @@ static char *mount_verdict(struct tree *tree, const struct bino_mount *mount,
 				   client_fs);
 	case BINO_SUBMOUNT_HIDDEN:
 		return tree_printf(tree, "not crossed: hidden");
+	case BINO_SUBMOUNT_UNLISTED:
+		return tree_printf(tree, "not crossed: not in the mount table");
 	}
 	return tree_printf(tree, "%s", bino_submount_view_name(
 				  bino_audit_submount_view(submount)));
@@ -692,8 +696,12 @@ static void tree_export(struct tree *tree, const struct bino_audit_export *exp)
 	if (err) {
 		tree_add(tree, "", tree_path(tree, bino_audit_export_path(exp)),
 			 tree_printf(tree, "not audited"),
-			 tree_printf(tree, "%s: %s", bino_strerror(err),
-				     strerror(bino_audit_export_errno(exp))));
+			 audit_export_absent(exp) ?
+				 tree_printf(tree, "%sabsent on this machine",
+					     bino_audit_export_source(exp) ?
+						     "exported, " : "") :
+				 tree_printf(tree, "%s: %s", bino_strerror(err),
+					     audit_export_reason(exp)));
 		return;
 	}
 	for (c = 0; c < BINO_COLLISION_NR; c++)
@@ -796,9 +804,16 @@ int audit_tree_print(FILE *stream, const struct bino_audit *audit,
 	for (i = 0; i < bino_audit_count(audit) && !tree.failed; i++)
 		tree_export(&tree, bino_audit_get(audit, i));
 	if (!tree.failed) {
+		bool counted = false;
+
 		tree_write(&tree, stream);
-		fputs("(collisions between two subvolumes are counted once, at the higher ID)\n",
-		      stream);
+		/* The note is about counts: none when nothing was audited. */
+		for (i = 0; i < bino_audit_count(audit); i++)
+			counted = counted ||
+				  !bino_audit_export_error(bino_audit_get(audit, i));
+		if (counted)
+			fputs("(collisions between two subvolumes are counted once, at the higher ID)\n",
+			      stream);
 	}
 	for (i = 0; i < tree.n_rows; i++) {
 		free(tree.rows[i].lead);

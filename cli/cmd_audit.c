@@ -177,8 +177,9 @@ static void print_export_source(struct output *out,
 		print_u64(out, PRINT_TEXT, NULL, ":%" PRIu64 "\n",
 			  bino_export_line(source));
 	} else {
-		print_string(out, PRINT_TEXT, NULL, "%s\n",
-			     "  not exported: audited as if exported with default options");
+		if (!bino_audit_export_error(export))
+			print_string(out, PRINT_TEXT, NULL, "%s\n",
+				     "  not exported: audited as if exported with default options");
 	}
 	print_bool(out, PRINT_JSON, "crossmnt", NULL, flags & BINO_EXPORT_CROSSMNT);
 	print_bool(out, PRINT_JSON, "nohide", NULL, flags & BINO_EXPORT_NOHIDE);
@@ -212,6 +213,11 @@ static void print_subvols(struct output *out,
 			print_string(out, PRINT_ANY, "info_error",
 				     " (details unknown: %s)",
 				     strerror(info_errno));
+			/* Known from the walk, where it was met. */
+			if (bino_audit_subvol_parent_id(subvol))
+				print_u64(out, PRINT_ANY, "parent_id",
+					  " parent %" PRIu64,
+					  bino_audit_subvol_parent_id(subvol));
 		} else {
 			print_u64(out, PRINT_ANY, "parent_id", " parent %" PRIu64,
 				  bino_audit_subvol_parent_id(subvol));
@@ -469,28 +475,32 @@ static void print_export(struct output *out,
 			 struct audit_summary *summary)
 {
 	enum bino_error err = bino_audit_export_error(export);
-	const struct bino_audit_device *first = bino_audit_export_device(export, 0);
 	uint64_t anomalies = 0;
 
 	output_open_object(out, NULL);
 	print_text_path(out, "path", "%s\n", bino_audit_export_path(export));
 	print_export_source(out, export);
+	print_bool(out, PRINT_JSON, "absent", NULL, audit_export_absent(export));
 	if (err) {
-		int error_errno = bino_audit_export_errno(export);
+		const char *reason = audit_export_reason(export);
 
 		output_open_object(out, "error");
 		print_string(out, PRINT_JSON, "step", NULL, bino_strerror(err));
-		print_i64(out, PRINT_JSON, "errno", NULL, error_errno);
-		print_string(out, PRINT_JSON, "message", NULL,
-			     strerror(error_errno));
+		print_i64(out, PRINT_JSON, "errno", NULL,
+			  bino_audit_export_errno(export));
+		print_string(out, PRINT_JSON, "message", NULL, reason);
 		output_close(out);
-		print_string(out, PRINT_TEXT, NULL, "  not audited: %s",
-			     bino_strerror(err));
-		print_string(out, PRINT_TEXT, NULL, ": %s\n",
-			     strerror(error_errno));
+		print_string(out, PRINT_TEXT, NULL, "%s",
+			     audit_export_absent(export) ?
+				     "  not audited: absent on this machine (" :
+				     "  not audited: ");
+		print_string(out, PRINT_TEXT, NULL, "%s", bino_strerror(err));
+		print_string(out, PRINT_TEXT, NULL, ": %s", reason);
+		print_string(out, PRINT_TEXT, NULL, "%s\n",
+			     audit_export_absent(export) ? ")" : "");
 		fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME,
 			bino_audit_export_path(export), bino_strerror(err),
-			strerror(error_errno));
+			reason);
 		if (suggest)
 			print_suggestion(out, suggest, export);
 		output_close(out);
@@ -498,10 +508,11 @@ static void print_export(struct output *out,
 	}
 	summary->audited++;
 	print_string(out, PRINT_JSON, "error", NULL, NULL);
-	print_mount(out, "filesystem", first ? bino_audit_device_mount(first) : NULL);
-	if (first && bino_audit_device_mount(first)) {
+	/* The server table's, as suggest says it: the same offline too. */
+	print_mount(out, "filesystem", bino_audit_export_filesystem(export));
+	if (bino_audit_export_filesystem(export)) {
 		print_string(out, PRINT_TEXT, NULL, "%s", "  filesystem: ");
-		print_mount_text(out, bino_audit_device_mount(first));
+		print_mount_text(out, bino_audit_export_filesystem(export));
 		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
 	}
 	print_u64(out, PRINT_ANY, "entries", "  entries: %" PRIu64,

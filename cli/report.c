@@ -2,6 +2,7 @@
 /* Pieces of the audit and suggest reports, written alike by both commands. */
 #include "report.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,6 +63,20 @@ void print_mount_text(struct output *out, const struct bino_mount *mount)
 	print_string(out, PRINT_TEXT, NULL, " (%s", bino_mount_fstype(mount));
 	print_text_path(out, NULL, " %s", bino_mount_source(mount));
 	print_text_path(out, NULL, " root %s)", bino_mount_root(mount));
+}
+
+const char *audit_export_reason(const struct bino_audit_export *exp)
+{
+	if (bino_audit_export_error(exp) == BINO_ERROR_NOT_FOUND &&
+	    bino_audit_export_errno(exp) == 0)
+		return "the --mountinfo file lists no mount at or above it";
+	return strerror(bino_audit_export_errno(exp));
+}
+
+bool audit_export_absent(const struct bino_audit_export *exp)
+{
+	return bino_audit_export_error(exp) == BINO_ERROR_STAT_FAILED &&
+	       bino_audit_export_errno(exp) == ENOENT;
 }
 
 bool audit_export_unsafe(const struct bino_audit_export *exp)

@@ -38,6 +38,15 @@ void print_mount_text(struct output *out, const struct bino_mount *mount);
  */
 void print_export_json(struct output *out, const struct bino_audit_export *exp);
 
+/*
+ * Why @exp could not be audited, for after its bino_strerror(): the errno's
+ * message, or what the server mount table lacks.
+ */
+const char *audit_export_reason(const struct bino_audit_export *exp);
+
+/* Whether @exp could not be audited because its path does not exist here. */
+bool audit_export_absent(const struct bino_audit_export *exp);
+
 /* Whether the audit counted any collision in @exp. */
 bool audit_export_unsafe(const struct bino_audit_export *exp);
 

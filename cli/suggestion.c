@@ -886,8 +886,7 @@ static enum bino_error suggest_begin(struct suggest_ctx *ctx,
 	ctx->path = bino_audit_export_path(exp);
 	if (err) {
 		fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME, ctx->path,
-			bino_strerror(err),
-			strerror(bino_audit_export_errno(exp)));
+			bino_strerror(err), audit_export_reason(exp));
 		return err;
 	}
 	err = bino_suggestion_create(exp, config->mounts, 0, sug);
@@ -1037,12 +1036,14 @@ static int json_blocks(struct output *out, struct suggest_ctx *ctx)
 	return 0;
 }
 
-static void json_error(struct output *out, enum bino_error err, int error_errno)
+static void json_error(struct output *out, enum bino_error err, int error_errno,
+		       const char *message)
 {
 	output_open_object(out, "error");
 	print_string(out, PRINT_JSON, "step", NULL, bino_strerror(err));
 	print_i64(out, PRINT_JSON, "errno", NULL, error_errno);
-	print_string(out, PRINT_JSON, "message", NULL, strerror(error_errno));
+	print_string(out, PRINT_JSON, "message", NULL,
+		     message ? message : strerror(error_errno));
 	output_close(out);
 }
 
@@ -1059,8 +1060,11 @@ int suggestion_json(struct output *out, const char *key,
 	print_text_path(out, "path", NULL, bino_audit_export_path(exp));
 	err = suggest_begin(&ctx, config, exp, &sug);
 	if (err) {
-		json_error(out, err, bino_audit_export_error(exp) ?
-				     bino_audit_export_errno(exp) : errno);
+		if (bino_audit_export_error(exp))
+			json_error(out, err, bino_audit_export_errno(exp),
+				   audit_export_reason(exp));
+		else
+			json_error(out, err, errno, NULL);
 		output_close(out);
 		return -1;
 	}

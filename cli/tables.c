@@ -80,11 +80,19 @@ int read_mounts(const char *mountinfo_file, struct bino_mounts **ret)
 
 	memset(&syntax, 0, sizeof(syntax));
 	err = bino_mounts_read(mountinfo_file, &syntax, ret);
+	/* Offline, the file is the server's whole mount table: never empty. */
+	if (err == BINO_OK && mountinfo_file && bino_mounts_count(*ret) == 0) {
+		fprintf(stderr, "%s: %s: lists no mounts: not a mount table\n",
+			PROGRAM_NAME, mountinfo_file);
+		bino_mounts_destroy(*ret);
+		*ret = NULL;
+		return -1;
+	}
 	if (err == BINO_OK)
 		return 0;
 	if (err == BINO_ERROR_MOUNTINFO_SYNTAX)
-		fprintf(stderr, "%s: %s:%u: %s\n", PROGRAM_NAME, syntax.file,
-			syntax.line, syntax.message);
+		fprintf(stderr, "%s: %s:%u:%u: %s\n", PROGRAM_NAME, syntax.file,
+			syntax.line, syntax.column, syntax.message);
 	else
 		fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME,
 			mountinfo_file ? mountinfo_file : "mount table",

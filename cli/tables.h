@@ -14,7 +14,7 @@ int read_exports(const char *exports_file, struct bino_exports **ret);
 
 /*
  * Read @mountinfo_file (NULL: this process's own table); a malformed file is
- * reported as "btrfs-ino: FILE:LINE: MESSAGE".  Returns 0 or -1.
+ * reported as "btrfs-ino: FILE:LINE:COLUMN: MESSAGE".  Returns 0 or -1.
  */
 int read_mounts(const char *mountinfo_file, struct bino_mounts **ret);
 

@@ -68,6 +68,7 @@ enum bino_error {
 	BINO_ERROR_EXPORTS_READ_FAILED,
 	BINO_ERROR_EXPORTS_SYNTAX,
 	BINO_ERROR_SUBVOL_LIST_FAILED,
+	/** The mount table lists no mount holding a path; errno is 0. */
 	BINO_ERROR_NOT_FOUND,
 	/** A mount table file is not in mountinfo format. */
 	BINO_ERROR_MOUNTINFO_SYNTAX,
@@ -207,8 +208,9 @@ enum bino_error bino_mounts_create(const char *mountinfo_path,
 /**
  * bino_mounts_read() - Read a mount table, saying where a file is malformed.
  * @mountinfo_path: as for bino_mounts_create().
- * @err: if not NULL, where the first malformed line is described (file,
- *       line; column 0).
+ * @err: if not NULL, where the first malformed line is described: file,
+ *       line (blank lines and '#' comments counted) and the column of the
+ *       first field that is wrong, with what was expected there.
  * @ret: as for bino_mounts_create().
  *
  * Return: as for bino_mounts_create(), plus BINO_ERROR_MOUNTINFO_SYNTAX for a
@@ -813,8 +815,11 @@ void bino_audit_destroy(struct bino_audit *audit);
  *     is audited once with default options and bino_audit_export_source()
  *     NULL.
  *
- * A path that cannot be resolved is still added; its audit then fails with
- * bino_audit_export_error().  A path already added is not added again.
+ * A path that cannot be resolved (it does not exist on this machine) is
+ * still added, with the options of the exports that name it as written, so
+ * that an export of an offline server that is absent here is reported as
+ * exported; its audit then fails with bino_audit_export_error()
+ * (BINO_ERROR_STAT_FAILED).  A path already added is not added again.
  *
  * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (empty path, audit already
  * run), BINO_ERROR_MOUNTINFO_FAILED (a path below an export, no server
@@ -901,8 +906,22 @@ bool bino_audit_export_covered(const struct bino_audit_export *exp);
 /** bino_audit_export_flags() - The enum bino_export_flags applied. */
 int bino_audit_export_flags(const struct bino_audit_export *exp);
 /**
- * bino_audit_export_error() - Why the path could not be audited at all
- * (e.g. BINO_ERROR_STAT_FAILED with ENOENT), or BINO_OK.
+ * bino_audit_export_filesystem() - The server mount holding the path: of
+ * the server mount table (see bino_audit_create()), the one whose mount
+ * point is the longest prefix of the path (of two on one point, the later).
+ * bino_suggestion_filesystem() is the same mount.
+ *
+ * Return: the mount, valid as long as that table; NULL before the run or
+ * when the path could not be audited.
+ */
+const struct bino_mount *
+bino_audit_export_filesystem(const struct bino_audit_export *exp);
+/**
+ * bino_audit_export_error() - Why the path could not be audited at all, or
+ * BINO_OK: e.g. BINO_ERROR_STAT_FAILED with ENOENT (it does not exist here;
+ * an exported path keeps its bino_audit_export_source()), or
+ * BINO_ERROR_NOT_FOUND with errno 0 (the server mount table lists no mount
+ * holding it).
  */
 enum bino_error bino_audit_export_error(const struct bino_audit_export *exp);
 /** bino_audit_export_errno() - The errno that goes with the error. */
@@ -990,6 +1009,13 @@ bino_audit_export_pair(const struct bino_audit_export *exp, size_t index);
  *     directory it covers, audited as part of the parent's client filesystem.
  * @BINO_SUBMOUNT_HIDDEN: not crossed: clients see the directory underneath,
  *     which the server's walk cannot; not audited.
+ * @BINO_SUBMOUNT_UNLISTED: a mount of this machine that the server mount
+ *     table given to bino_audit_create() does not list, when that table was
+ *     read from a file (bino_mounts_create() with a path: another server,
+ *     offline): on that server the directory is no mount point, and what it
+ *     holds there is the directory underneath, which cannot be read here.
+ *     Not crossed: counted as for BINO_SUBMOUNT_HIDDEN.  With the process's
+ *     own table, a mount made since it was read is walked as before.
  */
 enum bino_submount_view {
 	BINO_SUBMOUNT_CROSSMNT,
@@ -997,11 +1023,12 @@ enum bino_submount_view {
 	BINO_SUBMOUNT_NFSV4,
 	BINO_SUBMOUNT_SAME_CONTENT,
 	BINO_SUBMOUNT_HIDDEN,
+	BINO_SUBMOUNT_UNLISTED,
 };
 
 /**
- * bino_submount_view_name() - "crossmnt", "nohide", "nfsv4", "same_content"
- * or "hidden"; "unknown" for values this version does not know.
+ * bino_submount_view_name() - "crossmnt", "nohide", "nfsv4", "same_content",
+ * "hidden" or "unlisted"; "unknown" for values this version does not know.
  */
 const char *bino_submount_view_name(enum bino_submount_view view);
 
@@ -1016,7 +1043,8 @@ const struct bino_audit_submount *
 bino_audit_export_submount(const struct bino_audit_export *exp, size_t index);
 /**
  * bino_audit_submount_mount() - The mount, from the server mount table
- * (valid as long as that table).
+ * (valid as long as that table); for BINO_SUBMOUNT_UNLISTED, from the
+ * process's own table (valid as long as the audit).
  */
 const struct bino_mount *
 bino_audit_submount_mount(const struct bino_audit_submount *submount);
@@ -1053,10 +1081,16 @@ const char *bino_audit_subvol_path(const struct bino_audit_subvol *subvol);
 const char *bino_audit_subvol_fs_path(const struct bino_audit_subvol *subvol);
 /**
  * bino_audit_subvol_info_errno() - 0 when the details below are known, else
- * why the subvolume could not be queried (they read as 0, false, NULL).
+ * why the subvolume could not be queried (they read as 0, false, NULL, but
+ * for bino_audit_subvol_parent_id()).
  */
 int bino_audit_subvol_info_errno(const struct bino_audit_subvol *subvol);
-/** bino_audit_subvol_parent_id() - The subvolume holding it; 0 for 5. */
+/**
+ * bino_audit_subvol_parent_id() - The subvolume holding it; 0 for 5.  Known
+ * also when the other details are not (bino_audit_subvol_info_errno()), for
+ * a subvolume met below its parent's directory (not through a mount): the
+ * subvolume of that directory.  0 if unknown.
+ */
 uint64_t bino_audit_subvol_parent_id(const struct bino_audit_subvol *subvol);
 /** bino_audit_subvol_read_only() - Whether it is read-only. */
 bool bino_audit_subvol_read_only(const struct bino_audit_subvol *subvol);
@@ -1177,8 +1211,9 @@ struct bino_suggestion;
  *
  * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL, unknown flag, or an
  * audited path whose bino_audit_export_error() is set),
- * BINO_ERROR_MOUNTINFO_FAILED, BINO_ERROR_NOT_FOUND (no mount holds the
- * path) or BINO_ERROR_NO_MEMORY.
+ * BINO_ERROR_MOUNTINFO_FAILED, BINO_ERROR_NOT_FOUND (no mount of
+ * @server_mounts holds the path: the same answer as
+ * bino_audit_export_filesystem() NULL) or BINO_ERROR_NO_MEMORY.
  */
 enum bino_error bino_suggestion_create(const struct bino_audit_export *exp,
 				       const struct bino_mounts *server_mounts,

@@ -11,7 +11,10 @@
  *    that ancestors are known without post-order visits.
  *  - audit_walk_mountpoint(): at a server mount point, what the client sees
  *    (bino__nfsview_cross()): a new client filesystem, the same one, or the
- *    covered directory, identified from its parent's readdir.
+ *    covered directory, identified from its parent's readdir.  The server's
+ *    mount table is the one given (a file, offline): a mount of this machine
+ *    it does not list is not crossed either (audit_walk_unlisted()), and
+ *    the mount holding each path is the table's (bino__mounts_holding()).
  *  - audit_walk_count(): the three collision classes, from the ancestors
  *    (loops) and the client key table (hard links, plain), with examples
  *    and subvolume pairs.
@@ -72,6 +75,7 @@
 #include "btrfslinks.h"
 #include "getdents.h"
 #include "hash.h"
+#include "mounts.h"
 #include "subvol.h"
 
 #define AUDIT_ALL_FLAGS (BINO_AUDIT_NFSV4)
@@ -103,6 +107,7 @@ struct bino_audit_subvol {
 	char *fs_path;
 	int info_errno;
 	struct bino__subvol_info info;
+	uint64_t walk_parent_id; /* of the directory it was met in, or 0 */
 	uint64_t snapshot_of;
 	size_t client_fs;
 	const struct bino_mount **mounts;
@@ -125,6 +130,7 @@ struct bino_audit_export {
 	bool resolved;
 	const struct bino_export *source;
 	bool covered; /* source exports a directory above path */
+	const struct bino_mount *filesystem; /* of the server table */
 	int flags;
 	enum bino_error error;
 	int error_errno;
@@ -374,6 +380,7 @@ static enum bino_error audit_note_subvol(struct audit_walk *aw,
 	const struct bino_mount *mount = bino_entry_mount(entry);
 	struct bino_audit_subvol *subvol;
 	bool is_root = bino_entry_flags(entry) & BINO_ENTRY_SUBVOL_ROOT;
+	int depth = bino_entry_depth(entry);
 	size_t i;
 	int fd;
 
@@ -392,6 +399,15 @@ static enum bino_error audit_note_subvol(struct audit_walk *aw,
 	subvol->dev = key.dev;
 	subvol->id = key.subvolid;
 	subvol->client_fs = client_fs;
+	/*
+	 * A subvolume's root is linked in its parent's tree, so the parent is
+	 * the subvolume of the directory it was met in, unless it was reached
+	 * through a mount: known even when its root cannot be opened.
+	 */
+	if (is_root && depth > 0 &&
+	    !(bino_entry_flags(entry) & BINO_ENTRY_MOUNT_ROOT) &&
+	    aw->levels[depth - 1].key.dev == key.dev)
+		subvol->walk_parent_id = aw->levels[depth - 1].key.subvolid;
 	if (is_root || !holding) {
 		subvol->path = strdup(bino_entry_path(entry));
 		if (!subvol->path)
@@ -1028,6 +1044,27 @@ static uint64_t covered_ino(const char *dir, const char *name)
 }
 
 /*
+ * What the client sees at a mount point it does not cross: the directory
+ * the mount covers, in its parent's subvolume, identified from its parent's
+ * readdir; *@level then holds it (its ino 0 if even that is unknown).
+ */
+static void audit_walk_covered(struct bino_entry *entry,
+			       struct audit_level *level, enum bino_error *err)
+{
+	const struct audit_level *parent = level - 1;
+	char *dir = strndup(bino_entry_path(entry), parent->path_len);
+
+	if (!dir) {
+		*err = BINO_ERROR_NO_MEMORY;
+		return;
+	}
+	level->key = parent->key;
+	level->ino = covered_ino(dir, bino_entry_name(entry));
+	level->key.ino = level->ino;
+	free(dir);
+}
+
+/*
  * A directory at depth > 0 that is a server mount point: decide its client
  * filesystem in *@level.  Returns true when its content is to be walked,
  * false when the client sees the covered directory instead (then *@level
@@ -1043,7 +1080,6 @@ static bool audit_walk_mountpoint(struct audit_walk *aw,
 	const struct audit_level *parent = level - 1;
 	enum bino_submount_view view;
 	int child_flags;
-	char *dir;
 
 	view = bino__nfsview_cross(aw->audit->resolved, aw->audit->server,
 				   mount, bino_entry_path(entry),
@@ -1065,22 +1101,43 @@ static bool audit_walk_mountpoint(struct audit_walk *aw,
 					 BINO_OK;
 		return true;
 	case BINO_SUBMOUNT_HIDDEN:
+	case BINO_SUBMOUNT_UNLISTED:
 		break;
 	}
 	*err = aw->pass == 1 ? audit_add_submount(export, mount, view,
 							 level->client_fs) :
 					 BINO_OK;
-	dir = strndup(bino_entry_path(entry), parent->path_len);
-	if (!dir) {
-		*err = BINO_ERROR_NO_MEMORY;
-		return false;
-	}
-	/* The covered directory lives in its parent's subvolume. */
-	level->key = parent->key;
-	level->ino = covered_ino(dir, bino_entry_name(entry));
-	level->key.ino = level->ino;
-	free(dir);
+	if (!*err)
+		audit_walk_covered(entry, level, err);
 	return false;
+}
+
+/*
+ * A directory at depth > 0 that is a mount of this machine but not of the
+ * server mount table read from a file (offline): on that server it is no
+ * mount point, and the directory there is the one this mount covers, whose
+ * content cannot be read here.  Not crossed: the covered directory is
+ * counted in its parent's client filesystem and the mount is reported as
+ * BINO_SUBMOUNT_UNLISTED (from the process's own table, which outlives the
+ * walk).
+ */
+static void audit_walk_unlisted(struct audit_walk *aw, struct bino_entry *entry,
+				struct audit_level *level, enum bino_error *err)
+{
+	const struct bino_mount *here = bino_entry_mount(entry);
+	const struct bino_mount *mount =
+		here ? bino_mounts_find_id(aw->audit->own_mounts,
+					   bino_mount_id(here)) :
+		       NULL;
+
+	*err = BINO_OK;
+	/* A mount made since the audit began is not in the table to keep. */
+	if (mount && aw->pass == 1)
+		*err = audit_add_submount(aw->export, mount,
+					  BINO_SUBMOUNT_UNLISTED,
+					  level->client_fs);
+	if (!*err)
+		audit_walk_covered(entry, level, err);
 }
 
 static void audit_walk_progress(struct audit_walk *aw, bool last)
@@ -1241,9 +1298,17 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 	if (depth > 0 && is_dir) {
 		const struct bino_mount *mount = bino__nfsview_mounts_at(
 			aw->submounts, bino_entry_path(entry));
+		bool walk_in = true;
 
-		if (mount && !audit_walk_mountpoint(aw, entry, mount, level,
-						    &err)) {
+		if (mount)
+			walk_in = audit_walk_mountpoint(aw, entry, mount, level,
+							&err);
+		else if ((bino_entry_flags(entry) & BINO_ENTRY_MOUNT_ROOT) &&
+			 bino__mounts_from_file(aw->audit->server)) {
+			audit_walk_unlisted(aw, entry, level, &err);
+			walk_in = false;
+		}
+		if (!walk_in) {
 			bino_walk_prune(aw->walk);
 			if (err || !level->ino)
 				return err;
@@ -1453,6 +1518,8 @@ BINO_PUBLIC enum bino_error bino_audit_add_path(struct bino_audit *audit,
 	enum bino_error err = BINO_OK;
 	bool added = false;
 	size_t i, j, n;
+	int resolve_errno = 0;
+	const char *key;
 
 	if (!audit || !path || !*path || audit->ran)
 		return BINO_ERROR_INVALID_ARGUMENT;
@@ -1460,9 +1527,10 @@ BINO_PUBLIC enum bino_error bino_audit_add_path(struct bino_audit *audit,
 	if (!resolved) {
 		if (errno == ENOMEM)
 			return BINO_ERROR_NO_MEMORY;
-		return audit_add_target(audit, path, false, NULL,
-					BINO_EXPORT_RO, false);
+		/* Absent here, but maybe exported (as written) all the same. */
+		resolve_errno = errno;
 	}
+	key = resolved ? resolved : path;
 	/* Once per distinct crossmnt among the clients of the path. */
 	n = bino__nfsview_exports_count(audit->resolved);
 	for (i = 0; i < n && !err; i++) {
@@ -1471,28 +1539,31 @@ BINO_PUBLIC enum bino_error bino_audit_add_path(struct bino_audit *audit,
 		bool seen = false;
 
 		if (strcmp(bino__nfsview_exports_path(audit->resolved, i),
-			   resolved) != 0)
+			   key) != 0)
 			continue;
 		for (j = 0; j < i; j++) {
 			const struct bino_export *earlier =
 				bino__nfsview_exports_get(audit->resolved, j);
 
 			if (strcmp(bino__nfsview_exports_path(audit->resolved, j),
-				   resolved) == 0 &&
+				   key) == 0 &&
 			    ((bino_export_flags(earlier) ^
 			      bino_export_flags(export)) &
 			     BINO_EXPORT_CROSSMNT) == 0)
 				seen = true;
 		}
+		errno = resolve_errno;
 		if (!seen)
-			err = audit_add_target(audit, resolved, true, export,
-					       bino_export_flags(export), false);
+			err = audit_add_target(audit, key, resolved != NULL,
+					       export, bino_export_flags(export),
+					       false);
 		added = true;
 	}
-	if (!added && !err)
+	if (!added && !err && resolved)
 		err = audit_add_covered(audit, resolved, &added);
+	errno = resolve_errno;
 	if (!added && !err)
-		err = audit_add_target(audit, resolved, true, NULL,
+		err = audit_add_target(audit, key, resolved != NULL, NULL,
 				       BINO_EXPORT_RO, false);
 	free(resolved);
 	return err;
@@ -1582,9 +1653,18 @@ BINO_PUBLIC enum bino_error bino_audit_run(struct bino_audit *audit)
 	if (err)
 		return err;
 	for (i = 0; i < audit->count; i++) {
-		if (audit->items[i]->error)
+		struct bino_audit_export *export = audit->items[i];
+
+		if (export->error)
 			continue;
-		err = audit_walk_export(audit, audit->items[i]);
+		export->filesystem = bino__mounts_holding(audit->server,
+							  export->path);
+		if (!export->filesystem) {
+			export->error = BINO_ERROR_NOT_FOUND;
+			export->error_errno = 0;
+			continue;
+		}
+		err = audit_walk_export(audit, export);
 		if (err)
 			return err;
 	}
@@ -1623,6 +1703,12 @@ bino_audit_export_covered(const struct bino_audit_export *export)
 BINO_PUBLIC int bino_audit_export_flags(const struct bino_audit_export *export)
 {
 	return export->flags;
+}
+
+BINO_PUBLIC const struct bino_mount *
+bino_audit_export_filesystem(const struct bino_audit_export *export)
+{
+	return export->filesystem;
 }
 
 BINO_PUBLIC enum bino_error
@@ -1799,7 +1885,8 @@ bino_audit_subvol_info_errno(const struct bino_audit_subvol *subvol)
 BINO_PUBLIC uint64_t
 bino_audit_subvol_parent_id(const struct bino_audit_subvol *subvol)
 {
-	return subvol->info_errno ? 0 : subvol->info.parent_id;
+	return subvol->info_errno ? subvol->walk_parent_id :
+				    subvol->info.parent_id;
 }
 
 BINO_PUBLIC bool
@@ -1940,6 +2027,7 @@ static const char *const submount_view_names[] = {
 	[BINO_SUBMOUNT_NFSV4] = "nfsv4",
 	[BINO_SUBMOUNT_SAME_CONTENT] = "same_content",
 	[BINO_SUBMOUNT_HIDDEN] = "hidden",
+	[BINO_SUBMOUNT_UNLISTED] = "unlisted",
 };
 
 BINO_PUBLIC const char *bino_submount_view_name(enum bino_submount_view view)

@@ -20,7 +20,7 @@ static const char *const error_messages[] = {
 	[BINO_ERROR_EXPORTS_READ_FAILED] = "Could not read exports file",
 	[BINO_ERROR_EXPORTS_SYNTAX] = "Syntax error in exports file",
 	[BINO_ERROR_SUBVOL_LIST_FAILED] = "Could not list subvolumes",
-	[BINO_ERROR_NOT_FOUND] = "Not found",
+	[BINO_ERROR_NOT_FOUND] = "No mount holds the path",
 	[BINO_ERROR_MOUNTINFO_SYNTAX] = "Malformed mount table",
 };
 

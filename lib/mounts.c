@@ -9,7 +9,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libmount.h>
+#include <limits.h>
 #include <linux/magic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +39,7 @@ struct bino_mount {
 struct bino_mounts {
 	struct bino_mount *mounts;
 	size_t count;
+	bool from_file; /* read from a file given, not the process's own */
 	struct bino_mount *index; /* uthash head over mounts[], keyed by id */
 };
 
@@ -184,28 +187,151 @@ static void syntax_error(struct bino_syntax_error *err, const char *file,
 }
 
 /*
- * The line of the @nth (1-based) entry of a table file: libmount does not
- * say, and skips blank lines and '#' comments between entries.
+ * The shape of a mountinfo line (proc_pid_mountinfo(5)), blank-separated:
+ *
+ *   ID PARENT MAJOR:MINOR ROOT MOUNT_POINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE [SUPER_OPTIONS]
+ *
+ * libmount decides the format of a whole file from its first line (a file
+ * whose first line does not start with two numbers is read as fstab) and
+ * then names only the line that failed: a shell prompt pasted above a good
+ * table is reported at the first good line.  So every line is checked here
+ * first, and the first one that is not mountinfo is named with the column
+ * of the field that is wrong.  Blank lines and '#' comments are skipped, as
+ * libmount skips them.
  */
-static unsigned int file_line_of_entry(const char *path, size_t nth)
+struct line_cursor {
+	const char *start, *p, *end;
+};
+
+static void cursor_skip_blanks(struct line_cursor *c)
+{
+	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t'))
+		c->p++;
+}
+
+/* The next blank-separated field (length 0 at the end of the line). */
+static size_t cursor_field(struct line_cursor *c, const char **field)
+{
+	const char *q;
+
+	cursor_skip_blanks(c);
+	*field = c->p;
+	for (q = c->p; q < c->end && *q != ' ' && *q != '\t'; q++)
+		;
+	c->p = q;
+	return (size_t)(q - *field);
+}
+
+/* Whether @len bytes at @s are decimal digits whose value is in [@min, @max]. */
+static bool decimal_in(const char *s, size_t len, uint64_t min, uint64_t max)
+{
+	uint64_t value = 0;
+	size_t i;
+
+	if (len == 0)
+		return false;
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		value = value * 10 + (uint64_t)(s[i] - '0');
+		if (value > max)
+			return false;
+	}
+	return value >= min;
+}
+
+/* MAJOR:MINOR, each a 32-bit number. */
+static bool devno_valid(const char *s, size_t len)
+{
+	const char *colon = memchr(s, ':', len);
+
+	return colon &&
+	       decimal_in(s, (size_t)(colon - s), 0, UINT32_MAX) &&
+	       decimal_in(colon + 1, len - (size_t)(colon - s) - 1, 0,
+			  UINT32_MAX);
+}
+
+/*
+ * What is wrong with one line, or NULL if it has the shape of mountinfo;
+ * *@column is then the 1-based byte column of the wrong field (one past the
+ * end of the line when a field is missing).
+ */
+static const char *mountinfo_line_problem(const char *line, size_t len,
+					  unsigned int *column)
+{
+	struct line_cursor c = { line, line, line + len };
+	const char *field;
+	size_t n;
+
+#define PROBLEM(message)                                                 \
+	do {                                                             \
+		*column = (unsigned int)(field - line + 1);              \
+		return message;                                          \
+	} while (0)
+	n = cursor_field(&c, &field);
+	if (!decimal_in(field, n, 1, INT32_MAX))
+		PROBLEM("not a mountinfo line: expected a mount ID (a number above 0)");
+	n = cursor_field(&c, &field);
+	if (!decimal_in(field, n, 0, INT32_MAX))
+		PROBLEM("expected the parent mount ID (a number)");
+	n = cursor_field(&c, &field);
+	if (!devno_valid(field, n))
+		PROBLEM("expected the device as MAJOR:MINOR");
+	if (cursor_field(&c, &field) == 0)
+		PROBLEM("expected the root of the mount");
+	n = cursor_field(&c, &field);
+	if (n == 0 || *field != '/')
+		PROBLEM("expected the mount point (an absolute path)");
+	if (cursor_field(&c, &field) == 0)
+		PROBLEM("expected the mount options");
+	do {
+		n = cursor_field(&c, &field);
+		if (n == 0)
+			PROBLEM("expected \" - \" before the filesystem type");
+	} while (n != 1 || *field != '-');
+	if (cursor_field(&c, &field) == 0)
+		PROBLEM("expected the filesystem type after \" - \"");
+	/* The source may be empty (two blanks), not absent. */
+	field = c.p;
+	if (c.p == c.end)
+		PROBLEM("expected the mount source after the filesystem type");
+#undef PROBLEM
+	return NULL;
+}
+
+/* Check every line of @path; false with @err filled at the first bad one. */
+static bool mountinfo_file_valid(const char *path, struct bino_syntax_error *err)
 {
 	FILE *file = fopen(path, "re");
-	unsigned int line = 0;
+	unsigned int line = 0, column = 0;
+	const char *problem = NULL;
 	char *text = NULL;
 	size_t size = 0;
+	ssize_t len;
 
 	if (!file)
-		return (unsigned int)nth;
-	while (nth > 0 && getline(&text, &size, file) > 0) {
-		const char *p = text + strspn(text, " \t");
+		return true; /* libmount reports why it cannot be read */
+	while (!problem && (len = getline(&text, &size, file)) >= 0) {
+		const char *p = text;
 
 		line++;
-		if (*p != '\n' && *p != '\0' && *p != '#')
-			nth--;
+		if (len > 0 && text[len - 1] == '\n')
+			len--;
+		if (len > 0 && text[len - 1] == '\r')
+			len--;
+		while (p < text + len && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == text + len || *p == '#')
+			continue;
+		problem = mountinfo_line_problem(text, (size_t)len, &column);
 	}
 	free(text);
 	fclose(file);
-	return line;
+	if (problem && err) {
+		syntax_error(err, path, line, problem);
+		err->column = column;
+	}
+	return !problem;
 }
 
 /* libmount skips a line it cannot parse unless told to stop: stop. */
@@ -214,9 +340,12 @@ static int parse_error_stop(struct libmnt_table *table, const char *file,
 {
 	struct parse_state *state = mnt_table_get_userdata(table);
 
-	if (!state->failed)
+	if (!state->failed) {
 		syntax_error(state->err, file, (unsigned int)line,
 			     "not a mountinfo line");
+		if (state->err)
+			state->err->column = 1;
+	}
 	state->failed = true;
 	return -EINVAL;
 }
@@ -257,6 +386,11 @@ BINO_PUBLIC enum bino_error bino_mounts_read(const char *mountinfo_path,
 		error = BINO_ERROR_MOUNTINFO_FAILED;
 		goto out_table;
 	}
+	if (mountinfo_path && !mountinfo_file_valid(path, err)) {
+		errno = EINVAL;
+		error = BINO_ERROR_MOUNTINFO_SYNTAX;
+		goto out_table;
+	}
 	mnt_table_set_userdata(table, &state);
 	mnt_table_set_parser_errcb(table, parse_error_stop);
 	errno = 0;
@@ -281,24 +415,13 @@ BINO_PUBLIC enum bino_error bino_mounts_read(const char *mountinfo_path,
 		error = mount_copy(&mounts->mounts[mounts->count++], fs);
 		if (error)
 			goto out_table;
-		/*
-		 * libmount takes a file whose first line is not mountinfo for
-		 * fstab; a line without a mount ID is not mountinfo.
-		 */
-		if (mounts->mounts[mounts->count - 1].id == 0) {
-			syntax_error(err, path,
-				     file_line_of_entry(path, mounts->count),
-				     "not in mountinfo format (no mount ID)");
-			errno = EINVAL;
-			error = BINO_ERROR_MOUNTINFO_SYNTAX;
-			goto out_table;
-		}
 	}
 	error = mounts_index(mounts);
 	if (error)
 		goto out_table;
 	if (!mountinfo_path)
 		mark_file_mountpoints(mounts);
+	mounts->from_file = mountinfo_path != NULL;
 	mnt_free_iter(iter);
 	mnt_unref_table(table);
 	*ret = mounts;
@@ -364,6 +487,37 @@ bino_mounts_find_dev(const struct bino_mounts *mounts, uint64_t dev)
 	return NULL;
 }
 
+/* Whether @path is @dir or below it (both absolute, no trailing '/'). */
+static bool path_at_or_below(const char *path, const char *dir)
+{
+	size_t len = strlen(dir);
+
+	if (strcmp(dir, "/") == 0)
+		return path[0] == '/';
+	return strncmp(path, dir, len) == 0 &&
+	       (path[len] == '/' || path[len] == '\0');
+}
+
+const struct bino_mount *bino__mounts_holding(const struct bino_mounts *mounts,
+					      const char *path)
+{
+	const struct bino_mount *best = NULL;
+	size_t i, len, best_len = 0;
+
+	for (i = 0; i < mounts->count; i++) {
+		const struct bino_mount *mount = &mounts->mounts[i];
+
+		len = strlen(mount->target);
+		/* ">=": of two mounts on one point the later is visible. */
+		if (path_at_or_below(path, mount->target) &&
+		    (!best || len >= best_len)) {
+			best = mount;
+			best_len = len;
+		}
+	}
+	return best;
+}
+
 BINO_PUBLIC uint64_t bino_mount_id(const struct bino_mount *mount)
 {
 	return mount->id;
@@ -407,6 +561,11 @@ BINO_PUBLIC const char *bino_mount_options(const struct bino_mount *mount)
 BINO_PUBLIC uint64_t bino_mount_subvolid(const struct bino_mount *mount)
 {
 	return mount->subvolid;
+}
+
+bool bino__mounts_from_file(const struct bino_mounts *mounts)
+{
+	return mounts->from_file;
 }
 
 enum bino_fs_kind bino__mount_fs_kind(const struct bino_mount *mount)

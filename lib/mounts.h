@@ -25,6 +25,20 @@ enum bino_fs_kind bino__mount_fs_kind(const struct bino_mount *mount);
  */
 bool bino__mount_has_file_mountpoints(const struct bino_mount *mount);
 
+/*
+ * The mount of @mounts that holds the absolute path @path: the one whose
+ * mount point is the longest prefix of it (of two on one point, the later,
+ * which hides the earlier), or NULL if none does.
+ */
+const struct bino_mount *bino__mounts_holding(const struct bino_mounts *mounts,
+					      const char *path);
+
+/*
+ * Whether @mounts was read from a file named to bino_mounts_read() (another
+ * server, offline) rather than the process's own table.
+ */
+bool bino__mounts_from_file(const struct bino_mounts *mounts);
+
 /* Classify the fs type name used when a mount is not in the table. */
 enum bino_fs_kind bino__fs_kind_from_statfs(long f_type);
 

@@ -82,12 +82,40 @@ static void subvol_info_copy(struct bino__subvol_info *ret,
 				  sizeof(zero_uuid)) != 0;
 }
 
+/*
+ * BTRFS_IOC_GET_SUBVOL_INFO answers for the subvolume holding any inode,
+ * unprivileged (Linux 4.18).  libbtrfsutil's subvolume_info with ID 0 first
+ * insists that @fd be a subvolume's root (EINVAL for a directory below it),
+ * so it is used only where the ioctl is missing, with the ID given (which
+ * needs CAP_SYS_ADMIN).
+ */
 int bino__subvol_info_fd(int fd, struct bino__subvol_info *ret)
 {
+	static const uint8_t zero_uuid[16];
+	struct btrfs_ioctl_get_subvol_info_args args;
 	struct btrfs_util_subvolume_info info;
+	uint64_t id;
 
+	memset(&args, 0, sizeof(args));
+	/* It may return 1 on success (a tree search's "not exact"). */
+	if (ioctl(fd, BTRFS_IOC_GET_SUBVOL_INFO, &args) >= 0) {
+		memset(ret, 0, sizeof(*ret));
+		ret->id = args.treeid;
+		ret->parent_id = args.parent_id;
+		ret->read_only = args.flags & BTRFS_ROOT_SUBVOL_RDONLY;
+		memcpy(ret->uuid, args.uuid, sizeof(ret->uuid));
+		memcpy(ret->parent_uuid, args.parent_uuid,
+		       sizeof(ret->parent_uuid));
+		ret->is_snapshot = memcmp(args.parent_uuid, zero_uuid,
+					  sizeof(zero_uuid)) != 0;
+		return 0;
+	}
+	if (errno != ENOTTY)
+		return -1;
+	if (bino__subvolid_ioctl(fd, &id) != 0)
+		return -1;
 	errno = 0;
-	if (btrfs_util_subvolume_info_fd(fd, 0, &info) != BTRFS_UTIL_OK) {
+	if (btrfs_util_subvolume_info_fd(fd, id, &info) != BTRFS_UTIL_OK) {
 		if (errno == 0)
 			errno = EIO;
 		return -1;

@@ -28,8 +28,9 @@ struct bino__subvol_info {
 };
 
 /*
- * The subvolume holding the open file @fd (BTRFS_IOC_GET_SUBVOL_INFO: no
- * privilege needed on Linux 4.18 and later).  0, or -1 with errno.
+ * The subvolume holding the open file @fd, which need not be its root
+ * (BTRFS_IOC_GET_SUBVOL_INFO: no privilege needed on Linux 4.18 and later).
+ * 0, or -1 with errno.
  */
 int bino__subvol_info_fd(int fd, struct bino__subvol_info *ret);
 

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "mounts.h"
 #include "subvol.h"
 
 /* The inode of the placeholder directory (BTRFS_EMPTY_SUBVOL_DIR_OBJECTID). */
@@ -57,31 +58,15 @@ static bool below(const char *path, const char *dir)
 	       path[len + 1] != '\0';
 }
 
-/* Whether @path is @dir or below it. */
-static bool at_or_below(const char *path, const char *dir)
-{
-	return strcmp(path, dir) == 0 || below(path, dir);
-}
-
 static enum bino_error suggest_filesystem(struct bino_suggestion *s)
 {
 	const char *path = bino_audit_export_path(s->export);
-	size_t i, n = bino_mounts_count(s->server), best_len = 0;
 	int fd;
 
-	for (i = 0; i < n; i++) {
-		const struct bino_mount *mount = bino_mounts_get(s->server, i);
-		const char *target = bino_mount_target(mount);
-		size_t len = strlen(target);
-
-		/* ">=": of two mounts on one point the later is visible. */
-		if (at_or_below(path, target) && (!s->filesystem || len >= best_len)) {
-			s->filesystem = mount;
-			best_len = len;
-		}
-	}
+	/* The same rule as bino_audit_export_filesystem(): they agree. */
+	s->filesystem = bino__mounts_holding(s->server, path);
 	if (!s->filesystem) {
-		errno = ENOENT;
+		errno = 0;
 		return BINO_ERROR_NOT_FOUND;
 	}
 	if (strcmp(bino_mount_fstype(s->filesystem), "btrfs") != 0)

@@ -3,10 +3,10 @@
  * libFuzzer target for bino_mounts_read() and bino_mounts_create() on a
  * mountinfo file (the `audit --mountinfo FILE` input): any bytes, through a
  * memfd so no disk is touched.  Both return only what their documentation
- * lists, and the same; a syntax error names the file and a line of it; a
- * success keeps the API's promises: every index below the count gives a
- * mount with non-NULL strings and a mount ID, the count gives NULL, and
- * lookup by ID finds a mount with that ID.  Built by tests/fuzz/run.sh.
+ * lists, and the same; a syntax error names the file, a line of it and a
+ * column; a success keeps the API's promises: every index below the count
+ * gives a mount with non-NULL strings and a mount ID, the count gives NULL,
+ * and lookup by ID finds a mount with that ID.  Built by tests/fuzz/run.sh.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -55,6 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(strcmp(syntax.file, path) == 0);
 		CHECK(syntax.message[0]);
 		CHECK(syntax.line >= 1 && syntax.line <= lines);
+		CHECK(syntax.column >= 1);
 	}
 	/* bino_mounts_create(): the same answer, as documented, without where. */
 	create_err = bino_mounts_create(path, &created);

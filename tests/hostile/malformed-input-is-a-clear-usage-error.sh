@@ -7,7 +7,7 @@
 #    text and JSON mode;
 #  - mountinfo files that are not mountinfo (garbage, fstab lines, fields
 #    missing, no " - " separator, IDs that are not numbers, binary bytes):
-#    a message naming FILE:LINE; a missing file or a directory: naming FILE;
+#    a message naming FILE:LINE:COLUMN; a missing file or a directory: naming FILE;
 #  - bad options and option values (--maxdepth beyond INT_MAX included): a
 #    message and "Try 'btrfs-ino ... --help'"; an empty PATH is reported as
 #    find reports it and does not stop the other PATHs from being walked.
@@ -73,23 +73,23 @@ for case_name in "${!mountinfo_cases[@]}"; do
 	name=mountinfo-$case_name
 	# The bad line is line 2, after a good one.
 	mi "$good" "${mountinfo_cases[$case_name]}"
-	usage_error "$name" "^btrfs-ino: $WORK/$name.mountinfo:2: " \
+	usage_error "$name" "^btrfs-ino: $WORK/$name.mountinfo:2:[0-9]+: " \
 		audit --mountinfo "$WORK/$name.mountinfo" "$WORK/tree"
-	usage_error "$name-json" "^btrfs-ino: $WORK/$name.mountinfo:2: " \
+	usage_error "$name-json" "^btrfs-ino: $WORK/$name.mountinfo:2:[0-9]+: " \
 		audit --json --mountinfo "$WORK/$name.mountinfo" "$WORK/tree"
 done
 # The line named is the line of the file, blank lines and comments counted.
 name=mountinfo-fstab-after-blank-lines
 printf '\n# comment\n\n/dev/sda1 / ext4 defaults 0 1\n' >"$WORK/$name.mountinfo"
-usage_error "$name" "^btrfs-ino: $WORK/$name.mountinfo:4: " \
+usage_error "$name" "^btrfs-ino: $WORK/$name.mountinfo:4:[0-9]+: " \
 	audit --mountinfo "$WORK/$name.mountinfo" "$WORK/tree"
 name=mountinfo-id-0-after-blank-lines
 mi "$good" "" "" '23 22 8:2 / /x rw - ext4 /dev/sda2 rw' '0 22 8:3 / /y rw - ext4 /dev/sda3 rw'
-usage_error "$name" "^btrfs-ino: $WORK/$name.mountinfo:5: " \
+usage_error "$name" "^btrfs-ino: $WORK/$name.mountinfo:5:[0-9]+: " \
 	audit --mountinfo "$WORK/$name.mountinfo" "$WORK/tree"
 name=mountinfo-binary
 { echo "$good"; head -c 512 /dev/urandom | tr -d '\n'; echo; } >"$WORK/$name.mountinfo"
-usage_error "$name" "^btrfs-ino: $WORK/$name.mountinfo:2: " \
+usage_error "$name" "^btrfs-ino: $WORK/$name.mountinfo:2:[0-9]+: " \
 	audit --mountinfo "$WORK/$name.mountinfo" "$WORK/tree"
 usage_error mountinfo-missing "^btrfs-ino: $WORK/nonexistent: .*No such file or directory" \
 	audit --mountinfo "$WORK/nonexistent" "$WORK/tree"

@@ -6,9 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <string.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "btrfsino.h"
+#include "mounts.h"
 
 /*
  * tests/data/mountinfo/server.mountinfo, line by line (mount ID, parent ID,
@@ -236,4 +239,221 @@ Test(mounts_create, of_the_process_holds_the_mount_of_the_root)
 Test(mounts_create, destroy_accepts_null)
 {
 	bino_mounts_destroy(NULL);
+}
+
+/* ---- files from other projects, and where a malformed one goes wrong ---- */
+
+TestSuite(mounts_read, .fini = unload);
+
+/* Non-blank lines that are not '#' comments: one mount each. */
+static size_t table_lines(const char *path)
+{
+	FILE *file = fopen(path, "re");
+	char line[8192];
+	size_t n = 0;
+
+	cr_assert_not_null(file, "%s", path);
+	while (fgets(line, sizeof(line), file)) {
+		const char *p = line + strspn(line, " \t");
+
+		n += *p != '\n' && *p != '\0' && *p != '#';
+	}
+	fclose(file);
+	return n;
+}
+
+Test(mounts_read, reads_every_line_of_the_util_linux_and_systemd_tables)
+{
+	static const char *const names[] = {
+		"util-linux-mountinfo.mountinfo",
+		"util-linux-mountinfo_btrfs.mountinfo",
+		"util-linux-mountinfo_nosrc.mountinfo",
+		"util-linux-findmnt-mountinfo-messy.mountinfo",
+		"util-linux-findmnt-mountinfo-nonroot.mountinfo",
+		"systemd-rhbug-1554943.mountinfo",
+	};
+	size_t i, j;
+
+	for (i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		char *path = fixture(names[i]);
+		struct bino_syntax_error syntax;
+
+		memset(&syntax, 0, sizeof(syntax));
+		cr_assert_eq(bino_mounts_read(path, &syntax, &mounts), BINO_OK,
+			     "%s: %s:%u:%u: %s", names[i], syntax.file,
+			     syntax.line, syntax.column, syntax.message);
+		cr_assert_eq(bino_mounts_count(mounts), table_lines(path), "%s",
+			     names[i]);
+		for (j = 0; j < bino_mounts_count(mounts); j++) {
+			const struct bino_mount *mount = bino_mounts_get(mounts, j);
+
+			cr_assert_eq(bino_mount_target(mount)[0], '/', "%s", names[i]);
+			cr_assert_not_null(bino_mounts_find_id(mounts,
+							       bino_mount_id(mount)));
+		}
+		unload();
+		free(path);
+	}
+}
+
+Test(mounts_read, util_linux_btrfs_table_has_each_subvolume_mount)
+{
+	char *path = fixture("util-linux-mountinfo_btrfs.mountinfo");
+
+	cr_assert_eq(bino_mounts_read(path, NULL, &mounts), BINO_OK);
+	/* 20 1 259:3 /root / ... subvolid=256,subvol=/root */
+	cr_assert_str_eq(bino_mount_root(by_id(20)), "/root");
+	cr_assert_str_eq(bino_mount_target(by_id(20)), "/");
+	cr_assert_eq(bino_mount_subvolid(by_id(20)), 256);
+	cr_assert_eq(bino_mount_dev(by_id(20)), makedev(259, 3));
+	/* 25 1 259:3 /var_cache /var/cache ... subvolid=265 */
+	cr_assert_str_eq(bino_mount_target(by_id(25)), "/var/cache");
+	cr_assert_eq(bino_mount_subvolid(by_id(25)), 265);
+	free(path);
+}
+
+Test(mounts_read, keeps_the_empty_source_of_util_linux_nosrc_table)
+{
+	char *path = fixture("util-linux-mountinfo_nosrc.mountinfo");
+
+	cr_assert_eq(bino_mounts_read(path, NULL, &mounts), BINO_OK);
+	/* 21 20 0:53 / /mnt/test rw,relatime shared:212 - tmpfs  rw */
+	cr_assert_str_eq(bino_mount_target(by_id(21)), "/mnt/test");
+	cr_assert_str_eq(bino_mount_fstype(by_id(21)), "tmpfs");
+	cr_assert_str_eq(bino_mount_source(by_id(21)), "");
+	free(path);
+}
+
+/* Read @text as a mountinfo file; expect a syntax error at @line:@column. */
+static void expect_syntax_error(const char *text, unsigned int line,
+				unsigned int column, const char *message)
+{
+	char path[] = "/tmp/btrfs-ino-test-mounts.XXXXXX";
+	struct bino_syntax_error syntax;
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	memset(&syntax, 0, sizeof(syntax));
+	mounts = NULL;
+	cr_assert_eq(bino_mounts_read(path, &syntax, &mounts),
+		     BINO_ERROR_MOUNTINFO_SYNTAX);
+	cr_assert_null(mounts);
+	cr_assert_str_eq(syntax.file, path);
+	cr_assert_eq(syntax.line, line, "line %u: %s", syntax.line,
+		     syntax.message);
+	cr_assert_eq(syntax.column, column, "column %u: %s", syntax.column,
+		     syntax.message);
+	cr_assert_not_null(strstr(syntax.message, message), "%s",
+			   syntax.message);
+	unlink(path);
+}
+
+#define GOOD_LINE "22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n"
+
+Test(mounts_read, a_shell_prompt_pasted_above_the_table_is_line_1_column_1)
+{
+	expect_syntax_error("root@server:~# cat /proc/self/mountinfo\n" GOOD_LINE,
+			    1, 1, "mount ID");
+	expect_syntax_error("$ cat /proc/self/mountinfo\n" GOOD_LINE, 1, 1,
+			    "mount ID");
+}
+
+Test(mounts_read, systemd_garbled_table_fails_at_its_first_garbled_line)
+{
+	char *path = fixture("systemd-garbled.mountinfo");
+	struct bino_syntax_error syntax;
+
+	memset(&syntax, 0, sizeof(syntax));
+	cr_assert_eq(bino_mounts_read(path, &syntax, &mounts),
+		     BINO_ERROR_MOUNTINFO_SYNTAX);
+	/* "44 44": the device field after the two IDs is missing. */
+	cr_assert_eq(syntax.line, 2);
+	cr_assert_eq(syntax.column, 6);
+	cr_assert_not_null(strstr(syntax.message, "MAJOR:MINOR"));
+	free(path);
+}
+
+Test(mounts_read, names_the_column_of_the_field_that_is_wrong)
+{
+	/* Lines after a good one; columns count from 1, in bytes. */
+	expect_syntax_error(GOOD_LINE "23 x 8:2 / /x rw - ext4 /dev/sda2 rw\n",
+			    2, 4, "parent");
+	expect_syntax_error(GOOD_LINE "23 22 8-2 / /x rw - ext4 /dev/sda2 rw\n",
+			    2, 7, "MAJOR:MINOR");
+	expect_syntax_error(GOOD_LINE "23 22 8:2 / x rw - ext4 /dev/sda2 rw\n",
+			    2, 13, "mount point");
+	/* No " - ": the column is one past the end of the line. */
+	expect_syntax_error(GOOD_LINE "23 22 8:2 / /x rw shared:1 ext4 /dev/sda2 rw\n",
+			    2, 45, "\" - \"");
+	expect_syntax_error(GOOD_LINE "23 22 8:2 / /x rw -\n", 2, 20,
+			    "filesystem type");
+	expect_syntax_error(GOOD_LINE "\n# comment\n0 22 8:2 / /x rw - ext4 /dev/sda2 rw\n",
+			    4, 1, "mount ID");
+}
+
+/* ---- the mount holding a path (offline: the file's, for audit and suggest) */
+
+static uint64_t holding(const char *name, const char *path)
+{
+	char *file = fixture(name);
+	const struct bino_mount *mount;
+	uint64_t id;
+
+	cr_assert_eq(bino_mounts_read(file, NULL, &mounts), BINO_OK, "%s", name);
+	mount = bino__mounts_holding(mounts, path);
+	id = mount ? bino_mount_id(mount) : 0;
+	unload();
+	free(file);
+	return id;
+}
+
+Test(mounts_holding, is_the_longest_mount_point_prefix_of_the_path)
+{
+	/* systemd-rhbug-1554943: 63 "/", 89 "/tmp", 77 "/Volumes/dune",
+	 * 85 "/Volumes/dune/www-servers/cms/cms/temp" */
+	static const char *const rhbug = "systemd-rhbug-1554943.mountinfo";
+
+	cr_assert_eq(holding(rhbug, "/"), 63);
+	cr_assert_eq(holding(rhbug, "/srv/data"), 63);
+	cr_assert_eq(holding(rhbug, "/tmp"), 89);
+	cr_assert_eq(holding(rhbug, "/tmp/btrfs-ino/mnt/fex"), 89);
+	cr_assert_eq(holding(rhbug, "/tmpfoo"), 63, "a prefix of a name is no mount point");
+	cr_assert_eq(holding(rhbug, "/Volumes/dune/www-servers/x"), 77);
+	cr_assert_eq(holding(rhbug, "/Volumes/dune/www-servers/cms/cms/temp/a"), 85);
+}
+
+Test(mounts_holding, of_two_mounts_on_one_point_is_the_later)
+{
+	/* util-linux mountinfo: 33 autofs then 38 hugetlbfs on /dev/hugepages,
+	 * 36 autofs then 39 mqueue on /dev/mqueue */
+	static const char *const table = "util-linux-mountinfo.mountinfo";
+
+	cr_assert_eq(holding(table, "/dev/hugepages"), 38);
+	cr_assert_eq(holding(table, "/dev/hugepages/x"), 38);
+	cr_assert_eq(holding(table, "/dev/mqueue/q"), 39);
+}
+
+Test(mounts_holding, is_null_where_the_table_has_no_mount_above)
+{
+	/* util-linux findmnt mountinfo-nonroot: no "/" */
+	static const char *const nonroot = "util-linux-findmnt-mountinfo-nonroot.mountinfo";
+
+	cr_assert_eq(holding(nonroot, "/home/user"), 0);
+	cr_assert_eq(holding(nonroot, "/"), 0);
+	cr_assert_eq(holding(nonroot, "/dev/pts/0"), 18);
+}
+
+Test(mounts_holding, only_a_table_read_from_a_file_is_another_servers)
+{
+	char *file = fixture("server.mountinfo");
+
+	cr_assert_eq(bino_mounts_read(file, NULL, &mounts), BINO_OK);
+	cr_assert(bino__mounts_from_file(mounts));
+	unload();
+	cr_assert_eq(bino_mounts_read(NULL, NULL, &mounts), BINO_OK);
+	cr_assert_not(bino__mounts_from_file(mounts));
+	unload();
+	free(file);
 }

@@ -1,0 +1,27 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# A path of the exports file that does not exist on this machine (an offline
+# server's export) is reported as exported, with its line, and absent: in
+# JSON "exported": true, "absent": true and the ENOENT error; in text the
+# exports line and "absent on this machine".  Exit 2: nothing was audited.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+gone=$TMP/not-here/export
+printf '# offline server\n%s client(rw,crossmnt)\n' "$gone" >"$TMP/exports"
+run audit --json --exports "$TMP/exports" "$gone"
+expect_eq "json exit status" 2 "$RC"
+expect_eq "json: path exported absent line client options crossmnt errno" \
+	"$gone true true 2 client rw,crossmnt true 2" \
+	"$(jq -r '.exports[0] | "\(.path) \(.exported) \(.absent) \(.export.line) \(.export.client) \(.export.options) \(.crossmnt) \(.error.errno)"' "$OUT")"
+
+run audit --exports "$TMP/exports" "$gone"
+expect_eq "text exit status" 2 "$RC"
+grep -qF "exported to client(rw,crossmnt) in $TMP/exports:2" "$OUT" ||
+	fail "text does not name the exports line: $(cat "$OUT")"
+grep -qF "absent on this machine (Could not stat: No such file or directory)" "$OUT" ||
+	fail "text does not say absent: $(cat "$OUT")"
+grep -qF "not audited  exported, absent on this machine" "$OUT" ||
+	fail "the tree does not say exported and absent: $(cat "$OUT")"
+grep -qF "not exported" "$OUT" && fail "text says not exported: $(cat "$OUT")"
+true
