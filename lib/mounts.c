@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libmount.h>
-#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,22 +59,6 @@ static enum bino_fs_kind fs_kind_from_name(const char *fstype)
 			return BINO_FS_DINO_EXACT;
 	}
 	return BINO_FS_OTHER;
-}
-
-enum bino_fs_kind bino__fs_kind_from_statfs(long f_type)
-{
-	switch (f_type) {
-	case BTRFS_SUPER_MAGIC:
-		return BINO_FS_BTRFS;
-	case NFS_SUPER_MAGIC:
-		return BINO_FS_NFS;
-	case EXT4_SUPER_MAGIC:
-	case XFS_SUPER_MAGIC:
-	case TMPFS_MAGIC:
-		return BINO_FS_DINO_EXACT;
-	default:
-		return BINO_FS_OTHER;
-	}
 }
 
 static char *strdup_or_empty(const char *s)

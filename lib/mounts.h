@@ -25,7 +25,4 @@ enum bino_fs_kind bino__mount_fs_kind(const struct bino_mount *mount);
  */
 bool bino__mount_has_file_mountpoints(const struct bino_mount *mount);
 
-/* Classify the fs type name used when a mount is not in the table. */
-enum bino_fs_kind bino__fs_kind_from_statfs(long f_type);
-
 #endif
