@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "btrfsconst.h"
 #include "getdents.h"
 #include "mounts.h"
 #include "nfshandle.h"
@@ -42,8 +43,6 @@
 #include "statx.h"
 #include "subvol.h"
 
-#define BTRFS_FIRST_FREE_OBJECTID 256 /* every subvolume root's inode */
-#define BTRFS_EMPTY_SUBVOL_DIR_OBJECTID 2 /* snapshot placeholders */
 #define GETDENTS_BUFFER_SIZE (64 * 1024)
 #define FD_BUDGET_MAX 256
 #define FD_RESERVED_FOR_CALLER 8
