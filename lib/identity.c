@@ -70,8 +70,6 @@ BINO_PUBLIC enum bino_error bino_idset_add(struct bino_idset *set,
 	member->key.dev = key->dev;
 	member->key.subvolid = key->subvolid;
 	member->key.ino = key->ino;
-#undef uthash_nonfatal_oom
-#define uthash_nonfatal_oom(elt) (out_of_memory = true)
 	HASH_ADD(hh, set->members, key, sizeof(member->key), member);
 	if (out_of_memory) {
 		free(member);

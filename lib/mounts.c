@@ -132,8 +132,6 @@ static enum bino_error mounts_index(struct bino_mounts *mounts)
 	bool out_of_memory = false;
 	size_t i;
 
-#undef uthash_nonfatal_oom
-#define uthash_nonfatal_oom(elt) (out_of_memory = true)
 	for (i = 0; i < mounts->count; i++) {
 		struct bino_mount *mount = &mounts->mounts[i];
 		struct bino_mount *existing;
