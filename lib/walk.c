@@ -449,29 +449,21 @@ static int nfs_export_root_subvolid(int fd, uint64_t *ret)
 {
 	char buffer[8192] __attribute__((aligned(8)));
 	int dirfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	long n;
+	struct bino_dirents dirents;
+	const struct linux_dirent64 *dent;
 
 	if (dirfd < 0)
 		return -1;
-	while ((n = bino__getdents64(dirfd, buffer, sizeof(buffer))) > 0) {
-		long offset = 0;
+	bino__dirents_init(&dirents, dirfd, buffer, sizeof(buffer));
+	while (bino__dirents_next(&dirents, &dent) > 0) {
+		struct bino_nfs_fh fh;
 
-		while (offset < n) {
-			const struct linux_dirent64 *dent =
-				(const void *)(buffer + offset);
-			struct bino_nfs_fh fh;
-
-			offset += dent->d_reclen;
-			if (strcmp(dent->d_name, ".") == 0 ||
-			    strcmp(dent->d_name, "..") == 0)
-				continue;
-			if (bino__nfs_fh_of(dirfd, dent->d_name, 0, &fh) == 0 &&
-			    fh.kind == BINO_NFS_FH_BTRFS &&
-			    fh.objectid != BTRFS_FIRST_FREE_OBJECTID) {
-				*ret = fh.root_objectid;
-				close(dirfd);
-				return 0;
-			}
+		if (bino__nfs_fh_of(dirfd, dent->d_name, 0, &fh) == 0 &&
+		    fh.kind == BINO_NFS_FH_BTRFS &&
+		    fh.objectid != BTRFS_FIRST_FREE_OBJECTID) {
+			*ret = fh.root_objectid;
+			close(dirfd);
+			return 0;
 		}
 	}
 	close(dirfd);
@@ -655,30 +647,19 @@ static int frame_append_record(struct dir_frame *frame, size_t *cap,
 static int walk_read_dir(struct dir_frame *frame)
 {
 	char buffer[GETDENTS_BUFFER_SIZE] __attribute__((aligned(8)));
+	struct bino_dirents dirents;
+	const struct linux_dirent64 *dent;
 	size_t cap = 0;
+	int ret;
 
-	for (;;) {
-		long n = bino__getdents64(frame->fd, buffer, sizeof(buffer));
-		long offset = 0;
-
-		if (n < 0)
+	bino__dirents_init(&dirents, frame->fd, buffer, sizeof(buffer));
+	while ((ret = bino__dirents_next(&dirents, &dent)) > 0) {
+		if (frame_append_record(frame, &cap, dent) != 0) {
+			errno = ENOMEM;
 			return -1;
-		if (n == 0)
-			return 0;
-		while (offset < n) {
-			const struct linux_dirent64 *dent =
-				(const void *)(buffer + offset);
-
-			offset += dent->d_reclen;
-			if (strcmp(dent->d_name, ".") == 0 ||
-			    strcmp(dent->d_name, "..") == 0)
-				continue;
-			if (frame_append_record(frame, &cap, dent) != 0) {
-				errno = ENOMEM;
-				return -1;
-			}
 		}
 	}
+	return ret;
 }
 
 /* ---- entries ----------------------------------------------------------- */
