@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Identity keys and sets of them.  The set is a uthash table; callers add only
- * what they must remember (multiply-linked inodes, ancestors), so its size
- * follows that, not the tree.
+ * Sets of identity keys, and what membership means: key equality.  The set
+ * is a uthash table; callers add only what they must remember
+ * (multiply-linked inodes, ancestors), so its size follows that, not the
+ * tree.  How an inode gets its key is identity.c's job.
  */
 #include "internal.h"
 
