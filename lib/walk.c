@@ -69,39 +69,42 @@ struct dir_record {
 	char name[];
 };
 
+/* A directory being read: one per level of the walk, child to parent. */
 struct dir_frame {
-	struct dir_frame *parent;
+	struct dir_frame *parent; /* NULL at depth 0 */
 	int fd; /* -1 while evicted */
 	char *name; /* relative to the parent; the start path at depth 0 */
 	bool followed; /* reached through a symbolic link */
-	size_t path_len;
-	size_t name_offset;
+	size_t path_len; /* of its path in walk->path */
+	size_t name_offset; /* of its name in walk->path */
 	int depth;
-	struct bino_identity id;
-	struct bino_kstatx stx;
+	struct bino_identity id; /* children inherit it; loops compare to it */
+	struct bino_kstatx stx; /* for the post-order visit and reopening */
 	bool stat_children; /* d_ino or d_type cannot be trusted here */
-	char *records;
+	char *records; /* its entries, read whole: struct dir_record */
 	size_t records_len;
-	size_t next_record;
+	size_t next_record; /* offset of the next child in records */
 };
 
+/* The entry returned to the caller; its path is walk->path. */
 struct bino_entry {
 	struct bino_walk *walk;
-	size_t name_offset;
+	size_t name_offset; /* of the name in walk->path */
 	int depth;
 	enum bino_event event;
 	enum bino_visit visit;
 	enum bino_type type;
 	struct bino_identity id;
-	enum bino_error error;
+	enum bino_error error; /* for BINO_EVENT_ERROR and uncertain ids */
 	int error_errno;
-	const char *loop_ancestor;
-	bool have_stx;
+	const char *loop_ancestor; /* walk->ancestor_path, for a loop */
+	bool have_stx; /* stx is filled (else bino_entry_stat() stats) */
 	struct bino_kstatx stx;
-	bool followed;
-	bool stat_failed;
+	bool followed; /* reached through a symbolic link */
+	bool stat_failed; /* bino_entry_stat() failed once: do not retry */
 };
 
+/* What the next bino_walk_next() owes for the entry just returned. */
 enum walk_after {
 	AFTER_NOTHING,
 	AFTER_ENTER, /* walk->pending_fd is the directory to read */
@@ -110,37 +113,41 @@ enum walk_after {
 	AFTER_POST_SAVED, /* the same, for walk->saved_entry */
 };
 
+/* The walk's state, passed first to every walk_* helper. */
 struct bino_walk {
-	int flags;
-	int max_depth;
-	bool started;
+	/* What the caller asked for. */
+	int flags; /* enum bino_walk_flags */
+	int max_depth; /* -1: no limit */
+	bool started; /* settings are refused once true */
 	char **start_paths;
 	size_t n_start_paths;
-	size_t next_start;
-	struct bino_identifier identifier; /* its mount tables, its sources */
+	size_t next_start; /* index of the start path to walk next */
 	int threads;
 	struct bino_prefetch *prefetch; /* NULL with one thread */
+	struct bino_identifier identifier; /* its mount tables, its sources */
 
-	struct dir_frame *top;
-	struct dir_frame *start_frame; /* depth 0 of the current start path */
-	struct bino_identity start_id;
-	int open_fds;
+	/* Where the walk is. */
+	struct dir_frame *top; /* the directory being read; NULL between starts */
+	struct bino_identity start_id; /* for XDEV and SAME_SUBVOL */
+	int open_fds; /* frame fds and pending_fd, kept within fd_budget */
 	int fd_budget;
 
+	/* The current entry's path, and a loop's ancestor's (grown, never shrunk). */
 	char *path;
 	size_t path_len;
 	size_t path_cap;
 	char *ancestor_path;
 	size_t ancestor_cap;
 
+	/* The entry returned, and what the next call owes for it. */
 	struct bino_entry entry;
 	enum walk_after after;
-	bool pruned;
-	int pending_fd;
+	bool pruned; /* bino_walk_prune() since the entry was returned */
+	int pending_fd; /* AFTER_ENTER: the directory, opened */
 	struct bino_kstatx pending_stx;
-	enum bino_error pending_error;
+	enum bino_error pending_error; /* AFTER_ERROR: what to report */
 	int pending_errno;
-	bool post_after_error;
+	bool post_after_error; /* AFTER_ERROR: then visit it post-order */
 	struct bino_entry saved_entry; /* a directory whose error came between */
 };
 
