@@ -39,7 +39,4 @@ const struct bino_mount *bino__mounts_holding(const struct bino_mounts *mounts,
  */
 bool bino__mounts_from_file(const struct bino_mounts *mounts);
 
-/* Classify the fs type name used when a mount is not in the table. */
-enum bino_fs_kind bino__fs_kind_from_statfs(long f_type);
-
 #endif
