@@ -551,6 +551,8 @@ static int audit_report(const struct audit_options *opts,
 	print_string(out, PRINT_JSON, "model", NULL,
 		     (opts->flags & BINO_AUDIT_NFSV4) ? "nfsv4" : "nfsv3");
 	print_bool(out, PRINT_JSON, "privileged", NULL, geteuid() == 0);
+	if (print_exports_problems(out, session->exports))
+		summary->findings = true;
 	output_open_array(out, "exports");
 	for (i = 0; i < n; i++) {
 		if (i)
