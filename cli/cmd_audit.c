@@ -65,8 +65,9 @@ void usage_audit(FILE *stream)
 		"                        more than 8 shows the first and last 3 and a count)\n"
 		"  -q, --quiet           no progress on stderr\n"
 		"  -h, --help            show this help and exit\n\n"
-		"Exit status: 0 nothing found, 1 collisions, unreadable entries or\n"
-		"unexplained devices, 2 usage error or nothing could be audited.\n",
+		"Exit status: 0 nothing found, 1 collisions, unreadable entries,\n"
+		"unexplained devices or an exports file exportfs stops reading, 2 usage\n"
+		"error or nothing could be audited.\n",
 		PROGRAM_NAME);
 }
 

@@ -54,7 +54,8 @@ void usage_suggest(FILE *stream)
 		"  -q, --quiet           no progress on stderr\n"
 		"  -h, --help            show this help and exit\n\n"
 		"Exit status: 0 nothing to suggest (every PATH is safe), 1 suggestions\n"
-		"printed, 2 usage error or nothing could be audited.\n",
+		"printed or an exports file exportfs stops reading, 2 usage error or\n"
+		"nothing could be audited.\n",
 		PROGRAM_NAME);
 }
 
