@@ -19,6 +19,8 @@
 
 #include <stdarg.h>
 
+#include "print.h"
+
 char *oracle_realpath(const char *path, char *resolved)
 {
 	(void)path;
@@ -103,18 +105,6 @@ static __attribute__((noinline)) void scrub_stack(void)
 
 	for (i = 0; i < sizeof(area); i++)
 		area[i] = 0;
-}
-
-static void put_field(const char *s)
-{
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (*p <= 0x20 || *p >= 0x7f || *p == '\\')
-			printf("\\%03o", *p);
-		else
-			putchar(*p);
-	}
 }
 
 static void put_entry(const struct exportent *ee)

@@ -5,24 +5,12 @@
  * nfs-utils' getexportent() in, so that the two outputs can be compared.
  */
 #include "btrfsino.h"
+#include "print.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The one line format both readers print; see oracle.c. */
-static void put_field(const char *s)
-{
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (*p <= 0x20 || *p >= 0x7f || *p == '\\')
-			printf("\\%03o", *p);
-		else
-			putchar(*p);
-	}
-}
 
 /* The names exportfs gives the security flavours, as flav_map[] numbers them. */
 static int flavor_number(const char *name, size_t n)

@@ -72,6 +72,30 @@ static void expect_error(const char *text, unsigned int line,
 	expect_error_bytes(text, strlen(text), line, column, message);
 }
 
+/* Assert that export @index has @client, @options and @flags. */
+static void expect_client(const struct bino_exports *exports, size_t index,
+			  const char *client, const char *options, int flags)
+{
+	cr_expect_str_eq(bino_export_client(nth(exports, index)), client);
+	cr_expect_str_eq(bino_export_options(nth(exports, index)), options);
+	cr_expect_eq(bino_export_flags(nth(exports, index)), flags,
+		     "flags %#x, want %#x", bino_export_flags(nth(exports, index)),
+		     flags);
+}
+
+/* Assert that warning @index of @exports is @message at @line:@column. */
+static void expect_warning(const struct bino_exports *exports, size_t index,
+			   unsigned int line, unsigned int column,
+			   const char *message)
+{
+	const struct bino_syntax_error *w = bino_exports_warning(exports, index);
+
+	cr_assert_not_null(w, "no warning #%zu", index);
+	cr_expect_eq(w->line, line, "line %u, want %u", w->line, line);
+	cr_expect_eq(w->column, column, "column %u, want %u", w->column, column);
+	cr_expect_str_eq(w->message, message);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Tables                                                                   */
 /* ------------------------------------------------------------------------ */
@@ -267,20 +291,16 @@ Test(exports, client_without_options_is_a_warning_as_in_exportfs)
 {
 	/* exportfs: "No options for /spaced out: suggest out(sync) ..." */
 	struct bino_exports *exports = parse("/spaced out *(rw)\n");
-	const struct bino_syntax_error *w;
 
 	cr_assert_eq(bino_exports_count(exports), 2);
 	cr_expect_str_eq(bino_export_path(nth(exports, 0)), "/spaced");
 	cr_expect_str_eq(bino_export_client(nth(exports, 0)), "out");
 	cr_expect_str_eq(bino_export_client(nth(exports, 1)), "*");
 	cr_assert_eq(bino_exports_warning_count(exports), 1);
-	w = bino_exports_warning(exports, 0);
-	cr_expect_str_eq(w->file, "test.exports");
-	cr_expect_eq(w->line, 1);
-	cr_expect_eq(w->column, 9);
-	cr_expect_str_eq(w->message,
-			 "no options for client \"out\": exportfs warns and "
-			 "exports to it with the default options");
+	cr_expect_str_eq(bino_exports_warning(exports, 0)->file, "test.exports");
+	expect_warning(exports, 0, 1, 9,
+		       "no options for client \"out\": exportfs warns and "
+		       "exports to it with the default options");
 	cr_expect_null(bino_exports_warning(exports, 1));
 	bino_exports_destroy(exports);
 }
@@ -298,10 +318,9 @@ Test(exports, option_list_without_host_is_a_warning_as_in_exportfs)
 	struct bino_exports *exports = parse("/a (rw)\n");
 
 	cr_assert_eq(bino_exports_warning_count(exports), 1);
-	cr_expect_eq(bino_exports_warning(exports, 0)->column, 4);
-	cr_expect_str_eq(bino_exports_warning(exports, 0)->message,
-			 "no host name before the option list: exportfs warns "
-			 "and exports to everyone (*)");
+	expect_warning(exports, 0, 1, 4,
+		       "no host name before the option list: exportfs warns "
+		       "and exports to everyone (*)");
 	bino_exports_destroy(exports);
 }
 
@@ -310,9 +329,9 @@ Test(exports, path_alone_is_a_warning_as_in_exportfs)
 	struct bino_exports *exports = parse("/a\n");
 
 	cr_assert_eq(bino_exports_warning_count(exports), 1);
-	cr_expect_str_eq(bino_exports_warning(exports, 0)->message,
-			 "no client and no options: exportfs warns and exports "
-			 "to everyone (*) with the default options");
+	expect_warning(exports, 0, 1, 3,
+		       "no client and no options: exportfs warns and exports "
+		       "to everyone (*) with the default options");
 	bino_exports_destroy(exports);
 }
 
@@ -322,12 +341,8 @@ Test(exports, second_default_option_word_in_a_row_is_a_client)
 	struct bino_exports *exports = parse("/srv/a -ro -sync host(rw)\n");
 
 	cr_assert_eq(bino_exports_count(exports), 2);
-	cr_expect_str_eq(bino_export_client(nth(exports, 0)), "-sync");
-	cr_expect_str_eq(bino_export_options(nth(exports, 0)), "ro");
-	cr_expect_eq(bino_export_flags(nth(exports, 0)), BINO_EXPORT_RO);
-	cr_expect_str_eq(bino_export_client(nth(exports, 1)), "host");
-	cr_expect_str_eq(bino_export_options(nth(exports, 1)), "ro,rw");
-	cr_expect_eq(bino_export_flags(nth(exports, 1)), 0);
+	expect_client(exports, 0, "-sync", "ro", BINO_EXPORT_RO);
+	expect_client(exports, 1, "host", "ro,rw", 0);
 	bino_exports_destroy(exports);
 }
 
@@ -349,12 +364,8 @@ Test(exports, blank_between_host_and_options_makes_a_second_client_for_everyone)
 	struct bino_exports *exports = parse("/srv/a host (rw)\n");
 
 	cr_assert_eq(bino_exports_count(exports), 2);
-	cr_expect_str_eq(bino_export_client(nth(exports, 0)), "host");
-	cr_expect_str_eq(bino_export_options(nth(exports, 0)), "");
-	cr_expect_eq(bino_export_flags(nth(exports, 0)), BINO_EXPORT_RO);
-	cr_expect_str_eq(bino_export_client(nth(exports, 1)), "*");
-	cr_expect_str_eq(bino_export_options(nth(exports, 1)), "rw");
-	cr_expect_eq(bino_export_flags(nth(exports, 1)), 0);
+	expect_client(exports, 0, "host", "", BINO_EXPORT_RO);
+	expect_client(exports, 1, "*", "rw", 0);
 	bino_exports_destroy(exports);
 }
 
@@ -993,17 +1004,13 @@ Test(exports, empty_option_list_is_no_options)
 Test(exports, quote_may_run_past_its_line_as_in_exportfs_with_a_warning)
 {
 	struct bino_exports *exports = parse("/srv/a \"h\nx\"(rw) g\n");
-	const struct bino_syntax_error *w;
 
 	cr_assert_eq(bino_exports_count(exports), 2);
 	cr_expect_str_eq(bino_export_client(nth(exports, 0)), "h\nx");
 	cr_expect_str_eq(bino_export_options(nth(exports, 0)), "rw");
-	w = bino_exports_warning(exports, 0);
-	cr_assert_not_null(w);
-	cr_expect_eq(w->line, 1);
-	cr_expect_eq(w->column, 8);
-	cr_expect_str_eq(w->message, "quote runs past the end of the line: "
-				     "exportfs reads on to the next quote");
+	expect_warning(exports, 0, 1, 8,
+		       "quote runs past the end of the line: exportfs reads "
+		       "on to the next quote");
 	bino_exports_destroy(exports);
 }
 
@@ -1013,11 +1020,9 @@ Test(exports, unterminated_quote_runs_to_the_end_with_a_warning)
 
 	cr_assert_eq(bino_exports_count(exports), 1);
 	cr_expect_str_eq(bino_export_client(nth(exports, 0)), "h");
-	cr_assert_geq(bino_exports_warning_count(exports), 1);
-	cr_expect_str_eq(bino_exports_warning(exports, 0)->message,
-			 "unterminated quote: exportfs reads on to the end "
-			 "of the file");
-	cr_expect_eq(bino_exports_warning(exports, 0)->column, 9);
+	expect_warning(exports, 0, 1, 9,
+		       "unterminated quote: exportfs reads on to the end of "
+		       "the file");
 	bino_exports_destroy(exports);
 }
 
@@ -1078,12 +1083,9 @@ Test(exports, relative_path_is_left_out_with_a_warning)
 
 	cr_assert_eq(bino_exports_count(exports), 1);
 	cr_expect_str_eq(bino_export_path(nth(exports, 0)), "/srv/b");
-	cr_assert_geq(bino_exports_warning_count(exports), 1);
-	cr_expect_eq(bino_exports_warning(exports, 0)->line, 2);
-	cr_expect_eq(bino_exports_warning(exports, 0)->column, 1);
-	cr_expect_str_eq(bino_exports_warning(exports, 0)->message,
-			 "path is not absolute: exportfs reads it, the audit "
-			 "leaves it out");
+	expect_warning(exports, 0, 2, 1,
+		       "path is not absolute: exportfs reads it, the audit "
+		       "leaves it out");
 	bino_exports_destroy(exports);
 }
 
