@@ -657,16 +657,23 @@ static char *export_details(struct tree *tree)
 {
 	const struct bino_export *source = bino_audit_export_source(tree->exp);
 	uint64_t unreadable = bino_audit_export_unreadable(tree->exp);
+	/* The client tells apart two rows of one path (crossmnt differs). */
+	char *client = source ? tree_path(tree, bino_export_client(source)) : NULL;
 	char more[64] = "";
+	char *details;
 
 	if (unreadable)
 		snprintf(more, sizeof(more), ", %" PRIu64 " unreadable", unreadable);
-	return tree_printf(tree, "%s, %" PRIu64 " entries%s, %zu client fs",
-			   !source ? "not exported" :
-			   bino_audit_export_covered(tree->exp) ? "covered by an export" :
-								  "export",
-			   bino_audit_export_entries(tree->exp), more,
-			   bino_audit_export_client_fs_count(tree->exp));
+	details = tree_printf(tree, "%s%s, %" PRIu64 " entries%s, %zu client fs",
+			      !source ? "not exported" :
+			      bino_audit_export_covered(tree->exp) ?
+				      "covered by an export to " :
+				      "export to ",
+			      client ? client : "",
+			      bino_audit_export_entries(tree->exp), more,
+			      bino_audit_export_client_fs_count(tree->exp));
+	free(client);
+	return details;
 }
 
 /* The export's rows before its subvolumes: mounts, and counts no subvolume has. */

@@ -65,8 +65,9 @@ void usage_audit(FILE *stream)
 		"                        more than 8 shows the first and last 3 and a count)\n"
 		"  -q, --quiet           no progress on stderr\n"
 		"  -h, --help            show this help and exit\n\n"
-		"Exit status: 0 nothing found, 1 collisions, unreadable entries or\n"
-		"unexplained devices, 2 usage error or nothing could be audited.\n",
+		"Exit status: 0 nothing found, 1 collisions, unreadable entries,\n"
+		"unexplained devices or an exports file exportfs stops reading, 2 usage\n"
+		"error or nothing could be audited.\n",
 		PROGRAM_NAME);
 }
 
@@ -558,6 +559,8 @@ static int audit_report(const struct audit_options *opts,
 	print_string(out, PRINT_JSON, "model", NULL,
 		     (opts->flags & BINO_AUDIT_NFSV4) ? "nfsv4" : "nfsv3");
 	print_bool(out, PRINT_JSON, "privileged", NULL, geteuid() == 0);
+	if (print_exports_problems(out, session->exports))
+		summary->findings = true;
 	output_open_array(out, "exports");
 	for (i = 0; i < n; i++) {
 		if (i)

@@ -54,7 +54,8 @@ void usage_suggest(FILE *stream)
 		"  -q, --quiet           no progress on stderr\n"
 		"  -h, --help            show this help and exit\n\n"
 		"Exit status: 0 nothing to suggest (every PATH is safe), 1 suggestions\n"
-		"printed, 2 usage error or nothing could be audited.\n",
+		"printed or an exports file exportfs stops reading, 2 usage error or\n"
+		"nothing could be audited.\n",
 		PROGRAM_NAME);
 }
 
@@ -215,6 +216,7 @@ int cmd_suggest(int argc, char **argv)
 	struct audit_session session;
 	struct suggest_config config;
 	struct output *out = NULL;
+	size_t exports_errors;
 	int ret;
 	size_t i;
 
@@ -239,15 +241,22 @@ int cmd_suggest(int argc, char **argv)
 		.client_dir = opts.client.client_dir,
 	};
 	ret = EXIT_USAGE;
+	/* In text, the exports errors and warnings come first, in their own output. */
+	out = output_create(opts.format == OUTPUT_JSON ? OUTPUT_JSON : OUTPUT_TEXT,
+			    stdout);
+	if (!out) {
+		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+		goto out_session;
+	}
+	output_begin(out);
+	print_u64(out, PRINT_JSON, "version", NULL, SUGGEST_SCHEMA_VERSION);
+	exports_errors = print_exports_problems(out, session.exports);
 	if (opts.format == OUTPUT_JSON) {
-		out = output_create(OUTPUT_JSON, stdout);
-		if (!out) {
-			fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
-			goto out_session;
-		}
-		output_begin(out);
-		print_u64(out, PRINT_JSON, "version", NULL, SUGGEST_SCHEMA_VERSION);
 		output_open_array(out, "exports");
+	} else {
+		/* Not output_end(): no newline after the text (stdout is checked below). */
+		output_destroy(out);
+		out = NULL;
 	}
 	for (i = 0; i < bino_audit_count(session.audit); i++) {
 		const struct bino_audit_export *exp =
@@ -270,7 +279,7 @@ int cmd_suggest(int argc, char **argv)
 		goto out_output;
 	}
 	if (summary.audited)
-		ret = summary.needed ? EXIT_FINDINGS : EXIT_CLEAN;
+		ret = summary.needed || exports_errors ? EXIT_FINDINGS : EXIT_CLEAN;
 out_output:
 	output_destroy(out);
 out_session:

@@ -109,3 +109,43 @@ void print_export_json(struct output *out, const struct bino_audit_export *exp)
 	print_string(out, PRINT_JSON, "options", NULL, bino_export_options(source));
 	output_close(out);
 }
+
+/* One error or warning: an object in JSON, a line (and a hint) in text. */
+static void print_exports_problem(struct output *out, const char *kind,
+				  const struct bino_syntax_error *problem,
+				  const char *hint)
+{
+	output_open_object(out, NULL);
+	print_string(out, PRINT_TEXT, NULL, "exports %s: ", kind);
+	print_text_path(out, "file", "%s", problem->file);
+	print_u64(out, PRINT_ANY, "line", ":%" PRIu64, problem->line);
+	print_u64(out, PRINT_ANY, "column", ":%" PRIu64, problem->column);
+	print_string(out, PRINT_ANY, "message", ": %s\n", problem->message);
+	if (hint)
+		print_string(out, PRINT_TEXT, NULL, "  %s\n", hint);
+	output_close(out);
+}
+
+size_t print_exports_problems(struct output *out,
+			      const struct bino_exports *exports)
+{
+	size_t n_errors = bino_exports_error_count(exports);
+	size_t n_warnings = bino_exports_warning_count(exports);
+	size_t i;
+
+	output_open_array(out, "exports_errors");
+	for (i = 0; i < n_errors; i++)
+		print_exports_problem(out, "error", bino_exports_error(exports, i),
+				      "exportfs stops reading the file here: "
+				      "only the entries before it are exported "
+				      "(and audited)");
+	output_close(out);
+	output_open_array(out, "exports_warnings");
+	for (i = 0; i < n_warnings; i++)
+		print_exports_problem(out, "warning",
+				      bino_exports_warning(exports, i), NULL);
+	output_close(out);
+	if (n_errors || n_warnings)
+		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
+	return n_errors;
+}

@@ -3,6 +3,7 @@
 #ifndef BTRFS_INO_REPORT_H
 #define BTRFS_INO_REPORT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "btrfsino.h"
@@ -46,6 +47,15 @@ const char *audit_export_reason(const struct bino_audit_export *exp);
 
 /* Whether @exp could not be audited because its path does not exist here. */
 bool audit_export_absent(const struct bino_audit_export *exp);
+
+/*
+ * What reading the exports files found: "exports_errors" (where exportfs
+ * stops reading a file) and "exports_warnings" arrays of {file, line,
+ * column, message} in JSON, "exports error: FILE:LINE:COLUMN: MESSAGE" lines
+ * in text.  Return: the number of errors, each a finding.
+ */
+size_t print_exports_problems(struct output *out,
+			      const struct bino_exports *exports);
 
 /* Whether the audit counted any collision in @exp. */
 bool audit_export_unsafe(const struct bino_audit_export *exp);

@@ -28,11 +28,12 @@ static int add_exports_file(struct bino_exports *exports, const char *path,
 	err = bino_exports_add_file(exports, path, &syntax);
 	if (err == BINO_OK)
 		return 0;
+	/* exportfs stops there too: the report shows it, and what came before. */
 	if (err == BINO_ERROR_EXPORTS_SYNTAX) {
 		fprintf(stderr, "%s: %s:%u:%u: %s\n", PROGRAM_NAME,
 			syntax.file[0] ? syntax.file : path, syntax.line,
 			syntax.column, syntax.message);
-		return -1;
+		return 0;
 	}
 	if (err == BINO_ERROR_EXPORTS_READ_FAILED && missing_ok &&
 	    errno == ENOENT)

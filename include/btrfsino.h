@@ -548,15 +548,27 @@ enum bino_error bino_entry_stat(struct bino_entry *entry,
  * struct bino_export - One exported path with one client specification;
  *     owned by the table.  A line "/p a(rw) b(ro)" gives two.
  *
- * The syntax is that nfs-utils' exportfs reads: "#" starts a comment where a
- * word could start (inside a word it is an ordinary byte); a backslash before
- * a newline continues the line; double quotes may enclose any part of a word;
+ * The file is read as nfs-utils 2.6.2's exportfs reads it (getexportent()
+ * and parseopts()): "#" starts a comment where a word could start (inside a
+ * word it is an ordinary byte); a backslash before a newline continues the
+ * line; double quotes may enclose any part of a word (also newlines);
  * "\ooo" (three octal digits, below \400) stands for that byte.  A word
- * "-opts" gives default options for the clients after it on the line; a
- * client without "(...)" gets only those; "(opts)" without a host is the
- * client "*"; a line with no client, or ending in "-opts", also exports to
- * "*".  "host (rw)" is therefore two clients, "host" and "*"(rw), as
- * exportfs reads it (it only warns).
+ * "-opts" gives default options for the clients after it on the line; the
+ * word right after it is always a client, even if it starts with '-'; a
+ * client without "(...)" gets only the defaults; "(opts)" without a host is
+ * the client "*"; a line with no client, or ending in "-opts", also exports
+ * to "*".  "host (rw)" is therefore two clients, "host" and "*"(rw), as
+ * exportfs reads it.
+ *
+ * Like exportfs, reading a file stops at its first error and keeps what came
+ * before (the entries before the bad one, also earlier clients on its line);
+ * the error is returned and kept in the table (bino_exports_error()).  What
+ * exportfs only warns about (a client without options, an option list
+ * without a host, a quote that runs past its line) is kept in the table as
+ * a warning (bino_exports_warning()) and the entry is read as exportfs reads
+ * it.  Differences from exportfs, all reported as errors or warnings: a NUL
+ * byte (also from "\000") and a line over BINO_EXPORTS_LINE_MAX bytes are
+ * errors; an entry whose path is not absolute is left out with a warning.
  */
 struct bino_exports;
 struct bino_export;
@@ -566,7 +578,8 @@ struct bino_export;
 #define BINO_EXPORTS_LINE_MAX 65536
 
 /**
- * struct bino_syntax_error - Where and why an exports file was rejected.
+ * struct bino_syntax_error - A place in a file and what is wrong there: where
+ *     reading a file stopped, or (for exports files) a warning.
  * @file: the file name as given (truncated to fit).
  * @line: 1-based line number.
  * @column: 1-based byte column.
@@ -610,17 +623,21 @@ enum bino_error bino_exports_create(struct bino_exports **ret);
  * bino_exports_add_file() - Parse an exports(5) file into a table.
  * @exports: the table.
  * @path: the file.
- * @err: if not NULL, where the first syntax error is described.
+ * @err: if not NULL, where the syntax error is described (zeroed otherwise).
  *
- * On any error nothing from the file is added.  Options exports(5) does not
- * define are kept (see bino_export_unknown_options()); known options with bad
- * values (fsid=, anonuid=, anongid=, sec=), empty options, stray parentheses,
- * unterminated quotes, relative paths, NUL bytes and over-long lines are
- * syntax errors.
+ * The file's entries and warnings are appended to the table.  Where exportfs
+ * stops reading the file (an unknown option such as "no_subtree,check", a
+ * value exportfs refuses such as "anonuid=x", "fsid=" that is neither a
+ * number, "root" nor a UUID, an unknown sec= flavour, a bad option list, a
+ * client of 512 bytes or more, a path of 1025 or more, a line starting with
+ * \r, \v or \f; and for us also a NUL byte or an over-long line), the
+ * entries before it are kept, the error is appended to the table too (see
+ * bino_exports_error()), and BINO_ERROR_EXPORTS_SYNTAX is returned.  On
+ * other errors nothing from the file is added.
  *
- * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (@exports or @path NULL),
- * BINO_ERROR_EXPORTS_READ_FAILED (errno set), BINO_ERROR_EXPORTS_SYNTAX or
- * BINO_ERROR_NO_MEMORY.
+ * Return: BINO_OK, BINO_ERROR_EXPORTS_SYNTAX (part of the file added),
+ * BINO_ERROR_INVALID_ARGUMENT (@exports or @path NULL),
+ * BINO_ERROR_EXPORTS_READ_FAILED (errno set) or BINO_ERROR_NO_MEMORY.
  */
 enum bino_error bino_exports_add_file(struct bino_exports *exports,
 				      const char *path,
@@ -683,12 +700,39 @@ const char *bino_export_options(const struct bino_export *exp);
 int bino_export_flags(const struct bino_export *exp);
 /** bino_export_fsid() - The fsid= value, or NULL if none. */
 const char *bino_export_fsid(const struct bino_export *exp);
+
 /**
- * bino_export_unknown_options() - Options exports(5) does not define, joined
- * by commas, or NULL if none.  They are kept, not rejected, as exportfs warns
- * but goes on.
+ * bino_exports_error_count() - The number of files whose reading stopped at a
+ * syntax error (at most one error per file added).
  */
-const char *bino_export_unknown_options(const struct bino_export *exp);
+size_t bino_exports_error_count(const struct bino_exports *exports);
+
+/**
+ * bino_exports_error() - The @index'th syntax error, in the order the files
+ * were added: the same as the @err that bino_exports_add_file() or
+ * bino_exports_add_buffer() filled.  The entries of that file before it are
+ * in the table; nothing after it is.
+ *
+ * Return: the error, valid as long as the table, or NULL if out of range.
+ */
+const struct bino_syntax_error *
+bino_exports_error(const struct bino_exports *exports, size_t index);
+
+/** bino_exports_warning_count() - The number of warnings, see below. */
+size_t bino_exports_warning_count(const struct bino_exports *exports);
+
+/**
+ * bino_exports_warning() - The @index'th warning in file order: something
+ * exportfs reads on after (a client word without "(options)" on a line
+ * without "-options", which is often a blank inside a path or before "(";
+ * "(options)" without a host; a quote that runs past its line) or that the
+ * table leaves out (a relative path), at the file, line and column of the
+ * word concerned, with a message in English.
+ *
+ * Return: the warning, valid as long as the table, or NULL if out of range.
+ */
+const struct bino_syntax_error *
+bino_exports_warning(const struct bino_exports *exports, size_t index);
 
 /* ------------------------------------------------------------------------ */
 /* Audit                                                                     */

@@ -16,6 +16,7 @@ packages=(
 	libbtrfsutil-dev libmount-dev libjson-c-dev uthash-dev libcriterion-dev libroaring-dev
 	btrfs-progs util-linux findutils coreutils jq bfs fd-find xfsprogs
 	qemu-system-x86 busybox-static cpio kmod rpcbind nfs-kernel-server nfs-common
+	dpkg-dev libtirpc-dev
 	valgrind time systemd man-db
 	groff-base zsh fish
 )
@@ -114,7 +115,7 @@ test)
 	cp "$build/meson-logs/testlog-valgrind-wrap.sh.json" "$build/testlog-valgrind.json" || status=1
 	echo "== fuzz targets, 20 s each, after replaying their seeds and regressions"
 	FUZZ_BUILD_DIR="$here/build-fuzz" "$here/tests/fuzz/run.sh" 20 || status=1
-	summarise "$build/testlog-main.json:unit,abi,cli,root,hostile,install,vm" \
+	summarise "$build/testlog-main.json:unit,abi,cli,exports-diff,root,hostile,install,vm" \
 		"$build/testlog-asan.json:unit,cli,root" \
 		"$build/testlog-valgrind.json:unit" || status=1
 	exit "$status"

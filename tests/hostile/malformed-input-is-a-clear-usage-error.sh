@@ -1,10 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Malformed exports files, mountinfo files and command lines: exit 2, nothing
-# on stdout (no partial report), and one clear message on stderr:
-#  - every invalid exports fixture (tests/data/exports/invalid): exactly
-#    "btrfs-ino: FILE:LINE:COLUMN: MESSAGE" as its .expected file says, in
-#    text and JSON mode;
+# Malformed exports files, mountinfo files and command lines:
+#  - every invalid exports fixture (tests/data/exports/invalid), where
+#    exportfs stops reading: exactly "btrfs-ino: FILE:LINE:COLUMN: MESSAGE"
+#    on stderr as its .expected file says, and, as exportfs exports the
+#    entries before it, a report naming the error (text, or exports_errors
+#    in JSON) with exit 1 (a finding);
+# and otherwise exit 2, nothing on stdout (no partial report), and one clear
+# message on stderr:
 #  - mountinfo files that are not mountinfo (garbage, fstab lines, fields
 #    missing, no " - " separator, IDs that are not numbers, binary bytes):
 #    a message naming FILE:LINE:COLUMN; a missing file or a directory: naming FILE;
@@ -38,14 +41,21 @@ usage_error() {
 n=0
 for file in "$DATA"/exports/invalid/*.exports; do
 	case_name=$(basename -- "$file" .exports)
-	expected="btrfs-ino: $file:$(head -n 1 "${file%.exports}.expected")"
+	where=$(sed -n 's/^error //p' "${file%.exports}.expected")
+	expected="btrfs-ino: $file:$where"
 	for format in text json; do
 		args=()
 		[[ $format == text ]] || args=(--json)
 		name=exports-$case_name-$format
 		run_cli "$name" 30 audit "${args[@]}" --exports "$file" "$WORK/tree"
-		check_rc "$name" 2
-		check_eq "$name: stdout" "" "$(head -c 200 "$OUT/$name")"
+		check_rc "$name" 1
+		if [[ $format == text ]]; then
+			grep -qxF -- "exports error: $file:$where" "$OUT/$name" ||
+				fail "$name: the report does not name the error: $(head -c 300 "$OUT/$name")"
+		else
+			check_eq "$name: exports_errors" "$where" \
+				"$(jq -r '.exports_errors[] | "\(.line):\(.column): \(.message)"' "$OUT/$name")"
+		fi
 		check_eq "$name: stderr" "$expected" "$(cat "$OUT/$name.err")"
 	done
 	n=$((n + 1))

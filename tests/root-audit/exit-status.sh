@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Exit status: 0 for a tree without collisions (a plain directory on the
-# host's filesystem, hard links included), 1 on the classic layout, 2 for a
-# path that does not exist and for a malformed exports file, whose message
-# names file:line:column.
+# host's filesystem, hard links included), 1 on the classic layout and for
+# an exports file exportfs stops reading (a finding, named file:line:column;
+# the line before it is audited as exported), 2 for a path that does not
+# exist.
 source "$(dirname -- "$0")/audit-lib.sh"
 setup_fixture
 
@@ -34,8 +35,11 @@ grep -qF -- "$WORK/does-not-exist" "$OUT/missing.err" ||
 write_exports "$OUT/bad-exports" "$MNT/fex *(rw)" "$MNT *(rw,,sync)"
 column=$(awk 'NR == 2 { print index($0, ",,") + 1 }' "$OUT/bad-exports")
 audit malformed --exports "$OUT/bad-exports" "$MNT/fex"
-check_audit_rc malformed 2
+check_audit_rc malformed 1
 grep -qF -- "$OUT/bad-exports:2:$column: " "$OUT/malformed.err" ||
 	fail "message lacks $OUT/bad-exports:2:$column: ($(cat "$OUT/malformed.err"))"
-check_eq "no report on stdout after a usage error" 0 "$(wc -c <"$OUT/malformed")"
+grep -qF -- "exports error: $OUT/bad-exports:2:$column: " "$OUT/malformed" ||
+	fail "the report does not name the error"
+grep -qF -- "exported to *(rw) in $OUT/bad-exports:1" "$OUT/malformed" ||
+	fail "the line before the error is not audited as exported"
 finish

@@ -18,6 +18,8 @@ check_files_eq "exports with crossmnt" "$OUT/crossmnt.expected" "$OUT/crossmnt.l
 audit_rc=0
 "$BTRFS_INO" audit -q --exports "$OUT/crossmnt" "$FEX" >/dev/null 2>"$OUT/parse.err" || audit_rc=$?
 check_eq "audit reads the crossmnt block (not a usage error)" 1 "$audit_rc"
+# A block exportfs stops reading would be exit 1 too: it must say nothing.
+check_eq "audit reads the crossmnt block without an exports error" "" "$(cat "$OUT/parse.err")"
 
 suggest nohide --exports "$EXPORTS" --format exports-nohide "$FEX"
 check_suggest_rc nohide 1
@@ -35,6 +37,8 @@ check_eq "distinct fsid= values" 5 "$(grep -o 'fsid=[^,)]*' "$OUT/nohide.lines" 
 audit_rc=0
 "$BTRFS_INO" audit -q --json --exports "$OUT/nohide" "$FEX" >"$OUT/nohide.json" 2>"$OUT/parse.err" || audit_rc=$?
 check_eq "audit reads the nohide block (not a usage error)" 1 "$audit_rc"
+check_eq "audit reads the nohide block without an exports error" 0 \
+	"$(jq '.exports_errors | length' "$OUT/nohide.json")"
 mapfile -t paths < <(expected_subvols | cut -f2)
 check_eq "the parser finds an export for each of the 6 paths" 6 \
 	"$("$BTRFS_INO" audit -q --json --exports "$OUT/nohide" "$FEX" "${paths[@]}" |
