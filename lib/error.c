@@ -22,6 +22,8 @@ static const char *const error_messages[] = {
 	[BINO_ERROR_SUBVOL_LIST_FAILED] = "Could not list subvolumes",
 	[BINO_ERROR_NOT_FOUND] = "Not found",
 	[BINO_ERROR_MOUNTINFO_SYNTAX] = "Malformed mount table",
+	[BINO_ERROR_MOUNT_FAILED] = "Could not mount",
+	[BINO_ERROR_UMOUNT_FAILED] = "Could not unmount",
 };
 
 BINO_PUBLIC const char *bino_strerror(enum bino_error err)
