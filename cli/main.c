@@ -16,6 +16,7 @@ static const struct command commands[] = {
 	{ "walk", "list entries with their true identity", cmd_walk, usage_walk },
 	{ "audit", "what NFS clients see and which tools break", cmd_audit, usage_audit },
 	{ "suggest", "server and client configuration that makes exports safe", cmd_suggest, usage_suggest },
+	{ "mount", "mount the subvolumes below exports on their own paths", cmd_mount, usage_mount },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

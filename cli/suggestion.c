@@ -362,7 +362,9 @@ static void block_server_fstab(const struct suggest_ctx *ctx)
 		"# UUID= and subvolid= keep naming the same subvolume if paths or device\n"
 		"# names change; the options are those of the mount holding the export\n"
 		"# (%s) without subvol=/subvolid=.  Lines are in mount order (parents\n"
-		"# first).  Then: mount -a\n",
+		"# first).  Then: mount -a\n"
+		"# Or let btrfs-ino mount make these mounts, and keep making them for\n"
+		"# new snapshots: systemctl enable --now btrfs-ino-mount.timer\n",
 		ctx->path, bino_mount_target(fs));
 	for (i = 0; i < n; i++) {
 		if (bino_suggestion_subvol_mounted(ctx->sug, i)) {
@@ -389,7 +391,8 @@ static void block_mount_units(const struct suggest_ctx *ctx)
 		"# systemd mount units instead of fstab lines: the same mounts, one file\n"
 		"# each under /etc/systemd/system (the name must be the escaped mount\n"
 		"# point); systemd orders nested mounts by path.  Then: systemctl\n"
-		"# daemon-reload; systemctl enable --now UNIT...\n");
+		"# daemon-reload; systemctl enable --now UNIT...  (Or: btrfs-ino mount,\n"
+		"# and btrfs-ino-mount.timer for new snapshots.)\n");
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_subvol *subvol =
 			bino_suggestion_subvol(ctx->sug, i);
@@ -735,7 +738,8 @@ static void notes(const struct suggest_ctx *ctx)
 	      "# is mounted: clients see the loop there.  Either create snapshots\n"
 	      "# outside the exported tree (e.g. in a sibling directory that is not\n"
 	      "# exported, or exported separately with crossmnt and the same mounts), or\n"
-	      "# have the snapshot job call the hook (--format snapshot-hook) and give\n"
+	      "# have the snapshot job call the hook (--format snapshot-hook) or\n"
+	      "# btrfs-ino mount (btrfs-ino-mount.timer runs it every minute), and give\n"
 	      "# clients the new mount line too.  Clients that looked at a snapshot\n"
 	      "# before it was mounted may need to remount.\n", out);
 	fputs("\n## Placeholder directories\n"

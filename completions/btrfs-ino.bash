@@ -14,7 +14,7 @@ _btrfs_ino()
 		cword=$COMP_CWORD
 	fi
 
-	local commands='walk audit suggest help'
+	local commands='walk audit suggest mount help'
 	local command='' i
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
@@ -82,6 +82,16 @@ _btrfs_ino()
 			opts='--exports --mountinfo --format --json --server --client-dir -q --quiet
 				-h --help'
 		fi
+		;;
+	mount)
+		case $prev in
+		--exports)
+			compopt -o filenames 2>/dev/null
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+			return
+			;;
+		esac
+		opts='-n --dry-run --exports -q --quiet -h --help'
 		;;
 	*)
 		return

@@ -74,6 +74,10 @@ enum bino_error {
 	BINO_ERROR_NOT_FOUND,
 	/** A mount table file is not in mountinfo format. */
 	BINO_ERROR_MOUNTINFO_SYNTAX,
+	/** mount(2) failed. */
+	BINO_ERROR_MOUNT_FAILED,
+	/** umount2(2) failed. */
+	BINO_ERROR_UMOUNT_FAILED,
 };
 
 /**
@@ -1338,6 +1342,149 @@ bino_suggestion_placeholder_count(const struct bino_suggestion *suggestion);
  */
 const char *bino_suggestion_placeholder(const struct bino_suggestion *suggestion,
 					size_t index);
+
+/* ------------------------------------------------------------------------ */
+/* Mount plans                                                               */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * struct bino_mountplan - The server mounts that make the btrfs subvolumes
+ * below some exports filesystems of their own for NFS clients, as steps.
+ * struct bino_mountplan_step - One step; owned by the plan.
+ *
+ * A plan is made from suggestions (struct bino_suggestion: each subvolume
+ * not mounted on its own path gets a mount step with exactly the facts the
+ * server fstab lines are written from) and from the mount table (each btrfs
+ * mount below an exported path whose root subvolume was deleted gets an
+ * unmount step).  Making a plan changes nothing; bino_mountplan_step_apply()
+ * carries out one step.
+ */
+struct bino_mountplan;
+struct bino_mountplan_step;
+
+/**
+ * enum bino_mountplan_action - What a step does.
+ * @BINO_MOUNTPLAN_MOUNT: mount a subvolume on its own path.
+ * @BINO_MOUNTPLAN_UMOUNT: unmount a mount whose subvolume was deleted.
+ */
+enum bino_mountplan_action {
+	BINO_MOUNTPLAN_MOUNT,
+	BINO_MOUNTPLAN_UMOUNT,
+};
+
+/**
+ * bino_mountplan_create() - Create an empty plan.
+ * @flags: 0; other values are rejected.
+ * @ret: on success, the plan; release it with bino_mountplan_destroy().
+ *
+ * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT or BINO_ERROR_NO_MEMORY.
+ */
+enum bino_error bino_mountplan_create(int flags, struct bino_mountplan **ret);
+
+/** bino_mountplan_destroy() - Release a plan; NULL is accepted. */
+void bino_mountplan_destroy(struct bino_mountplan *plan);
+
+/**
+ * bino_mountplan_add_suggestion() - Plan a mount for every subvolume of
+ * @suggestion that is not mounted on its own path
+ * (bino_suggestion_subvol_mounted()), in its order (parents first).  A
+ * path the plan mounts already is not added again; a suggestion for a path
+ * that is not on btrfs, or whose filesystem UUID is unknown, adds nothing.
+ * @plan: the plan.
+ * @suggestion: borrowed; the facts are copied.
+ *
+ * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL) or
+ * BINO_ERROR_NO_MEMORY (steps added before stay).
+ */
+enum bino_error
+bino_mountplan_add_suggestion(struct bino_mountplan *plan,
+			      const struct bino_suggestion *suggestion);
+
+/**
+ * bino_mountplan_add_stale() - Plan to unmount every btrfs mount of
+ * @mounts strictly below @path whose root subvolume was deleted (mountinfo
+ * shows its root as "PATH//deleted").  A mount point already planned is not
+ * added again.
+ * @plan: the plan.
+ * @mounts: the server's mount table; borrowed, the facts are copied.
+ * @path: an absolute path (an exported directory).
+ *
+ * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL, relative @path) or
+ * BINO_ERROR_NO_MEMORY.
+ */
+enum bino_error bino_mountplan_add_stale(struct bino_mountplan *plan,
+					 const struct bino_mounts *mounts,
+					 const char *path);
+
+/** bino_mountplan_count() - The number of steps; 0 for NULL. */
+size_t bino_mountplan_count(const struct bino_mountplan *plan);
+
+/**
+ * bino_mountplan_get() - The @index'th step, in the order added (the order
+ * to carry them out in).
+ *
+ * Return: valid as long as @plan, or NULL if out of range.
+ */
+const struct bino_mountplan_step *
+bino_mountplan_get(const struct bino_mountplan *plan, size_t index);
+
+/** bino_mountplan_step_action() - Mount or unmount. */
+enum bino_mountplan_action
+bino_mountplan_step_action(const struct bino_mountplan_step *step);
+/** bino_mountplan_step_path() - The mount point. */
+const char *bino_mountplan_step_path(const struct bino_mountplan_step *step);
+/**
+ * bino_mountplan_step_source() - For a mount, the device mounted (that of
+ * the mount holding the export: the filesystem of
+ * bino_mountplan_step_fs_uuid()); for an unmount, the mount's source.
+ */
+const char *bino_mountplan_step_source(const struct bino_mountplan_step *step);
+/**
+ * bino_mountplan_step_fs_uuid() - The 16-byte filesystem UUID of a mount
+ * step, or NULL for an unmount.
+ */
+const uint8_t *
+bino_mountplan_step_fs_uuid(const struct bino_mountplan_step *step);
+/**
+ * bino_mountplan_step_subvolid() - The subvolume mounted, or the deleted
+ * one the mount shows (0 when its mount options do not say).
+ */
+uint64_t bino_mountplan_step_subvolid(const struct bino_mountplan_step *step);
+/**
+ * bino_mountplan_step_options() - The options of a mount step, as its
+ * server fstab line has them: bino_suggestion_mount_options() (unless
+ * "defaults") then "subvolid=N"; NULL for an unmount.
+ */
+const char *
+bino_mountplan_step_options(const struct bino_mountplan_step *step);
+/**
+ * bino_mountplan_step_fs_path() - For an unmount, the deleted subvolume's
+ * path inside the filesystem (the mount's root without "//deleted"); NULL
+ * for a mount.
+ */
+const char *
+bino_mountplan_step_fs_path(const struct bino_mountplan_step *step);
+
+/**
+ * bino_mountplan_step_apply() - Carry out one step; the one call here that
+ * changes the system.  Needs CAP_SYS_ADMIN.
+ *
+ * A mount step first opens the mount point without following symbolic
+ * links and checks that it is still the root (inode 256) of the planned
+ * subvolume, so a snapshot's placeholder directory (inode 2) or a path
+ * changed since the plan is never mounted on (errno ESTALE); it then
+ * mount(2)s the subvolume on that directory, with the step's options split
+ * into mount flags and btrfs options as mount(8) does.  An unmount step
+ * detaches the mount (umount2(2) MNT_DETACH | UMOUNT_NOFOLLOW): what it
+ * shows is deleted already, and a process working inside must not keep it.
+ *
+ * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL),
+ * BINO_ERROR_OPEN_FAILED (the mount point cannot be opened, or is not the
+ * subvolume's root: ESTALE), BINO_ERROR_NO_MEMORY, BINO_ERROR_MOUNT_FAILED
+ * or BINO_ERROR_UMOUNT_FAILED, errno telling why.
+ */
+enum bino_error
+bino_mountplan_step_apply(const struct bino_mountplan_step *step);
 
 #ifdef __cplusplus
 }

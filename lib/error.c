@@ -20,6 +20,8 @@ static const char *const error_messages[] = {
 	[BINO_ERROR_EXPORTS_SYNTAX] = "Syntax error in exports file",
 	[BINO_ERROR_NOT_FOUND] = "No mount holds the path",
 	[BINO_ERROR_MOUNTINFO_SYNTAX] = "Malformed mount table",
+	[BINO_ERROR_MOUNT_FAILED] = "Could not mount",
+	[BINO_ERROR_UMOUNT_FAILED] = "Could not unmount",
 };
 
 BINO_PUBLIC const char *bino_strerror(enum bino_error err)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Another --prefix moves everything under it, -Dman=false installs no man
 # page, and each completion directory option moves that completion or, with
-# "no", leaves it out.
+# "no", leaves it out; -Dsystemdsystemunitdir=no installs no systemd unit.
 set -euo pipefail
 # shellcheck source=tests/install/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -11,7 +11,8 @@ TMP=$(mktemp -d /tmp/bino-install-XXXXXX)
 trap 'rm -rf -- "$TMP"' EXIT
 install_tree "$TMP" /opt/bino -Dman=false -Dzshcompletiondir=no \
 	-Dfishcompletiondir=/etc/fish/completions \
-	-Dbashcompletiondir=/opt/bino/share/bash-completion/completions
+	-Dbashcompletiondir=/opt/bino/share/bash-completion/completions \
+	-Dsystemdsystemunitdir=no
 lib=${LIBDIR#/}
 
 sort >"$TMP/expected" <<EOT

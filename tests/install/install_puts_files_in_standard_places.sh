@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # `meson install --destdir` with --prefix=/usr puts exactly the binary, the
 # header, the library with its soname links, btrfsino.pc, the man pages and
-# the three shell completions where Debian keeps them, all under DESTDIR;
+# the three shell completions where Debian keeps them, the systemd units, all under DESTDIR;
 # the installed binary runs against the installed library.
 set -euo pipefail
 # shellcheck source=tests/install/lib.sh
@@ -24,6 +24,12 @@ if pkg-config --exists bash-completion; then
 	bashdir=${bashdir#/}
 fi
 
+unitdir=usr/lib/systemd/system
+if pkg-config --exists systemd; then
+	unitdir=$(pkg-config --define-variable=rootprefix=/usr --variable=systemdsystemunitdir systemd)
+	unitdir=${unitdir#/}
+fi
+
 sort >"$TMP/expected" <<EOT
 f usr/bin/btrfs-ino
 f usr/include/btrfsino.h
@@ -36,6 +42,8 @@ f usr/share/man/man3/libbtrfsino.3
 f $bashdir/btrfs-ino
 f usr/share/zsh/vendor-completions/_btrfs-ino
 f usr/share/fish/vendor_completions.d/btrfs-ino.fish
+f $unitdir/btrfs-ino-mount.service
+f $unitdir/btrfs-ino-mount.timer
 EOT
 (cd "$TMP/dest" && find . \( -type f -printf 'f %P\n' \) -o \( -type l -printf 'l %P -> %l\n' \)) |
 	sort >"$TMP/actual"

@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * btrfs-ino mount: make the server's mounts what the audit needs, so that
+ * NFS clients see each btrfs subvolume below an export as a filesystem of
+ * its own: mount every subvolume that has no mount on its own path (the
+ * server-fstab block's lines, from the same suggestion facts), unmount the
+ * mounts below an export whose subvolume was deleted.  The library plans
+ * and acts (bino_mountplan_*); here are the checks, the words and the exit
+ * status.  Meant to run by itself too (btrfs-ino-mount.service/.timer).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "btrfsino.h"
+#include "btrfs-ino.h"
+#include "escape.h"
+#include "report.h"
+#include "tables.h"
+
+/* The export table exportfs(8) leaves for mountd: what is exported now. */
+#define LIVE_EXPORTS "/var/lib/nfs/etab"
+
+struct mount_options {
+	const char *exports_file;
+	bool dry_run;
+	bool quiet;
+};
+
+void usage_mount(FILE *stream)
+{
+	fprintf(stream,
+		"Usage: %s mount [OPTION]... [PATH]...\n"
+		"Make the server's mounts what NFS clients need below each PATH (default:\n"
+		"every path in the system's NFS exports): mount every btrfs subvolume below\n"
+		"it that has no mount of its own on its own path (as 'suggest --format\n"
+		"server-fstab' writes it), and unmount the mounts below it whose subvolume\n"
+		"was deleted.  Each action is printed; a second run does nothing.  A PATH\n"
+		"must be exported or below an export.  Needs root, except with --dry-run.\n\n"
+		"Options:\n"
+		"  -n, --dry-run         print what would be done; change nothing\n"
+		"      --exports FILE    use this exports(5) file instead of /etc/exports\n"
+		"                        and /etc/exports.d/*.exports\n"
+		"  -q, --quiet           no progress on stderr\n"
+		"  -h, --help            show this help and exit\n\n"
+		"Exit status: 0 done (or nothing to do), 1 some action failed or some PATH\n"
+		"could not be audited, 2 usage error, a PATH not exported, or not root.\n",
+		PROGRAM_NAME);
+}
+
+enum {
+	OPT_EXPORTS = 256,
+};
+
+static int parse_mount_options(int argc, char **argv, struct mount_options *opts)
+{
+	static const struct option options[] = {
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "exports", required_argument, NULL, OPT_EXPORTS },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	memset(opts, 0, sizeof(*opts));
+	while ((opt = getopt_long(argc, argv, "nqh", options, NULL)) != -1) {
+		switch (opt) {
+		case 'n':
+			opts->dry_run = true;
+			break;
+		case OPT_EXPORTS:
+			opts->exports_file = optarg;
+			break;
+		case 'q':
+			opts->quiet = true;
+			break;
+		case 'h':
+			usage_mount(stdout);
+			return -1;
+		default:
+			return usage_error("mount", "invalid option");
+		}
+	}
+	return 0;
+}
+
+/* A path for one line of text, escaped as walk and audit print paths. */
+static void put_path(FILE *out, const char *path)
+{
+	char *escaped;
+
+	if (!text_needs_escape(path, strlen(path))) {
+		fputs(path, out);
+		return;
+	}
+	escaped = text_escape(path, strlen(path));
+	fputs(escaped ? escaped : path, out);
+	free(escaped);
+}
+
+/* Whether an earlier audited path is the same (one per crossmnt variant). */
+static bool seen_before(const struct bino_audit *audit, size_t index)
+{
+	const char *path = bino_audit_export_path(bino_audit_get(audit, index));
+	size_t j;
+
+	for (j = 0; j < index; j++) {
+		if (strcmp(bino_audit_export_path(bino_audit_get(audit, j)),
+			   path) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Refuse before anything is done when a PATH is neither exported nor below
+ * an export: the command only ever acts inside exported trees.
+ */
+static int check_exported(const struct bino_audit *audit)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < bino_audit_count(audit); i++) {
+		const struct bino_audit_export *exp = bino_audit_get(audit, i);
+
+		if (bino_audit_export_error(exp) || bino_audit_export_source(exp))
+			continue;
+		fprintf(stderr, "%s: mount: ", PROGRAM_NAME);
+		put_path(stderr, bino_audit_export_path(exp));
+		fputs(": not exported nor below an export; refusing to change "
+		      "mounts there\n", stderr);
+		ret = EXIT_USAGE;
+	}
+	return ret;
+}
+
+/* Whether exportfs has @path, or a directory above it, exported now. */
+static bool exported_now(const char *path)
+{
+	struct bino_exports *live;
+	bool found = false;
+	size_t i;
+
+	if (access(LIVE_EXPORTS, R_OK) != 0 || bino_exports_create(&live) != BINO_OK)
+		return false;
+	if (bino_exports_add_file(live, LIVE_EXPORTS, NULL) == BINO_OK) {
+		for (i = 0; !found && i < bino_exports_count(live); i++) {
+			const char *dir = bino_export_path(bino_exports_get(live, i));
+			size_t len = strlen(dir);
+
+			found = strcmp(dir, "/") == 0 ||
+				(strncmp(path, dir, len) == 0 &&
+				 (path[len] == '/' || path[len] == '\0'));
+		}
+	}
+	bino_exports_destroy(live);
+	return found;
+}
+
+struct mount_run {
+	const struct mount_options *opts;
+	struct audit_session session;
+	struct bino_mountplan *plan;
+	bool failed;
+};
+
+/* Print a step, and carry it out unless --dry-run. */
+static void run_step(struct mount_run *run, const struct bino_mountplan_step *step)
+{
+	const char *path = bino_mountplan_step_path(step);
+	enum bino_error err;
+	char uuid[37];
+
+	if (bino_mountplan_step_action(step) == BINO_MOUNTPLAN_MOUNT) {
+		format_uuid(uuid, bino_mountplan_step_fs_uuid(step));
+		printf("mount UUID=%s subvolid=%" PRIu64 " on ", uuid,
+		       bino_mountplan_step_subvolid(step));
+		put_path(stdout, path);
+		putchar('\n');
+	} else {
+		fputs("umount ", stdout);
+		put_path(stdout, path);
+		printf(": subvolume %" PRIu64 " no longer exists\n",
+		       bino_mountplan_step_subvolid(step));
+	}
+	fflush(stdout);
+	if (run->opts->dry_run)
+		return;
+	err = bino_mountplan_step_apply(step);
+	if (err) {
+		int saved = errno;
+
+		fprintf(stderr, "%s: mount: ", PROGRAM_NAME);
+		put_path(stderr, path);
+		fprintf(stderr, ": %s: %s\n", bino_strerror(err),
+			saved == ESTALE && err == BINO_ERROR_OPEN_FAILED ?
+			"no longer the root of the subvolume planned "
+			"(a placeholder, or changed since the audit)" :
+			strerror(saved));
+		run->failed = true;
+	}
+}
+
+/* Plan and carry out what one audited path needs. */
+static void mount_export(struct mount_run *run, const struct bino_audit_export *exp)
+{
+	const char *path = bino_audit_export_path(exp);
+	struct bino_suggestion *sug = NULL;
+	size_t first = bino_mountplan_count(run->plan), i;
+	bool mounted = false;
+	enum bino_error err;
+
+	err = bino_audit_export_error(exp);
+	if (!err) {
+		err = bino_mountplan_add_stale(run->plan, run->session.mounts, path);
+		if (!err)
+			err = bino_suggestion_create(exp, run->session.mounts, 0, &sug);
+		if (!err)
+			err = bino_mountplan_add_suggestion(run->plan, sug);
+	}
+	if (err) {
+		int saved = bino_audit_export_error(exp) ?
+			bino_audit_export_errno(exp) : errno;
+
+		fprintf(stderr, "%s: mount: ", PROGRAM_NAME);
+		put_path(stderr, path);
+		fprintf(stderr, ": %s: %s\n", bino_strerror(err), strerror(saved));
+		run->failed = true;
+	}
+	for (i = first; i < bino_mountplan_count(run->plan); i++) {
+		const struct bino_mountplan_step *step =
+			bino_mountplan_get(run->plan, i);
+
+		run_step(run, step);
+		mounted |= bino_mountplan_step_action(step) == BINO_MOUNTPLAN_MOUNT;
+	}
+	if (mounted && exported_now(path)) {
+		fputs("note: ", stdout);
+		put_path(stdout, path);
+		fputs(" is exported now: NFS clients cross into the new mounts when\n"
+		      "  they next look up their directories; clients that listed them "
+		      "before\n  may need to remount to stop seeing the loop\n", stdout);
+	}
+	if (mounted && !(bino_audit_export_flags(exp) &
+			 (BINO_EXPORT_CROSSMNT | BINO_EXPORT_NOHIDE))) {
+		fputs("note: the export of ", stdout);
+		put_path(stdout, path);
+		fputs(" has no crossmnt: clients cross into the mounts only\n"
+		      "  with it (btrfs-ino suggest --format exports)\n", stdout);
+	}
+	bino_suggestion_destroy(sug);
+}
+
+int cmd_mount(int argc, char **argv)
+{
+	struct mount_options opts;
+	struct audit_request request;
+	struct mount_run run = { .opts = &opts };
+	int ret;
+	size_t i;
+
+	ret = parse_mount_options(argc, argv, &opts);
+	if (ret < 0)
+		return EXIT_CLEAN;
+	if (ret > 0)
+		return ret;
+	if (!opts.dry_run && geteuid() != 0) {
+		fprintf(stderr, "%s: mount: only root can mount; --dry-run shows "
+			"what would be done\n", PROGRAM_NAME);
+		return EXIT_USAGE;
+	}
+	memset(&request, 0, sizeof(request));
+	request.exports_file = opts.exports_file;
+	request.quiet = opts.quiet;
+	request.paths = argv + optind;
+	request.n_paths = (size_t)(argc - optind);
+	request.nothing_to_do = "mount: no exports; nothing to do";
+	if (audit_session_run(&request, &run.session) != 0)
+		return EXIT_USAGE;
+	ret = check_exported(run.session.audit);
+	if (ret)
+		goto out_session;
+	if (bino_mountplan_create(0, &run.plan) != BINO_OK) {
+		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+		ret = EXIT_USAGE;
+		goto out_session;
+	}
+	for (i = 0; i < bino_audit_count(run.session.audit); i++) {
+		if (!seen_before(run.session.audit, i))
+			mount_export(&run, bino_audit_get(run.session.audit, i));
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s: write error: %s\n", PROGRAM_NAME, strerror(errno));
+		run.failed = true;
+	}
+	ret = run.failed ? EXIT_FINDINGS : EXIT_CLEAN;
+	bino_mountplan_destroy(run.plan);
+out_session:
+	audit_session_release(&run.session);
+	return ret;
+}

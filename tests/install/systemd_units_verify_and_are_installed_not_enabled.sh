@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# meson install puts btrfs-ino-mount.service and .timer in the systemd unit
+# directory under the prefix, enables nothing (no symlink, no .wants
+# directory), and systemd-analyze verify finds nothing to say about them as
+# installed: a oneshot running PREFIX/bin/btrfs-ino mount before
+# nfs-server.service, and a timer that starts it every minute.
+set -euo pipefail
+# shellcheck source=tests/install/lib.sh
+. "$(dirname "$0")/lib.sh"
+command -v systemd-analyze >/dev/null || install_skip_or_fail "needs systemd-analyze"
+
+TMP=$(mktemp -d /tmp/bino-install-XXXXXX)
+trap 'rm -rf -- "$TMP"' EXIT
+# The prefix is a real directory (a link to the tree in DESTDIR), so that
+# ExecStart= names an executable file as verify requires.
+install_tree "$TMP" "$TMP/root"
+ln -s -- "$DEST$TMP/root" "$TMP/root"
+unitdir=$TMP/root/lib/systemd/system
+if pkg-config --exists systemd; then
+	unitdir=$(pkg-config --define-variable=rootprefix="$TMP/root" --variable=systemdsystemunitdir systemd)
+fi
+service=$unitdir/btrfs-ino-mount.service
+timer=$unitdir/btrfs-ino-mount.timer
+[[ -f $service && -f $timer ]] || install_fail "no units in $unitdir: $(ls "$unitdir" 2>&1)"
+
+links=$(find "$DEST" \( -type l ! -name 'libbtrfsino.so*' \) -o -name '*.wants' | sed "s|^$DEST||")
+[[ -z $links ]] || install_fail "install enables something: $links"
+
+(cd "$unitdir" && systemd-analyze verify --man=no ./btrfs-ino-mount.service ./btrfs-ino-mount.timer) \
+	>"$TMP/verify" 2>&1 || install_fail "systemd-analyze verify fails: $(cat "$TMP/verify")"
+[[ ! -s $TMP/verify ]] || install_fail "systemd-analyze verify says: $(cat "$TMP/verify")"
+
+# The settings that make them do their job, as systemd parses them.
+value() { # FILE KEY: the value of KEY= in FILE
+	sed -n "s/^$2=//p" "$1"
+}
+[[ $(value "$service" Type) == oneshot ]] || install_fail "the service is not a oneshot"
+[[ " $(value "$service" Before) " == *" nfs-server.service "* ]] ||
+	install_fail "the service is not ordered before nfs-server.service"
+read -r -a exec <<<"$(value "$service" ExecStart)"
+[[ ${exec[0]} == "$TMP/root/bin/btrfs-ino" && ${exec[1]} == mount ]] ||
+	install_fail "ExecStart is '${exec[*]}'"
+[[ $(value "$timer" OnUnitActiveSec) == 1min ]] || install_fail "the timer does not run every minute"
+next=$(systemd-analyze timespan "$(value "$timer" OnUnitActiveSec)" | sed -n 's/^ *μs: //p')
+((next <= 60000000)) || install_fail "the timer's interval is $next μs"
+printf '%s: ok\n' "$INSTALL_TEST_NAME"

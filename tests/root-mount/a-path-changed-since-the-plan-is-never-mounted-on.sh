@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# A mount step checks its mount point when it acts, not only when planned:
+# after the plan, the snapshot T (holding a subvolume N) is deleted and taken
+# again from its source, so T is another subvolume and T/N the empty
+# placeholder (inode 2, find) a snapshot holds for a nested subvolume.
+# Applying the plan mounts neither (ESTALE) but still mounts the unchanged
+# subvolume next to them.
+source "$(dirname -- "$0")/mount-lib.sh"
+: "${PLAN_THEN_APPLY:?meson passes the helper}"
+setup_mount_export
+
+spool=$FEX/spool
+btrfs -q subvolume create "$spool/vol"
+btrfs -q subvolume snapshot "$spool/vol" "$spool/t"
+btrfs -q subvolume create "$spool/t/n"
+# The plan for spool, vol, t, t/n and the rest of the export.
+coproc PLAN { "$PLAN_THEN_APPLY" "$EXPORTS" "$FEX" 2>&1; }
+# bash forgets a coproc's variables when it ends: keep our own copies.
+plan_pid=$PLAN_PID
+exec {from_plan}<&"${PLAN[0]}" {to_plan}>&"${PLAN[1]}"
+plan=()
+while IFS= read -r line <&"$from_plan"; do
+	[[ $line == planned ]] && break
+	plan+=("$line")
+done
+printf '%s\n' "${plan[@]}" | grep -qx "plan [0-9]* $spool/t/n" || fail "t/n not planned: ${plan[*]}"
+
+# t taken again, from vol that now holds a subvolume n: t/n is its placeholder.
+btrfs -q subvolume delete "$spool/t/n"
+btrfs -q subvolume delete "$spool/t"
+btrfs -q subvolume create "$spool/vol/n"
+btrfs -q subvolume snapshot "$spool/vol" "$spool/t"
+check_eq "t/n is now a placeholder" 2 "$(stat -c %i -- "$spool/t/n")"
+
+echo go >&"$to_plan"
+results=$(cat <&"$from_plan")
+wait "$plan_pid" || fail "helper failed: $results"
+grep -qx "$spool/t/n Could not open: Stale file handle" <<<"$results" ||
+	fail "the placeholder was not refused: $results"
+grep -qx "$spool/t Could not open: Stale file handle" <<<"$results" ||
+	fail "the new t (another subvolume) was not refused: $results"
+grep -qx "$spool/vol mounted" <<<"$results" || fail "vol was not mounted: $results"
+mountpoint -q -- "$spool/t/n" && fail "the placeholder is a mount point"
+mountpoint -q -- "$spool/t" && fail "the new t is a mount point"
+finish

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Shared by the btrfs-ino mount tests: the classic fixture exported, running
+# "btrfs-ino mount", and what to expect from btrfs-progs, find and findmnt.
+# shellcheck shell=bash disable=SC2119
+MOUNT_TESTS_DIR=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=../root-suggest/suggest-lib.sh
+source "$MOUNT_TESTS_DIR/../root-suggest/suggest-lib.sh"
+
+# setup_mount_export: setup_export (fex exported to 127.0.0.1 in $EXPORTS),
+# the placeholders find sees before anything is mounted in $OUT/placeholders,
+# and the mount table in $OUT/mounts.before.
+setup_mount_export() {
+	setup_export
+	find "$FEX" -type d -inum 2 | sort >"$OUT/placeholders"
+	[[ -s $OUT/placeholders ]] || fail "fixture has no placeholder to avoid"
+	mount_table >"$OUT/mounts.before"
+}
+
+# mount_table: every mount below $MNT, "TARGET<TAB>FSROOT<TAB>OPTIONS", sorted.
+mount_table() {
+	findmnt -n -l -o TARGET,FSROOT,OPTIONS | awk -v mnt="$MNT" '
+		$1 == mnt || index($1, mnt "/") == 1 { print $1 "\t" $2 "\t" $3 }' | sort
+}
+
+# mount_cmd NAME ARGS...: run "btrfs-ino mount ARGS" with stdout in
+# $OUT/NAME, stderr in $OUT/NAME.err and the exit status in MOUNT_RC.
+mount_cmd() {
+	local name=$1
+	shift
+	MOUNT_RC=0
+	"$BTRFS_INO" mount -q "$@" >"$OUT/$name" 2>"$OUT/$name.err" || MOUNT_RC=$?
+	if ((MOUNT_RC >= 128)); then
+		fail "btrfs-ino mount $* died of signal $((MOUNT_RC - 128))"
+	fi
+}
+
+check_mount_rc() {
+	local name=$1 expected=$2
+	if [[ $MOUNT_RC != "$expected" ]]; then
+		fail "$name: exit status expected $expected, got $MOUNT_RC"
+		sed -n '1,10s/^/  stderr: /p' "$OUT/$name.err" >&2
+	fi
+}
+
+# expected_mount_lines: the "mount UUID=... subvolid=N on PATH" line of every
+# subvolume below $FEX, parents first, from btrfs subvolume list and blkid.
+expected_mount_lines() {
+	local uuid
+	uuid=$(blkid -p -s UUID -o value -- "$LOOP")
+	expected_subvols | awk -F'\t' -v uuid="$uuid" '{ printf "mount UUID=%s subvolid=%s on %s\n", uuid, $1, $2 }'
+}
+
+# action_lines FILE: the action lines of a run (not its notes).
+action_lines() {
+	grep -E '^(mount|umount) ' "$1" || true
+}
