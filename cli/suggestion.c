@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "btrfs-ino.h"
+#include "quote.h"
 #include "report.h"
 
 #define AUTOFS_MAP "/etc/auto.btrfs-ino"
@@ -39,99 +40,6 @@ struct suggest_ctx {
 	const struct bino_export *v4_root_export;
 	char v4_root[PATH_MAX];
 };
-
-/* ---- escaping for each file format ------------------------------------- */
-
-/* fstab(5) and the exports(5) path: octal escapes for blanks and the like. */
-static void put_octal_escaped(FILE *out, const char *s, const char *special)
-{
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (*p <= ' ' || *p == 0x7f || *p == '\\' || strchr(special, *p))
-			fprintf(out, "\\%03o", *p);
-		else
-			fputc(*p, out);
-	}
-}
-
-static void put_fstab_field(FILE *out, const char *s)
-{
-	put_octal_escaped(out, s, "#");
-}
-
-static void put_exports_path(FILE *out, const char *s)
-{
-	put_octal_escaped(out, s, "\"#");
-}
-
-/* autofs(5): a word with blanks or quotes is double-quoted. */
-static void put_autofs_word(FILE *out, const char *s)
-{
-	const char *p;
-
-	if (!strpbrk(s, " \t\"\\#&")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (p = s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fputc('\\', out);
-		fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
-/* systemd unit file values: % starts a specifier. */
-static void put_unit_value(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '%')
-			fputc('%', out);
-		fputc(*s, out);
-	}
-}
-
-/* The unit name of a mount point, as "systemd-escape --path --suffix=mount". */
-static void put_unit_name(FILE *out, const char *path)
-{
-	const unsigned char *p = (const unsigned char *)path;
-	bool first = true;
-
-	while (*p == '/')
-		p++;
-	if (!*p)
-		fputc('-', out);
-	for (; *p; p++, first = false) {
-		if (*p == '/') {
-			while (p[1] == '/')
-				p++;
-			if (p[1])
-				fputc('-', out);
-		} else if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-			   (*p >= '0' && *p <= '9') || *p == ':' || *p == '_' ||
-			   (*p == '.' && !first)) {
-			fputc(*p, out);
-		} else {
-			fprintf(out, "\\x%02x", *p);
-		}
-	}
-	fputs(".mount", out);
-}
-
-/* A single-quoted sh(1) word. */
-static void put_sh_word(FILE *out, const char *s)
-{
-	fputc('\'', out);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputs("'\\''", out);
-		else
-			fputc(*s, out);
-	}
-	fputc('\'', out);
-}
 
 /* ---- shared pieces ----------------------------------------------------- */
 
@@ -259,7 +167,7 @@ static void put_line_range(FILE *out, const struct bino_export *e)
 		fprintf(out, "lines %u-%u of ", first, last);
 	else
 		fprintf(out, "line %u of ", first);
-	put_fstab_field(out, bino_export_file(e));
+	quote_fstab_field(out, bino_export_file(e));
 }
 
 /* Whether the comma-separated @options hold @name (or "@name=..."). */
@@ -316,7 +224,7 @@ static void put_exports_line(const struct suggest_ctx *ctx,
 	size_t i, n = bino_exports_count(ctx->config->exports);
 	bool first;
 
-	put_exports_path(ctx->out, path);
+	quote_exports_path(ctx->out, path);
 	if (!line) {
 		fprintf(ctx->out, " " CLIENT_PLACEHOLDER "(ro,no_subtree_check%s%s%s%s)\n",
 			extra ? "," : "", extra ? extra : "",
@@ -367,14 +275,14 @@ static void block_server_fstab(const struct suggest_ctx *ctx)
 	for (i = 0; i < n; i++) {
 		if (bino_suggestion_subvol_mounted(ctx->sug, i)) {
 			fputs("# already mounted on its own path: ", out);
-			put_fstab_field(out, subvol_path(ctx, i));
+			quote_fstab_field(out, subvol_path(ctx, i));
 			fputc('\n', out);
 			continue;
 		}
 		fprintf(out, "UUID=%s ", ctx->uuid);
-		put_fstab_field(out, subvol_path(ctx, i));
+		quote_fstab_field(out, subvol_path(ctx, i));
 		fputs(" btrfs ", out);
-		put_mount_options(ctx, i, put_fstab_field);
+		put_mount_options(ctx, i, quote_fstab_field);
 		fputs(" 0 0\n", out);
 	}
 }
@@ -398,14 +306,14 @@ static void block_mount_units(const struct suggest_ctx *ctx)
 		if (bino_suggestion_subvol_mounted(ctx->sug, i))
 			continue;
 		fputs("\n# file: /etc/systemd/system/", out);
-		put_unit_name(out, subvol_path(ctx, i));
+		quote_mount_unit_name(out, subvol_path(ctx, i));
 		fputs("\n[Unit]\nDescription=btrfs subvolume ", out);
-		put_unit_value(out, fs_path ? fs_path : subvol_path(ctx, i));
+		quote_unit_value(out, fs_path ? fs_path : subvol_path(ctx, i));
 		fputs(" on its own path, for NFS clients\n", out);
 		fprintf(out, "\n[Mount]\nWhat=/dev/disk/by-uuid/%s\nWhere=", ctx->uuid);
-		put_unit_value(out, subvol_path(ctx, i));
+		quote_unit_value(out, subvol_path(ctx, i));
 		fputs("\nType=btrfs\nOptions=", out);
-		put_mount_options(ctx, i, put_unit_value);
+		put_mount_options(ctx, i, quote_unit_value);
 		fputs("\n\n[Install]\nWantedBy=local-fs.target\n", out);
 		any = true;
 	}
@@ -431,11 +339,11 @@ static void put_exports_target(const struct suggest_ctx *ctx, const char *what)
 	}
 	if (bino_audit_export_covered(ctx->exp)) {
 		fprintf(out, "# Server /etc/exports: no line exports %s; the export of ", ctx->path);
-		put_exports_path(out, bino_export_path(source));
+		quote_exports_path(out, bino_export_path(source));
 		fputs("\n# covers it (its clients see the path there), so its lines change.\n", out);
 	} else {
 		fputs("# Server /etc/exports: the lines that export ", out);
-		put_exports_path(out, bino_export_path(source));
+		quote_exports_path(out, bino_export_path(source));
 		fputs(" change.\n", out);
 	}
 	fprintf(out, "# %s\n", what);
@@ -585,7 +493,7 @@ static void put_versions_comment(const struct suggest_ctx *ctx,
 		return;
 	}
 	fputs("# The server has an NFSv4 pseudo-root: fsid=0 on ", out);
-	put_fstab_field(out, ctx->v4_root);
+	quote_fstab_field(out, ctx->v4_root);
 	fputs(" (", out);
 	put_line_range(out, ctx->v4_root_export);
 	fputs(").\n# NFSv4 clients name paths relative to it, NFSv3 clients by the server's\n", out);
@@ -602,9 +510,9 @@ static void put_client_fstab_line(const struct suggest_ctx *ctx,
 				  const char *path, int vers, const char *prefix)
 {
 	fprintf(ctx->out, "%s%s:", prefix, ctx->server);
-	put_fstab_field(ctx->out, mount_path(ctx, path, vers));
+	quote_fstab_field(ctx->out, mount_path(ctx, path, vers));
 	fputc(' ', ctx->out);
-	put_client_path(ctx, path, put_fstab_field);
+	put_client_path(ctx, path, quote_fstab_field);
 	if (vers)
 		fprintf(ctx->out, " nfs _netdev,vers=%d 0 0\n", vers);
 	else
@@ -664,17 +572,17 @@ static void put_autofs_entry(const struct suggest_ctx *ctx, int vers,
 	FILE *out = ctx->out;
 
 	fputs(prefix, out);
-	put_client_path(ctx, ctx->path, put_autofs_word);
+	put_client_path(ctx, ctx->path, quote_autofs_word);
 	fputs(" -fstype=nfs", out);
 	if (vers)
 		fprintf(out, ",vers=%d", vers);
 	fprintf(out, "%s/ %s:", sep, ctx->server);
-	put_autofs_word(out, mount_path(ctx, ctx->path, vers));
+	quote_autofs_word(out, mount_path(ctx, ctx->path, vers));
 	for (i = 0; i < n; i++) {
 		fputs(sep, out);
-		put_autofs_word(out, rel_path(ctx, subvol_path(ctx, i)));
+		quote_autofs_word(out, rel_path(ctx, subvol_path(ctx, i)));
 		fprintf(out, " %s:", ctx->server);
-		put_autofs_word(out, mount_path(ctx, subvol_path(ctx, i), vers));
+		quote_autofs_word(out, mount_path(ctx, subvol_path(ctx, i), vers));
 	}
 	fputc('\n', out);
 }
@@ -712,9 +620,9 @@ static void block_snapshot_hook(const struct suggest_ctx *ctx)
 	      "# Before deleting a snapshot: umount it and remove its fstab line.\n"
 	      "set -eu\n", out);
 	fputs("uuid=", out);
-	put_sh_word(out, ctx->uuid);
+	quote_sh_word(out, ctx->uuid);
 	fputs("\noptions=", out);
-	put_sh_word(out, bino_suggestion_mount_options(ctx->sug));
+	quote_sh_word(out, bino_suggestion_mount_options(ctx->sug));
 	fputs("\nfor snap in \"$@\"; do\n"
 	      "\tid=$(btrfs inspect-internal rootid \"$snap\")\n"
 	      "\tmount -t btrfs -o \"$options,subvolid=$id\" \"UUID=$uuid\" \"$snap\"\n"
@@ -752,7 +660,7 @@ static void notes(const struct suggest_ctx *ctx)
 		fputs("# Found:\n", out);
 	for (i = 0; i < n; i++) {
 		fputs("#   ", out);
-		put_fstab_field(out, bino_suggestion_placeholder(ctx->sug, i));
+		quote_fstab_field(out, bino_suggestion_placeholder(ctx->sug, i));
 		fputc('\n', out);
 	}
 	fputs("\n## Users who cannot change the server\n"
@@ -798,7 +706,7 @@ static void summary_comment(const struct suggest_ctx *ctx)
 			bino_suggestion_subvol(ctx->sug, i);
 
 		fprintf(out, "#   %" PRIu64 " ", bino_audit_subvol_id(subvol));
-		put_fstab_field(out, subvol_path(ctx, i));
+		quote_fstab_field(out, subvol_path(ctx, i));
 		if (bino_audit_subvol_parent_uuid(subvol))
 			fputs(" (snapshot)", out);
 		if (bino_suggestion_subvol_mounted(ctx->sug, i))
