@@ -530,25 +530,6 @@ static void block_client_fstab(const struct suggest_ctx *ctx)
 	}
 }
 
-/* A host name goes into fstab and map fields: no blanks, no ':' or '/'. */
-int suggest_config_set_server(struct suggest_config *config,
-			      const char *command, const char *name)
-{
-	if (!*name || strpbrk(name, " \t\n:/"))
-		return usage_error(command, "bad server name '%s'", name);
-	config->server = name;
-	return 0;
-}
-
-int suggest_config_set_client_dir(struct suggest_config *config,
-				  const char *command, const char *dir)
-{
-	if (dir[0] != '/')
-		return usage_error(command, "--client-dir needs an absolute path");
-	config->client_dir = dir;
-	return 0;
-}
-
 /*
  * The autofs multi-mount entry for NFS @vers (0: unpinned), its lines
  * joined by @sep (" \\\n\t", or " " for the one-line commented form).
