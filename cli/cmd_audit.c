@@ -19,6 +19,7 @@
 #include "btrfs-ino.h"
 #include "output.h"
 #include "report.h"
+#include "suggest_options.h"
 #include "suggestion.h"
 #include "tables.h"
 
@@ -79,8 +80,6 @@ enum {
 	OPT_SUGGEST,
 	OPT_ASCII,
 	OPT_FULL_TREE,
-	OPT_SERVER,
-	OPT_CLIENT_DIR,
 };
 
 static int parse_audit_options(int argc, char **argv, struct audit_options *opts)
@@ -93,8 +92,7 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 		{ "suggest", no_argument, NULL, OPT_SUGGEST },
 		{ "ascii", no_argument, NULL, OPT_ASCII },
 		{ "full-tree", no_argument, NULL, OPT_FULL_TREE },
-		{ "server", required_argument, NULL, OPT_SERVER },
-		{ "client-dir", required_argument, NULL, OPT_CLIENT_DIR },
+		SUGGEST_LONG_OPTIONS,
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -126,15 +124,10 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 		case OPT_FULL_TREE:
 			opts->tree.full = true;
 			break;
-		case OPT_SERVER:
-			ret = suggest_config_set_server(&opts->client, "audit",
-							optarg);
-			if (ret)
-				return ret;
-			break;
-		case OPT_CLIENT_DIR:
-			ret = suggest_config_set_client_dir(&opts->client,
-							    "audit", optarg);
+		case SUGGEST_OPT_SERVER:
+		case SUGGEST_OPT_CLIENT_DIR:
+			ret = suggest_config_option(&opts->client, "audit", opt,
+						    optarg);
 			if (ret)
 				return ret;
 			break;

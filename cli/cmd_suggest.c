@@ -14,6 +14,7 @@
 #include "btrfs-ino.h"
 #include "output.h"
 #include "report.h"
+#include "suggest_options.h"
 #include "suggestion.h"
 #include "tables.h"
 
@@ -64,8 +65,6 @@ enum {
 	OPT_MOUNTINFO,
 	OPT_FORMAT,
 	OPT_JSON,
-	OPT_SERVER,
-	OPT_CLIENT_DIR,
 };
 
 static int parse_suggest_options(int argc, char **argv,
@@ -76,8 +75,7 @@ static int parse_suggest_options(int argc, char **argv,
 		{ "mountinfo", required_argument, NULL, OPT_MOUNTINFO },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "json", no_argument, NULL, OPT_JSON },
-		{ "server", required_argument, NULL, OPT_SERVER },
-		{ "client-dir", required_argument, NULL, OPT_CLIENT_DIR },
+		SUGGEST_LONG_OPTIONS,
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -105,15 +103,10 @@ static int parse_suggest_options(int argc, char **argv,
 		case OPT_JSON:
 			opts->format = OUTPUT_JSON;
 			break;
-		case OPT_SERVER:
-			ret = suggest_config_set_server(&opts->client, "suggest",
-							optarg);
-			if (ret)
-				return ret;
-			break;
-		case OPT_CLIENT_DIR:
-			ret = suggest_config_set_client_dir(&opts->client,
-							    "suggest", optarg);
+		case SUGGEST_OPT_SERVER:
+		case SUGGEST_OPT_CLIENT_DIR:
+			ret = suggest_config_option(&opts->client, "suggest", opt,
+						    optarg);
 			if (ret)
 				return ret;
 			break;

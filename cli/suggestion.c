@@ -5,8 +5,9 @@
  * its own on the clients: server fstab lines (or systemd mount units), the
  * exports(5) lines, client fstab lines and an autofs map, a hook for later
  * snapshots, and what users who cannot change the server can do.  The
- * library supplies the facts (bino_suggestion_*); the phrasing is here, as
- * text (suggest, audit --suggest) and as JSON (--json of both).
+ * library supplies the facts (bino_suggestion_*); the phrasing is here,
+ * as text (suggest, audit --suggest); suggestion_json.c wraps it in JSON
+ * and quote.c quotes names for each file format.
  */
 #include "suggestion.h"
 
@@ -18,120 +19,15 @@
 #include <unistd.h>
 
 #include "btrfs-ino.h"
+#include "quote.h"
 #include "report.h"
+#include "suggestion_ctx.h"
 
 #define AUTOFS_MAP "/etc/auto.btrfs-ino"
 #define HOOK_PATH "/usr/local/sbin/btrfs-ino-mount-snapshot"
 /* The client of an export the admin must choose: never the world ("*"). */
 #define CLIENT_PLACEHOLDER "CLIENT"
 
-/* What one export's blocks are written from. */
-struct suggest_ctx {
-	const struct suggest_config *config;
-	const struct bino_audit_export *exp;
-	const struct bino_suggestion *sug;
-	enum suggest_block block;
-	const char *path;
-	char uuid[37];
-	char server[256];
-	FILE *out;
-	/* The NFSv4 pseudo-root (an fsid=0 export) clients see, resolved. */
-	const struct bino_export *v4_root_export;
-	char v4_root[PATH_MAX];
-};
-
-/* ---- escaping for each file format ------------------------------------- */
-
-/* fstab(5) and the exports(5) path: octal escapes for blanks and the like. */
-static void put_octal_escaped(FILE *out, const char *s, const char *special)
-{
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (*p <= ' ' || *p == 0x7f || *p == '\\' || strchr(special, *p))
-			fprintf(out, "\\%03o", *p);
-		else
-			fputc(*p, out);
-	}
-}
-
-static void put_fstab_field(FILE *out, const char *s)
-{
-	put_octal_escaped(out, s, "#");
-}
-
-static void put_exports_path(FILE *out, const char *s)
-{
-	put_octal_escaped(out, s, "\"#");
-}
-
-/* autofs(5): a word with blanks or quotes is double-quoted. */
-static void put_autofs_word(FILE *out, const char *s)
-{
-	const char *p;
-
-	if (!strpbrk(s, " \t\"\\#&")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (p = s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fputc('\\', out);
-		fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
-/* systemd unit file values: % starts a specifier. */
-static void put_unit_value(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '%')
-			fputc('%', out);
-		fputc(*s, out);
-	}
-}
-
-/* The unit name of a mount point, as "systemd-escape --path --suffix=mount". */
-static void put_unit_name(FILE *out, const char *path)
-{
-	const unsigned char *p = (const unsigned char *)path;
-	bool first = true;
-
-	while (*p == '/')
-		p++;
-	if (!*p)
-		fputc('-', out);
-	for (; *p; p++, first = false) {
-		if (*p == '/') {
-			while (p[1] == '/')
-				p++;
-			if (p[1])
-				fputc('-', out);
-		} else if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-			   (*p >= '0' && *p <= '9') || *p == ':' || *p == '_' ||
-			   (*p == '.' && !first)) {
-			fputc(*p, out);
-		} else {
-			fprintf(out, "\\x%02x", *p);
-		}
-	}
-	fputs(".mount", out);
-}
-
-/* A single-quoted sh(1) word. */
-static void put_sh_word(FILE *out, const char *s)
-{
-	fputc('\'', out);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputs("'\\''", out);
-		else
-			fputc(*s, out);
-	}
-	fputc('\'', out);
-}
 
 /* ---- shared pieces ----------------------------------------------------- */
 
@@ -259,7 +155,7 @@ static void put_line_range(FILE *out, const struct bino_export *e)
 		fprintf(out, "lines %u-%u of ", first, last);
 	else
 		fprintf(out, "line %u of ", first);
-	put_fstab_field(out, bino_export_file(e));
+	quote_fstab_field(out, bino_export_file(e));
 }
 
 /* Whether the comma-separated @options hold @name (or "@name=..."). */
@@ -316,7 +212,7 @@ static void put_exports_line(const struct suggest_ctx *ctx,
 	size_t i, n = bino_exports_count(ctx->config->exports);
 	bool first;
 
-	put_exports_path(ctx->out, path);
+	quote_exports_path(ctx->out, path);
 	if (!line) {
 		fprintf(ctx->out, " " CLIENT_PLACEHOLDER "(ro,no_subtree_check%s%s%s%s)\n",
 			extra ? "," : "", extra ? extra : "",
@@ -369,14 +265,14 @@ static void block_server_fstab(const struct suggest_ctx *ctx)
 	for (i = 0; i < n; i++) {
 		if (bino_suggestion_subvol_mounted(ctx->sug, i)) {
 			fputs("# already mounted on its own path: ", out);
-			put_fstab_field(out, subvol_path(ctx, i));
+			quote_fstab_field(out, subvol_path(ctx, i));
 			fputc('\n', out);
 			continue;
 		}
 		fprintf(out, "UUID=%s ", ctx->uuid);
-		put_fstab_field(out, subvol_path(ctx, i));
+		quote_fstab_field(out, subvol_path(ctx, i));
 		fputs(" btrfs ", out);
-		put_mount_options(ctx, i, put_fstab_field);
+		put_mount_options(ctx, i, quote_fstab_field);
 		fputs(" 0 0\n", out);
 	}
 }
@@ -401,14 +297,14 @@ static void block_mount_units(const struct suggest_ctx *ctx)
 		if (bino_suggestion_subvol_mounted(ctx->sug, i))
 			continue;
 		fputs("\n# file: /etc/systemd/system/", out);
-		put_unit_name(out, subvol_path(ctx, i));
+		quote_mount_unit_name(out, subvol_path(ctx, i));
 		fputs("\n[Unit]\nDescription=btrfs subvolume ", out);
-		put_unit_value(out, fs_path ? fs_path : subvol_path(ctx, i));
+		quote_unit_value(out, fs_path ? fs_path : subvol_path(ctx, i));
 		fputs(" on its own path, for NFS clients\n", out);
 		fprintf(out, "\n[Mount]\nWhat=/dev/disk/by-uuid/%s\nWhere=", ctx->uuid);
-		put_unit_value(out, subvol_path(ctx, i));
+		quote_unit_value(out, subvol_path(ctx, i));
 		fputs("\nType=btrfs\nOptions=", out);
-		put_mount_options(ctx, i, put_unit_value);
+		put_mount_options(ctx, i, quote_unit_value);
 		fputs("\n\n[Install]\nWantedBy=local-fs.target\n", out);
 		any = true;
 	}
@@ -434,11 +330,11 @@ static void put_exports_target(const struct suggest_ctx *ctx, const char *what)
 	}
 	if (bino_audit_export_covered(ctx->exp)) {
 		fprintf(out, "# Server /etc/exports: no line exports %s; the export of ", ctx->path);
-		put_exports_path(out, bino_export_path(source));
+		quote_exports_path(out, bino_export_path(source));
 		fputs("\n# covers it (its clients see the path there), so its lines change.\n", out);
 	} else {
 		fputs("# Server /etc/exports: the lines that export ", out);
-		put_exports_path(out, bino_export_path(source));
+		quote_exports_path(out, bino_export_path(source));
 		fputs(" change.\n", out);
 	}
 	fprintf(out, "# %s\n", what);
@@ -588,7 +484,7 @@ static void put_versions_comment(const struct suggest_ctx *ctx,
 		return;
 	}
 	fputs("# The server has an NFSv4 pseudo-root: fsid=0 on ", out);
-	put_fstab_field(out, ctx->v4_root);
+	quote_fstab_field(out, ctx->v4_root);
 	fputs(" (", out);
 	put_line_range(out, ctx->v4_root_export);
 	fputs(").\n# NFSv4 clients name paths relative to it, NFSv3 clients by the server's\n", out);
@@ -605,9 +501,9 @@ static void put_client_fstab_line(const struct suggest_ctx *ctx,
 				  const char *path, int vers, const char *prefix)
 {
 	fprintf(ctx->out, "%s%s:", prefix, ctx->server);
-	put_fstab_field(ctx->out, mount_path(ctx, path, vers));
+	quote_fstab_field(ctx->out, mount_path(ctx, path, vers));
 	fputc(' ', ctx->out);
-	put_client_path(ctx, path, put_fstab_field);
+	put_client_path(ctx, path, quote_fstab_field);
 	if (vers)
 		fprintf(ctx->out, " nfs _netdev,vers=%d 0 0\n", vers);
 	else
@@ -637,25 +533,6 @@ static void block_client_fstab(const struct suggest_ctx *ctx)
 	}
 }
 
-/* A host name goes into fstab and map fields: no blanks, no ':' or '/'. */
-int suggest_config_set_server(struct suggest_config *config,
-			      const char *command, const char *name)
-{
-	if (!*name || strpbrk(name, " \t\n:/"))
-		return usage_error(command, "bad server name '%s'", name);
-	config->server = name;
-	return 0;
-}
-
-int suggest_config_set_client_dir(struct suggest_config *config,
-				  const char *command, const char *dir)
-{
-	if (dir[0] != '/')
-		return usage_error(command, "--client-dir needs an absolute path");
-	config->client_dir = dir;
-	return 0;
-}
-
 /*
  * The autofs multi-mount entry for NFS @vers (0: unpinned), its lines
  * joined by @sep (" \\\n\t", or " " for the one-line commented form).
@@ -667,17 +544,17 @@ static void put_autofs_entry(const struct suggest_ctx *ctx, int vers,
 	FILE *out = ctx->out;
 
 	fputs(prefix, out);
-	put_client_path(ctx, ctx->path, put_autofs_word);
+	put_client_path(ctx, ctx->path, quote_autofs_word);
 	fputs(" -fstype=nfs", out);
 	if (vers)
 		fprintf(out, ",vers=%d", vers);
 	fprintf(out, "%s/ %s:", sep, ctx->server);
-	put_autofs_word(out, mount_path(ctx, ctx->path, vers));
+	quote_autofs_word(out, mount_path(ctx, ctx->path, vers));
 	for (i = 0; i < n; i++) {
 		fputs(sep, out);
-		put_autofs_word(out, rel_path(ctx, subvol_path(ctx, i)));
+		quote_autofs_word(out, rel_path(ctx, subvol_path(ctx, i)));
 		fprintf(out, " %s:", ctx->server);
-		put_autofs_word(out, mount_path(ctx, subvol_path(ctx, i), vers));
+		quote_autofs_word(out, mount_path(ctx, subvol_path(ctx, i), vers));
 	}
 	fputc('\n', out);
 }
@@ -715,9 +592,9 @@ static void block_snapshot_hook(const struct suggest_ctx *ctx)
 	      "# Before deleting a snapshot: umount it and remove its fstab line.\n"
 	      "set -eu\n", out);
 	fputs("uuid=", out);
-	put_sh_word(out, ctx->uuid);
+	quote_sh_word(out, ctx->uuid);
 	fputs("\noptions=", out);
-	put_sh_word(out, bino_suggestion_mount_options(ctx->sug));
+	quote_sh_word(out, bino_suggestion_mount_options(ctx->sug));
 	fputs("\nfor snap in \"$@\"; do\n"
 	      "\tid=$(btrfs inspect-internal rootid \"$snap\")\n"
 	      "\tmount -t btrfs -o \"$options,subvolid=$id\" \"UUID=$uuid\" \"$snap\"\n"
@@ -756,7 +633,7 @@ static void notes(const struct suggest_ctx *ctx)
 		fputs("# Found:\n", out);
 	for (i = 0; i < n; i++) {
 		fputs("#   ", out);
-		put_fstab_field(out, bino_suggestion_placeholder(ctx->sug, i));
+		quote_fstab_field(out, bino_suggestion_placeholder(ctx->sug, i));
 		fputc('\n', out);
 	}
 	fputs("\n## Users who cannot change the server\n"
@@ -802,7 +679,7 @@ static void summary_comment(const struct suggest_ctx *ctx)
 			bino_suggestion_subvol(ctx->sug, i);
 
 		fprintf(out, "#   %" PRIu64 " ", bino_audit_subvol_id(subvol));
-		put_fstab_field(out, subvol_path(ctx, i));
+		quote_fstab_field(out, subvol_path(ctx, i));
 		if (bino_audit_subvol_parent_uuid(subvol))
 			fputs(" (snapshot)", out);
 		if (bino_suggestion_subvol_mounted(ctx->sug, i))
@@ -872,14 +749,10 @@ static void suggest_export(const struct suggest_ctx *ctx)
 
 /* ---- one export ------------------------------------------------------- */
 
-/*
- * Make the suggestion for @exp and fill @ctx from it (the text goes
- * nowhere yet).  Returns the library's error, reported on stderr.
- */
-static enum bino_error suggest_begin(struct suggest_ctx *ctx,
-				     const struct suggest_config *config,
-				     const struct bino_audit_export *exp,
-				     struct bino_suggestion **sug)
+enum bino_error suggest_begin(struct suggest_ctx *ctx,
+			      const struct suggest_config *config,
+			      const struct bino_audit_export *exp,
+			      struct bino_suggestion **sug)
 {
 	enum bino_error err = bino_audit_export_error(exp);
 	const uint8_t *uuid;
@@ -917,15 +790,13 @@ static enum bino_error suggest_begin(struct suggest_ctx *ctx,
 	return BINO_OK;
 }
 
-/* Whether there is configuration to write: subvolumes on a known btrfs. */
-static bool suggest_applies(const struct suggest_ctx *ctx)
+bool suggest_applies(const struct suggest_ctx *ctx)
 {
 	return bino_suggestion_subvol_count(ctx->sug) &&
 	       bino_suggestion_fs_uuid(ctx->sug);
 }
 
-/* The text for an unsafe path: ctx->block, or the full report. */
-static void suggest_unsafe(const struct suggest_ctx *ctx)
+void suggest_unsafe(const struct suggest_ctx *ctx)
 {
 	const struct bino_mount *fs = bino_suggestion_filesystem(ctx->sug);
 
@@ -961,132 +832,4 @@ int suggestion_write(const struct suggest_config *config,
 			ctx.path);
 	bino_suggestion_destroy(sug);
 	return 0;
-}
-
-/* ---- JSON ------------------------------------------------------------- */
-
-static void json_subvols(struct output *out, const struct suggest_ctx *ctx)
-{
-	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
-
-	output_open_array(out, "subvolumes");
-	for (i = 0; i < n; i++) {
-		const struct bino_audit_subvol *subvol =
-			bino_suggestion_subvol(ctx->sug, i);
-		uint64_t of = bino_audit_subvol_snapshot_of(subvol);
-
-		output_open_object(out, NULL);
-		print_u64(out, PRINT_JSON, "id", NULL, bino_audit_subvol_id(subvol));
-		print_text_path(out, "path", NULL, bino_audit_subvol_path(subvol));
-		print_text_path(out, "fs_path", NULL,
-				bino_audit_subvol_fs_path(subvol));
-		print_bool(out, PRINT_JSON, "mounted", NULL,
-			   bino_suggestion_subvol_mounted(ctx->sug, i));
-		if (of)
-			print_u64(out, PRINT_JSON, "snapshot_of", NULL, of);
-		else
-			print_string(out, PRINT_JSON, "snapshot_of", NULL, NULL);
-		output_close(out);
-	}
-	output_close(out);
-}
-
-static void json_placeholders(struct output *out, const struct suggest_ctx *ctx)
-{
-	size_t i, n = bino_suggestion_placeholder_count(ctx->sug);
-
-	output_open_array(out, "placeholders");
-	for (i = 0; i < n; i++)
-		print_text_path(out, "placeholders", NULL,
-				bino_suggestion_placeholder(ctx->sug, i));
-	output_close(out);
-}
-
-/*
- * Every block under its --format name with '-' made '_', each exactly as
- * "suggest --format NAME PATH" prints it for this path.
- */
-static int json_blocks(struct output *out, struct suggest_ctx *ctx)
-{
-	char key[32], *text, *p;
-	size_t len;
-	int b;
-
-	if (!bino_suggestion_needed(ctx->sug) || !suggest_applies(ctx)) {
-		print_string(out, PRINT_JSON, "blocks", NULL, NULL);
-		return 0;
-	}
-	output_open_object(out, "blocks");
-	for (b = 0; b < SUGGEST_BLOCK_NR; b++) {
-		ctx->block = b;
-		ctx->out = open_memstream(&text, &len);
-		if (!ctx->out)
-			return -1;
-		suggest_unsafe(ctx);
-		if (fclose(ctx->out) != 0) {
-			free(text);
-			return -1;
-		}
-		snprintf(key, sizeof(key), "%s", blocks[b].name);
-		for (p = key; *p; p++) {
-			if (*p == '-')
-				*p = '_';
-		}
-		print_path(out, PRINT_JSON, key, NULL, text, len);
-		free(text);
-	}
-	ctx->out = NULL;
-	output_close(out);
-	return 0;
-}
-
-static void json_error(struct output *out, enum bino_error err, int error_errno,
-		       const char *message)
-{
-	output_open_object(out, "error");
-	print_string(out, PRINT_JSON, "step", NULL, bino_strerror(err));
-	print_i64(out, PRINT_JSON, "errno", NULL, error_errno);
-	print_string(out, PRINT_JSON, "message", NULL,
-		     message ? message : strerror(error_errno));
-	output_close(out);
-}
-
-int suggestion_json(struct output *out, const char *key,
-		    const struct suggest_config *config,
-		    const struct bino_audit_export *exp)
-{
-	struct bino_suggestion *sug = NULL;
-	struct suggest_ctx ctx;
-	enum bino_error err;
-	int ret = 0;
-
-	output_open_object(out, key);
-	print_text_path(out, "path", NULL, bino_audit_export_path(exp));
-	err = suggest_begin(&ctx, config, exp, &sug);
-	if (err) {
-		if (bino_audit_export_error(exp))
-			json_error(out, err, bino_audit_export_errno(exp),
-				   audit_export_reason(exp));
-		else
-			json_error(out, err, errno, NULL);
-		output_close(out);
-		return -1;
-	}
-	print_string(out, PRINT_JSON, "error", NULL, NULL);
-	print_export_json(out, exp);
-	print_bool(out, PRINT_JSON, "needed", NULL, bino_suggestion_needed(sug));
-	print_mount(out, "filesystem", bino_suggestion_filesystem(sug));
-	print_string(out, PRINT_JSON, "fs_uuid", NULL,
-		     bino_suggestion_fs_uuid(sug) ? ctx.uuid : NULL);
-	print_string(out, PRINT_JSON, "mount_options", NULL,
-		     bino_suggestion_mount_options(sug));
-	json_subvols(out, &ctx);
-	json_placeholders(out, &ctx);
-	if (json_blocks(out, &ctx) != 0) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(errno));
-		ret = -1;
-	}
-	output_close(out);
-	bino_suggestion_destroy(sug);
-	return ret;
 }

@@ -39,15 +39,6 @@ struct suggest_config {
 };
 
 /*
- * Take --server NAME and --client-dir DIR for @command ("suggest",
- * "audit"): 0, or a usage error's exit status after saying why.
- */
-int suggest_config_set_server(struct suggest_config *config,
-			      const char *command, const char *name);
-int suggest_config_set_client_dir(struct suggest_config *config,
-				  const char *command, const char *dir);
-
-/*
  * Write what suggest prints for one audited path to @stream: @block (or
  * the full report, SUGGEST_ALL) when the path is unsafe; with SUGGEST_ALL
  * a one-line note when it is safe, else nothing.  *@needed tells whether

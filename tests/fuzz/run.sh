@@ -5,7 +5,7 @@
 #
 # Usage: tests/fuzz/run.sh [SECONDS] [TARGET...]
 #   SECONDS  per target (default 20); 0 only replays seeds and regressions
-#   TARGET   exports, nfshandle, mountinfo, escape (default: all)
+#   TARGET   exports, nfshandle, mountinfo, escape, quote (default: all)
 # Environment: FUZZ_BUILD_DIR (default SRC/build-fuzz), CC (default clang).
 #
 # Each target keeps a growing corpus in FUZZ_BUILD_DIR/corpus/TARGET; the
@@ -22,7 +22,7 @@ seconds=${1:-20}
 shift || true
 build=${FUZZ_BUILD_DIR:-$src/build-fuzz}
 cc=${CC:-clang}
-all_targets=(exports nfshandle mountinfo escape)
+all_targets=(exports nfshandle mountinfo escape quote)
 targets=("$@")
 ((${#targets[@]})) || targets=("${all_targets[@]}")
 
@@ -47,6 +47,7 @@ sources() {
 	nfshandle) echo "$src/lib/nfshandle.c" ;;
 	mountinfo) echo "$src/lib/mounts.c $src/lib/statx.c $src/lib/error.c" ;;
 	escape) echo "$src/cli/escape.c" ;;
+	quote) echo "$src/cli/quote.c" ;;
 	*) return 1 ;;
 	esac
 }

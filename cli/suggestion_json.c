@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The suggestion for one export as JSON (suggest --json, audit --suggest
+ * --json): the facts it is made from and the text of every block.
+ */
+#include "suggestion.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btrfs-ino.h"
+#include "report.h"
+#include "suggestion_ctx.h"
+
+static void json_subvols(struct output *out, const struct suggest_ctx *ctx)
+{
+	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
+
+	output_open_array(out, "subvolumes");
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_subvol *subvol =
+			bino_suggestion_subvol(ctx->sug, i);
+		uint64_t of = bino_audit_subvol_snapshot_of(subvol);
+
+		output_open_object(out, NULL);
+		print_u64(out, PRINT_JSON, "id", NULL, bino_audit_subvol_id(subvol));
+		print_text_path(out, "path", NULL, bino_audit_subvol_path(subvol));
+		print_text_path(out, "fs_path", NULL,
+				bino_audit_subvol_fs_path(subvol));
+		print_bool(out, PRINT_JSON, "mounted", NULL,
+			   bino_suggestion_subvol_mounted(ctx->sug, i));
+		if (of)
+			print_u64(out, PRINT_JSON, "snapshot_of", NULL, of);
+		else
+			print_string(out, PRINT_JSON, "snapshot_of", NULL, NULL);
+		output_close(out);
+	}
+	output_close(out);
+}
+
+static void json_placeholders(struct output *out, const struct suggest_ctx *ctx)
+{
+	size_t i, n = bino_suggestion_placeholder_count(ctx->sug);
+
+	output_open_array(out, "placeholders");
+	for (i = 0; i < n; i++)
+		print_text_path(out, "placeholders", NULL,
+				bino_suggestion_placeholder(ctx->sug, i));
+	output_close(out);
+}
+
+/*
+ * Every block under its --format name with '-' made '_', each exactly as
+ * "suggest --format NAME PATH" prints it for this path.
+ */
+static int json_blocks(struct output *out, struct suggest_ctx *ctx)
+{
+	char key[32], *text, *p;
+	size_t len;
+	int b;
+
+	if (!bino_suggestion_needed(ctx->sug) || !suggest_applies(ctx)) {
+		print_string(out, PRINT_JSON, "blocks", NULL, NULL);
+		return 0;
+	}
+	output_open_object(out, "blocks");
+	for (b = 0; b < SUGGEST_BLOCK_NR; b++) {
+		ctx->block = b;
+		ctx->out = open_memstream(&text, &len);
+		if (!ctx->out)
+			return -1;
+		suggest_unsafe(ctx);
+		if (fclose(ctx->out) != 0) {
+			free(text);
+			return -1;
+		}
+		snprintf(key, sizeof(key), "%s", suggest_block_name(b));
+		for (p = key; *p; p++) {
+			if (*p == '-')
+				*p = '_';
+		}
+		print_path(out, PRINT_JSON, key, NULL, text, len);
+		free(text);
+	}
+	ctx->out = NULL;
+	output_close(out);
+	return 0;
+}
+
+static void json_error(struct output *out, enum bino_error err, int error_errno,
+		       const char *message)
+{
+	output_open_object(out, "error");
+	print_string(out, PRINT_JSON, "step", NULL, bino_strerror(err));
+	print_i64(out, PRINT_JSON, "errno", NULL, error_errno);
+	print_string(out, PRINT_JSON, "message", NULL,
+		     message ? message : strerror(error_errno));
+	output_close(out);
+}
+
+int suggestion_json(struct output *out, const char *key,
+		    const struct suggest_config *config,
+		    const struct bino_audit_export *exp)
+{
+	struct bino_suggestion *sug = NULL;
+	struct suggest_ctx ctx;
+	enum bino_error err;
+	int ret = 0;
+
+	output_open_object(out, key);
+	print_text_path(out, "path", NULL, bino_audit_export_path(exp));
+	err = suggest_begin(&ctx, config, exp, &sug);
+	if (err) {
+		if (bino_audit_export_error(exp))
+			json_error(out, err, bino_audit_export_errno(exp),
+				   audit_export_reason(exp));
+		else
+			json_error(out, err, errno, NULL);
+		output_close(out);
+		return -1;
+	}
+	print_string(out, PRINT_JSON, "error", NULL, NULL);
+	print_export_json(out, exp);
+	print_bool(out, PRINT_JSON, "needed", NULL, bino_suggestion_needed(sug));
+	print_mount(out, "filesystem", bino_suggestion_filesystem(sug));
+	print_string(out, PRINT_JSON, "fs_uuid", NULL,
+		     bino_suggestion_fs_uuid(sug) ? ctx.uuid : NULL);
+	print_string(out, PRINT_JSON, "mount_options", NULL,
+		     bino_suggestion_mount_options(sug));
+	json_subvols(out, &ctx);
+	json_placeholders(out, &ctx);
+	if (json_blocks(out, &ctx) != 0) {
+		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(errno));
+		ret = -1;
+	}
+	output_close(out);
+	bino_suggestion_destroy(sug);
+	return ret;
+}

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libFuzzer target for the quoting of names in the files suggest writes
+ * (cli/quote.c), any bytes in (up to the first NUL, as names are C strings);
+ * each quoting is decoded here by the format's rule and must give back the
+ * name:
+ *  - fstab fields and exports paths: no blank, control byte, DEL, '#' (nor
+ *    '"' for exports) left bare, and \ooo decodes back;
+ *  - autofs words: bare when safe, else one double-quoted word whose \"
+ *    and \\ decode back;
+ *  - systemd unit values: every '%' doubled;
+ *  - mount unit names: only [A-Za-z0-9:_.-] and \xHH, no leading '.', and
+ *    '-' as '/', \xHH as the byte give back the path with its slashes
+ *    collapsed and trimmed ("-" for the root);
+ *  - sh words: one single-quoted word with ' as '\''.
+ * Built by tests/fuzz/run.sh.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quote.h"
+
+#define CHECK(cond)                                                     \
+	do {                                                            \
+		if (!(cond))                                            \
+			abort();                                        \
+	} while (0)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char *quoted(void (*quote)(FILE *, const char *), const char *s,
+		    size_t *len)
+{
+	char *text;
+	FILE *out = open_memstream(&text, len);
+
+	CHECK(out);
+	quote(out, s);
+	CHECK(fclose(out) == 0);
+	CHECK(strlen(text) == *len);
+	return text;
+}
+
+static void check_octal(void (*quote)(FILE *, const char *), const char *s,
+			const char *special)
+{
+	size_t len, i, o = 0;
+	char *text = quoted(quote, s, &len);
+	char *back = malloc(len + 1);
+
+	CHECK(back);
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		CHECK(c > ' ' && c != 0x7f && !strchr(special, c));
+		if (c != '\\') {
+			back[o++] = (char)c;
+			continue;
+		}
+		CHECK(i + 3 <= len);
+		for (int k = 1; k <= 3; k++)
+			CHECK(text[i + k] >= '0' && text[i + k] <= '7');
+		back[o++] = (char)((text[i + 1] - '0') << 6 |
+				   (text[i + 2] - '0') << 3 | (text[i + 3] - '0'));
+		i += 3;
+	}
+	back[o] = '\0';
+	CHECK(strcmp(back, s) == 0);
+	free(back);
+	free(text);
+}
+
+static void check_autofs(const char *s)
+{
+	size_t len, i, o = 0;
+	char *text = quoted(quote_autofs_word, s, &len);
+	char *back = malloc(len + 1);
+
+	CHECK(back);
+	if (!strpbrk(s, " \t\"\\#&")) {
+		CHECK(strcmp(text, s) == 0);
+		goto out;
+	}
+	CHECK(len >= 2 && text[0] == '"' && text[len - 1] == '"');
+	for (i = 1; i < len - 1; i++) {
+		if (text[i] == '\\') {
+			CHECK(i + 1 < len - 1);
+			i++;
+			CHECK(text[i] == '"' || text[i] == '\\');
+		} else {
+			CHECK(text[i] != '"');
+		}
+		back[o++] = text[i];
+	}
+	back[o] = '\0';
+	CHECK(strcmp(back, s) == 0);
+out:
+	free(back);
+	free(text);
+}
+
+static void check_unit_value(const char *s)
+{
+	size_t len, i, o = 0;
+	char *text = quoted(quote_unit_value, s, &len);
+	char *back = malloc(len + 1);
+
+	CHECK(back);
+	for (i = 0; i < len; i++) {
+		if (text[i] == '%') {
+			CHECK(i + 1 < len && text[i + 1] == '%');
+			i++;
+		}
+		back[o++] = text[i];
+	}
+	back[o] = '\0';
+	CHECK(strcmp(back, s) == 0);
+	free(back);
+	free(text);
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* @s with runs of '/' made one and those at both ends dropped. */
+static char *simplified(const char *s)
+{
+	char *out = malloc(strlen(s) + 1), *o = out;
+
+	CHECK(out);
+	while (*s == '/')
+		s++;
+	for (; *s; s++) {
+		if (*s == '/' && (s[1] == '/' || !s[1]))
+			continue;
+		*o++ = *s;
+	}
+	*o = '\0';
+	return out;
+}
+
+static void check_unit_name(const char *s)
+{
+	size_t len, i, o = 0;
+	char *text = quoted(quote_mount_unit_name, s, &len);
+	char *want = simplified(s), *back;
+
+	CHECK(len > 6 && strcmp(text + len - 6, ".mount") == 0);
+	len -= 6;
+	text[len] = '\0';
+	CHECK(text[0] != '.');
+	if (!*want) {
+		CHECK(strcmp(text, "-") == 0);
+		goto out;
+	}
+	back = malloc(len + 1);
+	CHECK(back);
+	for (i = 0; i < len; i++) {
+		char c = text[i];
+
+		if (c == '-') {
+			back[o++] = '/';
+		} else if (c == '\\') {
+			int h, l;
+
+			CHECK(i + 3 < len && text[i + 1] == 'x');
+			h = hexval(text[i + 2]);
+			l = hexval(text[i + 3]);
+			CHECK(h >= 0 && l >= 0);
+			back[o++] = (char)(h << 4 | l);
+			i += 3;
+		} else {
+			CHECK((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			      (c >= '0' && c <= '9') || c == ':' || c == '_' ||
+			      c == '.');
+			back[o++] = c;
+		}
+	}
+	back[o] = '\0';
+	CHECK(strcmp(back, want) == 0);
+	free(back);
+out:
+	free(want);
+	free(text);
+}
+
+static void check_sh(const char *s)
+{
+	size_t len, i, o = 0;
+	char *text = quoted(quote_sh_word, s, &len);
+	char *back = malloc(len + 1);
+
+	CHECK(back);
+	CHECK(len >= 2 && text[0] == '\'' && text[len - 1] == '\'');
+	for (i = 1; i < len - 1; i++) {
+		if (text[i] == '\'') {
+			CHECK(i + 4 < len && strncmp(text + i, "'\\''", 4) == 0);
+			i += 3;
+		}
+		back[o++] = text[i];
+	}
+	back[o] = '\0';
+	CHECK(strcmp(back, s) == 0);
+	free(back);
+	free(text);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *s = malloc(size + 1);
+
+	CHECK(s);
+	memcpy(s, data, size);
+	s[size] = '\0';
+	check_octal(quote_fstab_field, s, "#");
+	check_octal(quote_exports_path, s, "\"#");
+	check_autofs(s);
+	check_unit_value(s);
+	check_unit_name(s);
+	check_sh(s);
+	free(s);
+	return 0;
+}

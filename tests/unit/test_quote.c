@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * How suggest quotes a name for each file format: every quoting is read back
+ * by the format's real reader where this machine has one (our exports(5)
+ * parser, util-linux's libmount for fstab, systemd-escape for unit names,
+ * sh for shell words), so the reader gives back exactly the name's bytes.
+ */
+#include <criterion/criterion.h>
+#include <libmount.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "btrfsino.h"
+#include "quote.h"
+
+/* Names with what each format must quote: blanks, controls, '#', quotes... */
+static const char *const hostile[] = {
+	"/srv/plain",
+	"/srv/sp ace",
+	"/srv/tab\there",
+	"/srv/new\nline",
+	"/srv/back\\slash",
+	"/srv/hash#mark",
+	"/srv/dq\"uote",
+	"/srv/sq'uote",
+	"/srv/per%cent",
+	"/srv/amp&er",
+	"/srv/dash-name",
+	"/srv/.snapshot/s1",
+	"/.hidden/x",
+	"/srv/bad\xff\x80utf8",
+	"/srv/caf\xc3\xa9",
+	"/srv/del\x7f",
+	"/srv/ctl\x01\x1f",
+	"/srv/colon:under_score",
+};
+
+#define N_HOSTILE (sizeof(hostile) / sizeof(hostile[0]))
+
+/* What @quote writes for @s, malloc'ed. */
+static char *quoted(void (*quote)(FILE *, const char *), const char *s)
+{
+	char *text;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+
+	cr_assert_not_null(out);
+	quote(out, s);
+	cr_assert_eq(fclose(out), 0);
+	return text;
+}
+
+/* The standard output of @argv run with no shell, malloc'ed; exit 0 asserted. */
+static char *run(char *const argv[])
+{
+	int fds[2], status;
+	char *text;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+	char buf[4096];
+	ssize_t n;
+	pid_t pid;
+
+	cr_assert_not_null(out);
+	cr_assert_eq(pipe(fds), 0);
+	pid = fork();
+	cr_assert_neq(pid, -1);
+	if (pid == 0) {
+		dup2(fds[1], STDOUT_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, (size_t)n, out);
+	close(fds[0]);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert_eq(fclose(out), 0);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		  "%s failed (status %d)", argv[0], status);
+	return text;
+}
+
+Test(quote_exports_path, is_read_back_by_the_exports_parser)
+{
+	for (size_t i = 0; i < N_HOSTILE; i++) {
+		struct bino_exports *exports;
+		struct bino_syntax_error err;
+		char *path = quoted(quote_exports_path, hostile[i]), *line;
+
+		cr_assert_gt(asprintf(&line, "%s host(rw)\n", path), 0);
+		cr_assert_eq(bino_exports_create(&exports), BINO_OK);
+		cr_assert_eq(bino_exports_add_buffer(exports, "q.exports", line,
+						     strlen(line), &err),
+			     BINO_OK, "%s: %s", line, err.message);
+		cr_assert_eq(bino_exports_count(exports), 1, "%s", line);
+		cr_expect_str_eq(bino_export_path(bino_exports_get(exports, 0)),
+				 hostile[i], "%s", line);
+		cr_expect_str_eq(bino_export_client(bino_exports_get(exports, 0)),
+				 "host", "%s", line);
+		bino_exports_destroy(exports);
+		free(line);
+		free(path);
+	}
+}
+
+Test(quote_fstab_field, is_read_back_by_libmount)
+{
+	char name[] = "/tmp/test_quote_fstab.XXXXXX";
+	int fd = mkstemp(name);
+	FILE *f = fdopen(fd, "w");
+	struct libmnt_table *tab;
+	struct libmnt_iter *itr;
+	struct libmnt_fs *fs;
+	size_t i;
+
+	cr_assert_not_null(f);
+	for (i = 0; i < N_HOSTILE; i++) {
+		fputs("UUID=1 ", f);
+		quote_fstab_field(f, hostile[i]);
+		fputs(" btrfs rw,subvolid=257 0 0\n", f);
+	}
+	cr_assert_eq(fclose(f), 0);
+	tab = mnt_new_table_from_file(name);
+	unlink(name);
+	cr_assert_not_null(tab);
+	itr = mnt_new_iter(MNT_ITER_FORWARD);
+	for (i = 0; mnt_table_next_fs(tab, itr, &fs) == 0; i++) {
+		cr_assert_lt(i, N_HOSTILE);
+		cr_expect_str_eq(mnt_fs_get_target(fs), hostile[i]);
+		cr_expect_str_eq(mnt_fs_get_fstype(fs), "btrfs");
+	}
+	cr_expect_eq(i, N_HOSTILE, "libmount read %zu lines", i);
+	mnt_free_iter(itr);
+	mnt_unref_table(tab);
+}
+
+Test(quote_fstab_field, escapes_blanks_and_hash_as_three_octal_digits)
+{
+	char *got = quoted(quote_fstab_field, "a b\tc#d\\e");
+
+	cr_assert_str_eq(got, "a\\040b\\011c\\043d\\134e");
+	free(got);
+}
+
+Test(quote_mount_unit_name, matches_systemd_escape_path_suffix_mount)
+{
+	for (size_t i = 0; i < N_HOSTILE; i++) {
+		char *got = quoted(quote_mount_unit_name, hostile[i]);
+		char *argv[] = { "systemd-escape", "--path", "--suffix=mount",
+				 (char *)hostile[i], NULL };
+		char *want = run(argv);
+
+		/* systemd-escape ends its line with a newline. */
+		cr_assert_gt(strlen(want), 0);
+		want[strlen(want) - 1] = '\0';
+		cr_expect_str_eq(got, want, "path %zu", i);
+		free(want);
+		free(got);
+	}
+}
+
+Test(quote_mount_unit_name, is_unescaped_by_systemd_escape_to_the_path)
+{
+	for (size_t i = 0; i < N_HOSTILE; i++) {
+		char *name = quoted(quote_mount_unit_name, hostile[i]);
+		char *argv[] = { "systemd-escape", "--path", "--unescape", name,
+				 NULL };
+		char *back;
+
+		cr_assert(strlen(name) > 6);
+		name[strlen(name) - strlen(".mount")] = '\0';
+		back = run(argv);
+		cr_assert_gt(strlen(back), 0);
+		back[strlen(back) - 1] = '\0';
+		cr_expect_str_eq(back, hostile[i], "path %zu", i);
+		free(back);
+		free(name);
+	}
+}
+
+Test(quote_mount_unit_name, names_the_root_and_collapses_repeated_slashes)
+{
+	char *root = quoted(quote_mount_unit_name, "/");
+	char *slashes = quoted(quote_mount_unit_name, "//srv//a/");
+
+	cr_expect_str_eq(root, "-.mount");
+	cr_expect_str_eq(slashes, "srv-a.mount");
+	free(root);
+	free(slashes);
+}
+
+Test(quote_sh_word, is_read_back_by_sh)
+{
+	for (size_t i = 0; i < N_HOSTILE; i++) {
+		char *word = quoted(quote_sh_word, hostile[i]), *script, *got;
+		char *argv[] = { "sh", "-c", NULL, NULL };
+
+		cr_assert_gt(asprintf(&script, "printf %%s %s", word), 0);
+		argv[2] = script;
+		got = run(argv);
+		cr_expect_str_eq(got, hostile[i], "%s", script);
+		free(got);
+		free(script);
+		free(word);
+	}
+}
+
+/* autofs(5) has no reader on this machine: its quoting rules, literally. */
+Test(quote_autofs_word, leaves_a_word_without_blanks_or_quotes_alone)
+{
+	char *got = quoted(quote_autofs_word, "/srv/a.b-c%d'e");
+
+	cr_assert_str_eq(got, "/srv/a.b-c%d'e");
+	free(got);
+}
+
+Test(quote_autofs_word, double_quotes_blanks_and_escapes_quote_and_backslash)
+{
+	static const char *const in[] = { "/a b", "/a\tb", "/a\"b", "/a\\b",
+					  "/a#b", "/a&b" };
+	static const char *const want[] = { "\"/a b\"", "\"/a\tb\"",
+					     "\"/a\\\"b\"", "\"/a\\\\b\"",
+					     "\"/a#b\"", "\"/a&b\"" };
+
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		char *got = quoted(quote_autofs_word, in[i]);
+
+		cr_expect_str_eq(got, want[i]);
+		free(got);
+	}
+}
+
+/* systemd.unit(5), "Specifiers": "%%" is a single percent sign. */
+Test(quote_unit_value, doubles_the_percent_sign_only)
+{
+	char *got = quoted(quote_unit_value, "/srv/100% a\\b'%n");
+
+	cr_assert_str_eq(got, "/srv/100%% a\\b'%%n");
+	free(got);
+}
