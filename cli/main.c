@@ -16,6 +16,7 @@ static const struct command commands[] = {
 	{ "walk", "list entries with their true identity", cmd_walk, usage_walk },
 	{ "audit", "what NFS clients see and which tools break", cmd_audit, usage_audit },
 	{ "suggest", "server and client configuration that makes exports safe", cmd_suggest, usage_suggest },
+	{ "exec", "run a command that sees NFS-served subvolumes apart", cmd_exec, usage_exec },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
