@@ -14,7 +14,7 @@ _btrfs_ino()
 		cword=$COMP_CWORD
 	fi
 
-	local commands='walk audit suggest help'
+	local commands='walk audit suggest exec help'
 	local command='' i
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
@@ -82,6 +82,15 @@ _btrfs_ino()
 			opts='--exports --mountinfo --format --json --server --client-dir -q --quiet
 				-h --help'
 		fi
+		;;
+	exec)
+		# Before COMMAND: its options or a command; after: COMMAND's arguments.
+		for ((i++; i < cword; i++)); do
+			[[ ${words[i]} == -* ]] || { compopt -o filenames 2>/dev/null
+				mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return; }
+		done
+		[[ $cur == -* ]] || { mapfile -t COMPREPLY < <(compgen -c -- "$cur"); return; }
+		opts='-h --help'
 		;;
 	*)
 		return

@@ -16,7 +16,7 @@ packages=(
 	libbtrfsutil-dev libmount-dev libjson-c-dev uthash-dev libcriterion-dev libroaring-dev
 	btrfs-progs util-linux findutils coreutils jq bfs fd-find xfsprogs
 	qemu-system-x86 busybox-static cpio kmod rpcbind nfs-kernel-server nfs-common
-	valgrind time
+	valgrind time rsync
 	groff-base zsh fish
 )
 
