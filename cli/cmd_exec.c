@@ -54,7 +54,7 @@ void usage_exec(FILE *stream)
 static bool find_preload(char *buf, size_t size)
 {
 	const char *env = getenv(PRELOAD_ENV);
-	char exe[PATH_MAX];
+	char exe[PATH_MAX], candidate[PATH_MAX];
 	ssize_t n;
 	char *slash;
 
@@ -69,8 +69,11 @@ static bool find_preload(char *buf, size_t size)
 		slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = '\0';
-			if ((size_t)snprintf(buf, size, "%s/%s", exe,
-					     BTRFS_INO_EXEC_PRELOAD_FROM_BINDIR) < size &&
+			/* realpath: the loader gets a path without "..". */
+			if ((size_t)snprintf(candidate, sizeof(candidate), "%s/%s", exe,
+					     BTRFS_INO_EXEC_PRELOAD_FROM_BINDIR) <
+				    sizeof(candidate) &&
+			    size >= PATH_MAX && realpath(candidate, buf) &&
 			    access(buf, R_OK) == 0)
 				return true;
 		}
