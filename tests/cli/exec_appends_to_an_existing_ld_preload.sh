@@ -4,6 +4,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 : "${BTRFS_INO_EXEC_PRELOAD:?BTRFS_INO_EXEC_PRELOAD must name the built preload library}"
+# A sanitizer build of btrfs-ino would refuse to start with anything preloaded.
+export ASAN_OPTIONS=verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}
 
 # Any library the loader can preload harmlessly: libc itself, as this shell has it.
 libc=$(awk '$6 ~ /\/libc\.so\.6$/ { print $6; exit }' /proc/self/maps)
