@@ -9,11 +9,13 @@
 # warm-up, with output to /dev/null:
 #   find PATH                      plain (readdir only: d_type spares most stats)
 #   btrfs-ino exec -- find PATH    the same under the preload library
+#   LD_PRELOAD=... find PATH       the preload alone, without btrfs-ino's start
 #   find PATH -printf '%D %i\n'    plain, one stat per entry
 #   btrfs-ino exec -- find ... -printf '%D %i\n'
 # PATH defaults to /usr.  btrfs-ino and libbtrfsino-exec.so come from the
 # meson build directory DIR (default ./build; built if missing).  Prints the
-# median wall time of each and the ratio exec/plain; nothing needs root.
+# median wall and CPU time of each and the ratios exec/plain; needs
+# /usr/bin/time (package time), not root.
 set -euo pipefail
 
 prog=${0##*/}
@@ -31,7 +33,7 @@ while [[ $# -gt 0 ]]; do
 	case $1 in
 	--runs) runs=${2:?}; shift 2 ;;
 	--build) build=${2:?}; shift 2 ;;
-	-h | --help) sed -n '3,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) path=$1; shift ;;
 	esac
@@ -44,23 +46,25 @@ btrfs_ino=$build/cli/btrfs-ino
 export BTRFS_INO_EXEC_PRELOAD=$build/lib/preload/libbtrfsino-exec.so
 [[ -x $btrfs_ino && -f $BTRFS_INO_EXEC_PRELOAD ]] || die "no btrfs-ino or preload in $build"
 
-names=(find exec-find find-stat exec-find-stat)
+names=(find exec-find preload-find find-stat exec-find-stat)
 declare -A cmd=(
 	[find]="find $path"
 	[exec-find]="$btrfs_ino exec -- find $path"
+	[preload-find]="env LD_PRELOAD=$BTRFS_INO_EXEC_PRELOAD find $path"
 	[find-stat]="find $path -printf %D.%i\\n"
 	[exec-find-stat]="$btrfs_ino exec -- find $path -printf %D.%i\\n"
 )
-declare -A times
+declare -A times cpu
+tmp=$(mktemp /tmp/bino-bench-exec-XXXXXX)
+trap 'rm -f -- "$tmp"' EXIT
 
-# run NAME: one run, its wall time in seconds appended to times[NAME].
+# run NAME: one run; its wall and CPU (user + system) seconds appended to
+# times[NAME] and cpu[NAME].  CPU time moves less with other load.
 run() {
-	local start end
-	start=$EPOCHREALTIME
 	# shellcheck disable=SC2086 # the command line is split on purpose
-	${cmd[$1]} >/dev/null 2>&1 || true
-	end=$EPOCHREALTIME
-	times[$1]+="$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.4f ", e - s }')"
+	/usr/bin/time -f '%e %U %S' -o "$tmp" ${cmd[$1]} >/dev/null 2>&1 || true
+	times[$1]+="$(awk '{ print $1 }' "$tmp") "
+	cpu[$1]+="$(awk '{ print $2 + $3 }' "$tmp") "
 }
 median() {
 	tr ' ' '\n' <<<"$1" | grep . | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
@@ -77,14 +81,17 @@ for ((r = 0; r < runs; r++)); do
 	done
 done
 
-printf '%-16s %10s\n' command median_s
+printf '%-16s %10s %10s\n' command wall_s cpu_s
 for name in "${names[@]}"; do
-	printf '%-16s %10s\n' "$name" "$(median "${times[$name]}")"
+	printf '%-16s %10s %10s\n' "$name" "$(median "${times[$name]}")" "$(median "${cpu[$name]}")"
 done
+# ratio NAME BASE: wall and CPU median ratios.
 ratio() {
 	awk -v a="$(median "${times[$1]}")" -v b="$(median "${times[$2]}")" \
-		'BEGIN { printf "%.3f", a / b }'
+		-v c="$(median "${cpu[$1]}")" -v d="$(median "${cpu[$2]}")" \
+		'BEGIN { printf "wall %.3f, cpu %.3f", a / b, (d > 0 ? c / d : 0) }'
 }
 printf 'ratio exec-find/find:           %s\n' "$(ratio exec-find find)"
+printf 'ratio preload-find/find:        %s\n' "$(ratio preload-find find)"
 printf 'ratio exec-find-stat/find-stat: %s\n' "$(ratio exec-find-stat find-stat)"
 printf 'target (issue 14): at most 1.10; load on the machine: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
