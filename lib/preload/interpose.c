@@ -51,84 +51,43 @@ static void *next_definition(void *_Atomic *cache, const char *name)
 			(buf)->st_dev = dev;                                 \
 	} while (0)
 
-/* stat, lstat, fstat and fstatat for one struct type, and the __x forms. */
-#define STAT_FAMILY(sfx, type)                                               \
-	EXPORT int stat##sfx(const char *restrict path, type *restrict buf); \
-	EXPORT int stat##sfx(const char *restrict path, type *restrict buf)  \
+/*
+ * WRAP(name, (params), (args), dirfd, path, flags): define @name to call the
+ * next definition with @args and, when it succeeds, fix buf->st_dev for the
+ * target (@dirfd, @path, @flags).
+ */
+#define WRAP(name, params, args, dirfd_, path_, flags_)                     \
+	EXPORT int name params;                                              \
+	EXPORT int name params                                               \
 	{                                                                    \
-		REAL(stat##sfx)                                              \
-		int ret = next_stat##sfx(path, buf);                         \
+		REAL(name)                                                   \
+		int ret = next_##name args;                                  \
 		if (ret == 0)                                                \
-			FIX(buf, AT_FDCWD, path, 0);                         \
-		return ret;                                                  \
-	}                                                                    \
-	EXPORT int lstat##sfx(const char *restrict path, type *restrict buf); \
-	EXPORT int lstat##sfx(const char *restrict path, type *restrict buf) \
-	{                                                                    \
-		REAL(lstat##sfx)                                             \
-		int ret = next_lstat##sfx(path, buf);                        \
-		if (ret == 0)                                                \
-			FIX(buf, AT_FDCWD, path, AT_SYMLINK_NOFOLLOW);       \
-		return ret;                                                  \
-	}                                                                    \
-	EXPORT int fstat##sfx(int fd, type *buf);                            \
-	EXPORT int fstat##sfx(int fd, type *buf)                             \
-	{                                                                    \
-		REAL(fstat##sfx)                                             \
-		int ret = next_fstat##sfx(fd, buf);                          \
-		if (ret == 0)                                                \
-			FIX(buf, fd, "", AT_EMPTY_PATH);                     \
-		return ret;                                                  \
-	}                                                                    \
-	EXPORT int fstatat##sfx(int dirfd, const char *restrict path,        \
-				type *restrict buf, int flags);              \
-	EXPORT int fstatat##sfx(int dirfd, const char *restrict path,        \
-				type *restrict buf, int flags)               \
-	{                                                                    \
-		REAL(fstatat##sfx)                                           \
-		int ret = next_fstatat##sfx(dirfd, path, buf, flags);        \
-		if (ret == 0)                                                \
-			FIX(buf, dirfd, path, flags);                        \
-		return ret;                                                  \
-	}                                                                    \
-	EXPORT int __xstat##sfx(int ver, const char *path, type *buf);       \
-	EXPORT int __xstat##sfx(int ver, const char *path, type *buf)        \
-	{                                                                    \
-		REAL(__xstat##sfx)                                           \
-		int ret = next___xstat##sfx(ver, path, buf);                 \
-		if (ret == 0)                                                \
-			FIX(buf, AT_FDCWD, path, 0);                         \
-		return ret;                                                  \
-	}                                                                    \
-	EXPORT int __lxstat##sfx(int ver, const char *path, type *buf);      \
-	EXPORT int __lxstat##sfx(int ver, const char *path, type *buf)       \
-	{                                                                    \
-		REAL(__lxstat##sfx)                                          \
-		int ret = next___lxstat##sfx(ver, path, buf);                \
-		if (ret == 0)                                                \
-			FIX(buf, AT_FDCWD, path, AT_SYMLINK_NOFOLLOW);       \
-		return ret;                                                  \
-	}                                                                    \
-	EXPORT int __fxstat##sfx(int ver, int fd, type *buf);                \
-	EXPORT int __fxstat##sfx(int ver, int fd, type *buf)                 \
-	{                                                                    \
-		REAL(__fxstat##sfx)                                          \
-		int ret = next___fxstat##sfx(ver, fd, buf);                  \
-		if (ret == 0)                                                \
-			FIX(buf, fd, "", AT_EMPTY_PATH);                     \
-		return ret;                                                  \
-	}                                                                    \
-	EXPORT int __fxstatat##sfx(int ver, int dirfd, const char *path,     \
-				   type *buf, int flags);                    \
-	EXPORT int __fxstatat##sfx(int ver, int dirfd, const char *path,     \
-				   type *buf, int flags)                     \
-	{                                                                    \
-		REAL(__fxstatat##sfx)                                        \
-		int ret = next___fxstatat##sfx(ver, dirfd, path, buf, flags); \
-		if (ret == 0)                                                \
-			FIX(buf, dirfd, path, flags);                        \
+			FIX(buf, dirfd_, path_, flags_);                     \
 		return ret;                                                  \
 	}
+
+/* stat, lstat, fstat and fstatat for one struct type, and the __x forms. */
+#define STAT_FAMILY(sfx, type)                                               \
+	WRAP(stat##sfx, (const char *restrict path, type *restrict buf),     \
+	     (path, buf), AT_FDCWD, path, 0)                                 \
+	WRAP(lstat##sfx, (const char *restrict path, type *restrict buf),    \
+	     (path, buf), AT_FDCWD, path, AT_SYMLINK_NOFOLLOW)               \
+	WRAP(fstat##sfx, (int fd, type *buf), (fd, buf), fd, "",             \
+	     AT_EMPTY_PATH)                                                  \
+	WRAP(fstatat##sfx,                                                   \
+	     (int dirfd, const char *restrict path, type *restrict buf,      \
+	      int flags),                                                    \
+	     (dirfd, path, buf, flags), dirfd, path, flags)                  \
+	WRAP(__xstat##sfx, (int ver, const char *path, type *buf),           \
+	     (ver, path, buf), AT_FDCWD, path, 0)                            \
+	WRAP(__lxstat##sfx, (int ver, const char *path, type *buf),          \
+	     (ver, path, buf), AT_FDCWD, path, AT_SYMLINK_NOFOLLOW)          \
+	WRAP(__fxstat##sfx, (int ver, int fd, type *buf), (ver, fd, buf),    \
+	     fd, "", AT_EMPTY_PATH)                                          \
+	WRAP(__fxstatat##sfx,                                                \
+	     (int ver, int dirfd, const char *path, type *buf, int flags),   \
+	     (ver, dirfd, path, buf, flags), dirfd, path, flags)
 
 STAT_FAMILY(, struct stat)
 STAT_FAMILY(64, struct stat64)

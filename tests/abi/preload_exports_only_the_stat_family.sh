@@ -8,9 +8,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 : "${PRELOAD:?PRELOAD must name the built libbtrfsino-exec.so}"
 : "${PRELOAD_SYMFILE:?PRELOAD_SYMFILE must name lib/preload/exec.sym}"
-for tool in nm readelf; do
-	command -v "$tool" >/dev/null || skip_or_fail "needs $tool (binutils)"
-done
+command -v nm >/dev/null && command -v readelf >/dev/null ||
+	skip_or_fail "needs nm and readelf (binutils)"
 
 SYMFILE=$PRELOAD_SYMFILE script_symbols >"$TMP/script"
 nm -D --defined-only -- "$PRELOAD" | awk '$3 != "" { print $3 }' | sort >"$TMP/nm"
