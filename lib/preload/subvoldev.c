@@ -16,7 +16,12 @@
  *   subvolume is that of a child that is not a subvolume root, looked up
  *   once per device and kept in a second table.  A device whose handles say
  *   "not btrfs" or cannot be read (NFSv4.0: EOPNOTSUPP) is remembered and
- *   passes through from then on.
+ *   passes through from then on.  The handle is asked for each stat on
+ *   such a mount rather than cached per directory: a cache keyed on what
+ *   stat returns, (st_dev, st_ino), is ambiguous across subvolumes (the
+ *   collision being undone), and one keyed on a directory fd needs a system
+ *   call to check the fd still names that directory, which costs what
+ *   name_to_handle_at costs on a dentry the stat has just looked up.
  * - Device number: makedev(0x80000000 | kernel dev of the mount, subvolume
  *   id).  The kernel's dev_t has 12 bits of major, so no device it reports
  *   has a major at or above 4096: these cannot collide with a real one.
@@ -25,7 +30,9 @@
  *
  * The tables are arrays of atomic words written once per device (no locks:
  * stat must stay async-signal-safe), never freed; a full table only means
- * asking again.  Everything keeps errno as the real call left it.
+ * asking again.  A device number the kernel gives another filesystem after
+ * an unmount keeps its first kind for the life of the process.  Everything
+ * keeps errno as the real call left it.
  */
 #include "subvoldev.h"
 
@@ -300,12 +307,17 @@ static bool subvol_dev(const struct bino_stat_target *t, dev_t raw, ino_t ino,
 bool bino_preload_subvol_dev(const struct bino_stat_target *target,
 			     dev_t raw_dev, ino_t ino, dev_t *ret)
 {
+	struct bino_stat_target t = *target;
 	int saved_errno = errno;
 	bool done;
 
-	if (!target->path)
-		return false;
-	done = subvol_dev(target, raw_dev, ino, ret);
+	if (!t.path) {
+		/* statx(fd, NULL, AT_EMPTY_PATH), which Linux 6.11 accepts */
+		if (!(t.flags & AT_EMPTY_PATH))
+			return false;
+		t.path = "";
+	}
+	done = subvol_dev(&t, raw_dev, ino, ret);
 	errno = saved_errno;
 	return done;
 }

@@ -14,7 +14,12 @@ export BTRFS_INO_EXEC_PRELOAD=/usr/local/lib/btrfs-ino/libbtrfsino-exec.so
 # spool/.snapshot; s2 and s3 hold placeholders knfsd cannot serve).
 scratch_btrfs /data
 classic_layout /data
-nfs_server_start '/data/fex 127.0.0.1(rw,async,no_subtree_check,no_root_squash)'
+# And a tmpfs, exported too: NFS but not btrfs, which exec must leave alone.
+mkdir -p /srv/plain
+mount -t tmpfs -o size=16M tmpfs /srv/plain
+fill_tree /srv/plain 3 4
+nfs_server_start '/data/fex 127.0.0.1(rw,async,no_subtree_check,no_root_squash)' \
+	'/srv/plain 127.0.0.1(rw,async,no_subtree_check,no_root_squash,fsid=77)'
 
 # Client: the export mounted as users do, vers=3 and 4.2 (handles readable), and 4.0
 # (no handles: exec must say it cannot help).
@@ -22,6 +27,7 @@ versions=(3 4.2)
 for v in "${versions[@]}" 4.0; do
 	nfs_mount "$v" "/mnt/v$v"
 done
+nfs_mount 3 /mnt/plain 127.0.0.1:/srv/plain
 findmnt -t nfs,nfs4 -o TARGET,SOURCE,FSTYPE,OPTIONS | cut -c1-120
 say "server and client mounts ready after $((SECONDS - start))s"
 
@@ -84,9 +90,37 @@ run_tools() {
 	rm -rf "/tmp/$tag.copy" "/tmp/$tag.tar"
 }
 
+# Paths whose device numbers are checked: the export root, the nested subvolume, the
+# snapshots, a file in one.
+subvol_paths=(. spool spool/.snapshot/s1 spool/.snapshot/s2 spool/.snapshot/s3
+	spool/.snapshot/s1/d0/f0)
+# expected_devs MNT: "PATH MAJOR MINOR" for each of subvol_paths as exec must show them:
+# major 0x80000000 | the mount's kernel device number (MAJOR << 20 | MINOR, from plain
+# stat), minor the server's subvolume id (btrfs inspect-internal rootid on the server).
+expected_devs() {
+	local mnt=$1 kmaj kmin p
+	read -r kmaj kmin < <(stat -c '%Hd %Ld' "$mnt")
+	for p in "${subvol_paths[@]}"; do
+		echo "$mnt/$p $((0x80000000 | kmaj << 20 | kmin)) $(btrfs inspect-internal rootid "/data/fex/$p")"
+	done
+}
+# exec_devs MNT: the same as stat(1) under exec prints them.
+exec_devs() {
+	local mnt=$1 p paths=()
+	for p in "${subvol_paths[@]}"; do
+		paths+=("$mnt/$p")
+	done
+	btrfs-ino exec -- stat -c '%n %Hd %Ld' "${paths[@]}"
+}
+
 for v in "${versions[@]}"; do
 	mnt=/mnt/v$v
 	t0=$SECONDS
+	expected_devs "$mnt" >"/tmp/devs-v$v.expected"
+	exec_devs "$mnt" >"/tmp/devs-v$v.exec"
+	sed 's/^/   expected /' "/tmp/devs-v$v.expected"
+	check "vers=$v exec: each subvolume's st_dev is makedev(0x80000000 | mount dev, subvolume id)" \
+		diff -u "/tmp/devs-v$v.expected" "/tmp/devs-v$v.exec"
 	# Without exec: the baseline the issue reports.
 	run_tools "plain-v$v" "$mnt"
 	check "vers=$v plain: find reports a loop" test "${loops[plain-v$v]}" -gt 0
@@ -116,6 +150,15 @@ for v in "${versions[@]}"; do
 	say "vers=$v: took $((SECONDS - t0))s"
 done
 
+# The tmpfs export: NFS, handles readable, but not btrfs: nothing changes, nothing said.
+find /mnt/plain -printf '%D %i %y %p\n' >/tmp/plain-nfs.plain
+btrfs-ino exec -- find /mnt/plain -printf '%D %i %y %p\n' >/tmp/plain-nfs.exec
+say "tmpfs export: find lists $(wc -l </tmp/plain-nfs.plain) entries"
+check "tmpfs export: find under exec prints the same st_dev and inodes" \
+	diff -u /tmp/plain-nfs.plain /tmp/plain-nfs.exec
+check "tmpfs export: exec says nothing about the mount" \
+	test -z "$(btrfs-ino exec -- ls -d /mnt/plain 2>&1 >/dev/null)"
+
 # vers=4.0: no file handles, so exec cannot help; it says so, naming the mount.
 btrfs-ino exec -- ls -d /mnt/v4.0 2>/tmp/v4.0.err >/dev/null
 sed 's/^/   stderr: /' /tmp/v4.0.err
@@ -141,5 +184,6 @@ done
 for v in "${versions[@]}" 4.0; do
 	umount "/mnt/v$v"
 done
+umount /mnt/plain
 say "scenario took $((SECONDS - start))s"
 finish
