@@ -58,11 +58,9 @@ static bool find_preload(char *buf, size_t size)
 	ssize_t n;
 	char *slash;
 
-	if (env && *env) {
-		if ((size_t)snprintf(buf, size, "%s", env) >= size)
-			return false;
-		return true;
-	}
+	if (env && *env)
+		return (size_t)snprintf(buf, size, "%s", env) < size &&
+		       access(buf, R_OK) == 0;
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
 		exe[n] = '\0';
@@ -281,8 +279,8 @@ int cmd_exec(int argc, char **argv)
 
 	if (!find_preload(preload, sizeof(preload))) {
 		fprintf(stderr,
-			"%s: exec: cannot find the preload library libbtrfsino-exec.so (installed in %s; $%s names another)\n",
-			PROGRAM_NAME, BTRFS_INO_EXEC_PRELOAD_PATH, PRELOAD_ENV);
+			"%s: exec: cannot find the preload library %s (installed as %s; $%s names another)\n",
+			PROGRAM_NAME, preload, BTRFS_INO_EXEC_PRELOAD_PATH, PRELOAD_ENV);
 		return EXIT_USAGE;
 	}
 	if (!find_command(argv[0], program, sizeof(program))) {
