@@ -29,6 +29,8 @@ int cmd_suggest(int argc, char **argv);
 void usage_suggest(FILE *stream);
 int cmd_mount(int argc, char **argv);
 void usage_mount(FILE *stream);
+int cmd_exec(int argc, char **argv);
+void usage_exec(FILE *stream);
 
 /* "Try 'btrfs-ino CMD --help'." on stderr; returns EXIT_USAGE. */
 int usage_error(const char *command, const char *fmt, ...)

@@ -17,6 +17,7 @@ static const struct command commands[] = {
 	{ "audit", "what NFS clients see and which tools break", cmd_audit, usage_audit },
 	{ "suggest", "server and client configuration that makes exports safe", cmd_suggest, usage_suggest },
 	{ "mount", "mount the subvolumes below exports on their own paths", cmd_mount, usage_mount },
+	{ "exec", "run a command that sees NFS-served subvolumes apart", cmd_exec, usage_exec },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -14,7 +14,7 @@ _btrfs_ino()
 		cword=$COMP_CWORD
 	fi
 
-	local commands='walk audit suggest mount help'
+	local commands='walk audit suggest mount exec help'
 	local command='' i
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
@@ -92,6 +92,15 @@ _btrfs_ino()
 			;;
 		esac
 		opts='-n --dry-run --exports -q --quiet -h --help'
+		;;
+	exec)
+		# Before COMMAND: its options or a command; after: COMMAND's arguments.
+		for ((i++; i < cword; i++)); do
+			[[ ${words[i]} == -* ]] || { compopt -o filenames 2>/dev/null
+				mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return; }
+		done
+		[[ $cur == -* ]] || { mapfile -t COMPREPLY < <(compgen -c -- "$cur"); return; }
+		opts='-h --help'
 		;;
 	*)
 		return

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # fish completion for btrfs-ino(1): commands, their options, and paths.
 
-set -l commands walk audit suggest mount help
+set -l commands walk audit suggest mount exec help
 
 complete -c btrfs-ino -f
 complete -c btrfs-ino -n "not __fish_seen_subcommand_from $commands" -s h -l help -d 'Show help and exit'
@@ -10,8 +10,9 @@ complete -c btrfs-ino -n "not __fish_seen_subcommand_from $commands" -a walk -d 
 complete -c btrfs-ino -n "not __fish_seen_subcommand_from $commands" -a audit -d 'What NFS clients see and which tools break'
 complete -c btrfs-ino -n "not __fish_seen_subcommand_from $commands" -a suggest -d 'Server and client configuration that makes exports safe'
 complete -c btrfs-ino -n "not __fish_seen_subcommand_from $commands" -a mount -d 'Mount the subvolumes below exports on their own paths'
+complete -c btrfs-ino -n "not __fish_seen_subcommand_from $commands" -a exec -d 'Run a command that sees NFS-served subvolumes apart'
 complete -c btrfs-ino -n "not __fish_seen_subcommand_from $commands" -a help -d 'Describe a command'
-complete -c btrfs-ino -n '__fish_seen_subcommand_from help' -a 'walk audit suggest mount'
+complete -c btrfs-ino -n '__fish_seen_subcommand_from help' -a 'walk audit suggest mount exec'
 
 # walk [OPTION]... PATH...
 set -l walk '__fish_seen_subcommand_from walk'
@@ -67,3 +68,8 @@ complete -c btrfs-ino -n $mount -s n -l dry-run -d 'Print what would be done; ch
 complete -c btrfs-ino -n $mount -l exports -r -F -d 'Use this exports(5) file'
 complete -c btrfs-ino -n $mount -s q -l quiet -d 'No progress on stderr'
 complete -c btrfs-ino -n $mount -s h -l help -d 'Show help and exit'
+
+# exec [--] COMMAND [ARG]...
+set -l exec '__fish_seen_subcommand_from exec'
+complete -c btrfs-ino -n $exec -s h -l help -d 'Show help and exit'
+complete -c btrfs-ino -n $exec -x -a '(__fish_complete_subcommand --fcs-skip=2)'

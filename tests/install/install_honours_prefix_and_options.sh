@@ -21,6 +21,7 @@ opt/bino/include/btrfsino.h
 $lib/libbtrfsino.so.0.1.0
 $lib/libbtrfsino.so.0
 $lib/libbtrfsino.so
+$lib/btrfs-ino/libbtrfsino-exec.so
 $lib/pkgconfig/btrfsino.pc
 opt/bino/share/bash-completion/completions/btrfs-ino
 etc/fish/completions/btrfs-ino.fish

@@ -36,6 +36,7 @@ f usr/include/btrfsino.h
 f $lib/libbtrfsino.so.0.1.0
 l $lib/libbtrfsino.so.0 -> libbtrfsino.so.0.1.0
 l $lib/libbtrfsino.so -> libbtrfsino.so.0
+f $lib/btrfs-ino/libbtrfsino-exec.so
 f $lib/pkgconfig/btrfsino.pc
 f usr/share/man/man1/btrfs-ino.1
 f usr/share/man/man3/libbtrfsino.3
@@ -86,5 +87,9 @@ loaded=$(dest_run ldd "$bin" | awk '$1 == "libbtrfsino.so.0" { print $3 }')
 out=$(dest_run "$bin" --version)
 [[ $out == "btrfs-ino $EXPECTED_VERSION (libbtrfsino $EXPECTED_VERSION)" ]] ||
 	install_fail "installed btrfs-ino --version says '$out'"
+# exec finds its preload library next to the installed tree, wherever that is.
+out=$(unset BTRFS_INO_EXEC_PRELOAD; dest_run "$bin" exec -- printenv LD_PRELOAD)
+[[ $out == "$DEST$LIBDIR/btrfs-ino/libbtrfsino-exec.so" ]] ||
+	install_fail "installed btrfs-ino exec preloads '$out'"
 
 printf '%s: ok\n' "$INSTALL_TEST_NAME"

@@ -9,7 +9,8 @@
 #       and mount modules go in). Rebuilt only when its inputs change.
 #   mkinitramfs.sh extra OUT.cpio SRC[:DEST]...
 #       A second archive the kernel unpacks over the base. Without DEST: *.so* go to
-#       /usr/local/lib (on LD_LIBRARY_PATH in the VM), anything else to /usr/local/bin.
+#       /usr/local/lib (on LD_LIBRARY_PATH in the VM), anything else to /usr/local/bin;
+#       libbtrfsino-exec.so (btrfs-ino exec's preload) to /usr/local/lib/btrfs-ino.
 #       Shared libraries of executables are copied along.
 set -euo pipefail
 
@@ -25,6 +26,7 @@ host_bins=(
 	mkfs.btrfs btrfs
 	rpcbind rpc.nfsd rpc.mountd exportfs rpc.statd sm-notify mount.nfs umount.nfs nfsstat
 	jq ldd
+	tar rsync
 )
 # The modules the brief names, plus btrfs's crypto softdeps that are not built in
 # (softdeps are not in modules.dep; nothing in the VM runs modprobe for them).
@@ -232,6 +234,7 @@ build_extra() {
 		[[ -e $src ]] || die "$src: no such file"
 		if [[ -z $dest ]]; then
 			case $(basename "$src") in
+			libbtrfsino-exec.so) dest=/usr/local/lib/btrfs-ino/$(basename "$src") ;;
 			*.so | *.so.*) dest=/usr/local/lib/$(basename "$src") ;;
 			*) dest=/usr/local/bin/$(basename "$src") ;;
 			esac

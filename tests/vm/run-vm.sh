@@ -96,7 +96,8 @@ if [[ -n $build_dir ]]; then
 	while read -r lib; do
 		extras+=("$lib")
 	done < <(libdir=$build_dir/lib; [[ -d $libdir ]] || libdir=$build_dir
-		find "$libdir" -regextype posix-extended -regex '.*/libbtrfsino\.so(\.[0-9]+)*' \
+		find "$libdir" -regextype posix-extended \
+			-regex '.*/libbtrfsino(\.so(\.[0-9]+)*|-exec\.so)' \
 		\( -type f -o -type l \))
 fi
 "$here/mkinitramfs.sh" extra "$work/extra.cpio" "${extras[@]}"
