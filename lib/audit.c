@@ -61,7 +61,7 @@
  *
  * The library prints nothing: the results are read through accessors.
  */
-#include "audit.h"
+#include "internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -73,9 +73,11 @@
 
 #include "array.h"
 #include "btrfslinks.h"
+#include "ckeys.h"
 #include "getdents.h"
 #include "hash.h"
 #include "mounts.h"
+#include "nfsview.h"
 #include "subvol.h"
 
 #define AUDIT_ALL_FLAGS (BINO_AUDIT_NFSV4)

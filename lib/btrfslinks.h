@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "audit.h"
+#include "inoset.h"
 
 /* Called for each inode number with two names or more; nonzero stops. */
 typedef int bino__btrfs_multilinked_fn(uint64_t ino, void *data);

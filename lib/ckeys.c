@@ -17,7 +17,7 @@
  *  - Groups: the audit's state (struct ckey_group) of each key met a second
  *    time, in a uthash.  A key met once has none.
  */
-#include "audit.h"
+#include "ckeys.h"
 
 #include <assert.h>
 #include <stdlib.h>

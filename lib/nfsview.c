@@ -14,7 +14,7 @@
  *    the mount point is exported at all.  Otherwise the client sees the
  *    directory underneath: knfsd never crosses, it serves the covered inode.
  */
-#include "audit.h"
+#include "nfsview.h"
 
 #include <errno.h>
 #include <limits.h>

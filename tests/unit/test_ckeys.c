@@ -2,7 +2,7 @@
 /* The audit's client key table: inode sets, identities, groups of keys met twice. */
 #include <criterion/criterion.h>
 
-#include "audit.h"
+#include "ckeys.h"
 
 static struct ckey_table *table;
 
