@@ -183,6 +183,28 @@ struct audit_level {
 	} probe;
 };
 
+/* An entry counted in a key's group: identity @id, inode @ino. */
+struct audit_meet {
+	uint32_t id;
+	uint64_t ino;
+	const char *path;
+	size_t client_fs;
+	uint64_t seq; /* walk order */
+};
+
+/* An example as counting finds it, before audit_add_example() keeps it. */
+struct audit_example_draft {
+	enum bino_collision collision;
+	uint64_t seq; /* walk order of the colliding entry */
+	size_t client_fs;
+	const char *path_a; /* NULL: found by the second walk */
+	size_t len_a; /* of @path_a, a prefix of a longer path */
+	struct bino_key key_a;
+	uint32_t first_identity; /* of @path_a, for the second walk */
+	const char *path_b; /* the colliding entry's */
+	struct bino_key key_b;
+};
+
 /* A hardlink-class entry waiting for its group's first_links. */
 struct link_event {
 	uint64_t seq;
@@ -436,7 +458,6 @@ static enum bino_error audit_note_subvol(struct audit_walk *aw,
 
 /* Server mounts of each subvolume: same filesystem, and its root. */
 static enum bino_error audit_subvol_mounts(struct bino_audit *audit,
-					   struct bino_audit_export *export,
 					   struct bino_audit_subvol *subvol)
 {
 	const struct bino_mounts *server = audit->server;
@@ -465,7 +486,6 @@ static enum bino_error audit_subvol_mounts(struct bino_audit *audit,
 			return BINO_ERROR_NO_MEMORY;
 		subvol->mounts[subvol->n_mounts++] = mount;
 	}
-	(void)export;
 	return BINO_OK;
 }
 
@@ -497,7 +517,7 @@ static enum bino_error audit_finish_subvols(struct bino_audit *audit,
 		struct bino_audit_subvol *subvol = &export->subvols[i];
 		struct uuid_lookup lookup;
 
-		err = audit_subvol_mounts(audit, export, subvol);
+		err = audit_subvol_mounts(audit, subvol);
 		if (err)
 			return err;
 		if (subvol->info_errno || !subvol->info.is_snapshot)
@@ -580,39 +600,35 @@ static bool audit_example_wanted(const struct bino_audit_export *export,
 }
 
 /*
- * Keep an example in walk order (@seq), the first BINO_AUDIT_EXAMPLES_MAX
- * only.  @path_a may be NULL (found by the second walk, from
- * @first_identity); @path_b is copied.
+ * Keep an example in walk order (@draft->seq), the first
+ * BINO_AUDIT_EXAMPLES_MAX only; its paths are copied.
  */
 static enum bino_error audit_add_example(struct bino_audit_export *export,
-					 enum bino_collision collision,
-					 uint64_t seq, const char *path_a,
-					 size_t len_a,
-					 const struct bino_key *key_a,
-					 uint32_t first_identity,
-					 const char *path_b,
-					 const struct bino_key *key_b,
-					 size_t client_fs)
+					 const struct audit_example_draft *draft)
 {
+	enum bino_collision collision = draft->collision;
 	struct bino_audit_example *examples = export->examples[collision];
 	struct bino_audit_example example;
 	size_t n = export->n_examples[collision], at;
+	uint64_t seq = draft->seq;
 
-	if (!path_b || !audit_example_wanted(export, collision, seq))
+	if (!draft->path_b || !audit_example_wanted(export, collision, seq))
 		return BINO_OK;
 	memset(&example, 0, sizeof(example));
-	example.path[0] = path_a ? strndup(path_a, len_a) : NULL;
-	example.path[1] = strdup(path_b);
-	if ((path_a && !example.path[0]) || !example.path[1]) {
+	example.path[0] = draft->path_a ?
+				  strndup(draft->path_a, draft->len_a) :
+				  NULL;
+	example.path[1] = strdup(draft->path_b);
+	if ((draft->path_a && !example.path[0]) || !example.path[1]) {
 		free(example.path[0]);
 		free(example.path[1]);
 		return BINO_ERROR_NO_MEMORY;
 	}
-	example.key[0] = *key_a;
-	example.key[1] = *key_b;
-	example.client_fs = client_fs;
+	example.key[0] = draft->key_a;
+	example.key[1] = draft->key_b;
+	example.client_fs = draft->client_fs;
 	example.seq = seq;
-	example.first_identity = first_identity;
+	example.first_identity = draft->first_identity;
 	if (n == BINO_AUDIT_EXAMPLES_MAX) {
 		n--;
 		free(examples[n].path[0]);
@@ -643,48 +659,53 @@ static uint64_t audit_subvolid(const struct audit_walk *aw, uint32_t index)
 }
 
 /*
- * Count one entry of identity @id in a class's group (*@first, *@other,
- * *@paths, see struct ckey_group): when the group first meets a second
- * identity, every entry met so far collides, then each one that follows.
- * Each colliding entry of another identity than the first is an example.
+ * Count entry @meet in @class (of collision class @collision) of its
+ * group: when the class first meets a second identity, every entry met so
+ * far collides, then each one that follows.  Each colliding entry of
+ * another identity than the first is an example.
  */
 static enum bino_error audit_group_add(struct audit_walk *aw,
 				       enum bino_collision collision,
-				       uint32_t *first, uint32_t *other,
-				       uint64_t *paths, uint32_t id,
-				       uint64_t ino, const char *path,
-				       size_t client_fs, uint64_t seq)
+				       struct ckey_class *class,
+				       const struct audit_meet *meet)
 {
 	struct bino_audit_export *export = aw->export;
-	struct bino_key key_a, key_b;
+	struct audit_example_draft draft;
 	uint64_t count;
 	enum bino_error err;
 
-	(*paths)++;
-	if (*paths == 1) {
-		*first = id;
+	class->paths++;
+	if (class->paths == 1) {
+		class->first = meet->id;
 		return BINO_OK;
 	}
-	if (id == *first) {
-		if (*other == CKEY_NONE)
+	if (meet->id == class->first) {
+		if (class->other == CKEY_NONE)
 			return BINO_OK;
 		/* It collides with the other identity already met. */
 		export->collisions[collision]++;
-		return audit_add_pair(export, audit_subvolid(aw, *first),
-				      audit_subvolid(aw, *other), collision, 1);
+		return audit_add_pair(export, audit_subvolid(aw, class->first),
+				      audit_subvolid(aw, class->other),
+				      collision, 1);
 	}
-	count = *other == CKEY_NONE ? *paths : 1;
+	count = class->other == CKEY_NONE ? class->paths : 1;
 	export->collisions[collision] += count;
-	err = audit_add_pair(export, audit_subvolid(aw, *first),
-			     audit_subvolid(aw, id), collision, count);
-	if (*other == CKEY_NONE)
-		*other = id;
+	err = audit_add_pair(export, audit_subvolid(aw, class->first),
+			     audit_subvolid(aw, meet->id), collision, count);
+	if (class->other == CKEY_NONE)
+		class->other = meet->id;
 	if (err)
 		return err;
-	key_a = audit_key(aw, *first, ino);
-	key_b = audit_key(aw, id, ino);
-	return audit_add_example(export, collision, seq, NULL, 0, &key_a,
-				 *first, path, &key_b, client_fs);
+	/* The first path is found by the second walk, from first_identity. */
+	memset(&draft, 0, sizeof(draft));
+	draft.collision = collision;
+	draft.seq = meet->seq;
+	draft.client_fs = meet->client_fs;
+	draft.key_a = audit_key(aw, class->first, meet->ino);
+	draft.first_identity = class->first;
+	draft.path_b = meet->path;
+	draft.key_b = audit_key(aw, meet->id, meet->ino);
+	return audit_add_example(export, &draft);
 }
 
 /*
@@ -702,19 +723,22 @@ static enum bino_error audit_group_resolve(struct audit_walk *aw,
 
 	group->first_links = links ? CKEY_FIRST_LINKS_YES : CKEY_FIRST_LINKS_NO;
 	if (links) {
-		group->first_link = group->first;
-		group->link_paths = 1;
+		group->link.first = group->plain.first;
+		group->link.paths = 1;
 	}
 	for (i = group->pending; i != CKEY_NONE; i = aw->events[i].next) {
 		struct link_event *event = &aw->events[i];
+		struct audit_meet meet = {
+			.id = event->identity,
+			.ino = ino,
+			.path = event->path,
+			.client_fs = client_fs,
+			.seq = event->seq,
+		};
 
 		if (!err)
 			err = audit_group_add(aw, BINO_COLLISION_HARDLINK,
-					      &group->first_link,
-					      &group->other_link,
-					      &group->link_paths,
-					      event->identity, ino, event->path,
-					      client_fs, event->seq);
+					      &group->link, &meet);
 		free(event->path);
 		event->path = NULL;
 	}
@@ -725,9 +749,8 @@ static enum bino_error audit_group_resolve(struct audit_walk *aw,
 
 /* Queue a hardlink-class entry until the group's first_links is known. */
 static enum bino_error audit_group_wait(struct audit_walk *aw,
-					struct ckey_group *group, uint32_t id,
-					uint64_t ino, const char *path,
-					size_t client_fs, uint64_t seq)
+					struct ckey_group *group,
+					const struct audit_meet *meet)
 {
 	struct link_event *event;
 
@@ -738,16 +761,17 @@ static enum bino_error audit_group_wait(struct audit_walk *aw,
 		if (ARRAY_RESERVE(aw->waiting, aw->cap_waiting,
 				  aw->n_waiting + 2) != 0)
 			return BINO_ERROR_NO_MEMORY;
-		aw->waiting[aw->n_waiting++] = client_fs;
-		aw->waiting[aw->n_waiting++] = ino;
+		aw->waiting[aw->n_waiting++] = meet->client_fs;
+		aw->waiting[aw->n_waiting++] = meet->ino;
 	}
 	event = &aw->events[aw->n_events];
-	event->seq = seq;
-	event->identity = id;
+	event->seq = meet->seq;
+	event->identity = meet->id;
 	event->next = CKEY_NONE;
 	event->path = NULL;
-	if (audit_example_wanted(aw->export, BINO_COLLISION_HARDLINK, seq)) {
-		event->path = strdup(path);
+	if (audit_example_wanted(aw->export, BINO_COLLISION_HARDLINK,
+				 meet->seq)) {
+		event->path = strdup(meet->path);
 		if (!event->path)
 			return BINO_ERROR_NO_MEMORY;
 	}
@@ -773,6 +797,7 @@ static enum bino_error audit_walk_count(struct audit_walk *aw,
 	const char *path = bino_entry_path(entry);
 	uint64_t seq = aw->seq++;
 	struct ckey_group *group;
+	struct audit_meet meet;
 	enum bino_error err;
 	bool created, links = !is_dir && nlink >= 2;
 	uint32_t id;
@@ -789,13 +814,21 @@ static enum bino_error audit_walk_count(struct audit_walk *aw,
 			err = audit_add_pair(export, up->key.subvolid,
 					     level->key.subvolid,
 					     BINO_COLLISION_LOOP, 1);
-			if (!err)
-				err = audit_add_example(export,
-							BINO_COLLISION_LOOP,
-							seq, path, up->path_len,
-							&up->key, CKEY_NONE,
-							path, &level->key,
-							level->client_fs);
+			if (!err) {
+				struct audit_example_draft draft = {
+					.collision = BINO_COLLISION_LOOP,
+					.seq = seq,
+					.client_fs = level->client_fs,
+					.path_a = path,
+					.len_a = up->path_len,
+					.key_a = up->key,
+					.first_identity = CKEY_NONE,
+					.path_b = path,
+					.key_b = level->key,
+				};
+
+				err = audit_add_example(export, &draft);
+			}
 			if (err)
 				return err;
 			break;
@@ -808,28 +841,28 @@ static enum bino_error audit_walk_count(struct audit_walk *aw,
 					   &created);
 	if (err || !group)
 		return err; /* the key's first entry: nothing collides yet */
-	err = audit_group_add(aw, BINO_COLLISION_PLAIN, &group->first,
-			      &group->other, &group->paths, id, level->ino,
-			      path, level->client_fs, seq);
+	meet.id = id;
+	meet.ino = level->ino;
+	meet.path = path;
+	meet.client_fs = level->client_fs;
+	meet.seq = seq;
+	err = audit_group_add(aw, BINO_COLLISION_PLAIN, &group->plain, &meet);
 	if (err)
 		return err;
 	if (group->first_links == CKEY_FIRST_LINKS_UNKNOWN) {
-		if (id == group->first) {
+		if (id == group->plain.first) {
 			/* The same inode as the first entry: now it is known. */
 			err = audit_group_resolve(aw, group, links, level->ino,
 						  level->client_fs);
 		} else if (links) {
-			return audit_group_wait(aw, group, id, level->ino,
-						path, level->client_fs, seq);
+			return audit_group_wait(aw, group, &meet);
 		}
 		if (err)
 			return err;
 	}
 	if (!links)
 		return BINO_OK;
-	return audit_group_add(aw, BINO_COLLISION_HARDLINK, &group->first_link,
-			       &group->other_link, &group->link_paths, id,
-			       level->ino, path, level->client_fs, seq);
+	return audit_group_add(aw, BINO_COLLISION_HARDLINK, &group->link, &meet);
 }
 
 /* ---- the second walk: what the first could not know -------------------- */
@@ -984,7 +1017,7 @@ static enum bino_error audit_find_entry(struct audit_walk *aw,
 	if (group->need_first) {
 		/* The key's first entry, met again. */
 		group->need_first = false;
-		err = audit_group_resolve(aw, group, links && id == group->first,
+		err = audit_group_resolve(aw, group, links && id == group->plain.first,
 					  level->ino, level->client_fs);
 	}
 	if (!err)

@@ -44,21 +44,25 @@ enum ckey_first_links {
 };
 
 /*
- * What the audit remembers of a client key met more than once: identities
- * are indices of bino__ckey_identity().  @first is that of the key's first
- * entry, @other the first different one met (CKEY_NONE until then), @paths
- * the entries met until then; the same for the hardlink class (entries that
- * are non-directories with more than one link).  @pending lists, in walk
- * order, the hardlink-class entries met while @first_links is unknown.
- * Fields other than @first are the caller's.
+ * One collision class's count of a key's entries (struct ckey_group):
+ * identities are indices of bino__ckey_identity().
+ */
+struct ckey_class {
+	uint32_t first; /* identity of the class's first entry */
+	uint32_t other; /* the first different one met, CKEY_NONE until then */
+	uint64_t paths; /* entries of the class met until then */
+};
+
+/*
+ * What the audit remembers of a client key met more than once: @plain
+ * counts every entry, @link those of the hardlink class (non-directories
+ * with more than one link).  @pending lists, in walk order, the
+ * hardlink-class entries met while @first_links is unknown.  Fields other
+ * than @plain.first are the caller's.
  */
 struct ckey_group {
-	uint32_t first;
-	uint32_t other;
-	uint32_t first_link;
-	uint32_t other_link;
-	uint64_t paths;
-	uint64_t link_paths;
+	struct ckey_class plain;
+	struct ckey_class link;
 	uint32_t pending;
 	uint32_t pending_tail;
 	uint8_t first_links; /* enum ckey_first_links */
