@@ -1200,15 +1200,6 @@ static bool audit_walk_needs_stat(const struct audit_walk *aw, int depth)
 	return bino__ckey_table_seen(aw->groups, level->client_fs, level->ino);
 }
 
-static int audit_links_add(uint64_t ino, void *data)
-{
-	if (bino__inoset_add(data, ino) < 0) {
-		errno = ENOMEM;
-		return -1;
-	}
-	return 0;
-}
-
 /*
  * Read now which inodes of identity @id (of subvolume @subvolid) have
  * several names, into its own set, from the directory @dir, which must be
@@ -1221,22 +1212,14 @@ static void audit_links_read(struct audit_walk *aw, uint32_t id,
 	struct inoset *links = bino__ckey_identity_links(aw->groups, id);
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC |
 				   O_NONBLOCK);
-	uint64_t fd_subvolid;
 
 	identity->links = CKEY_LINKS_UNAVAILABLE;
 	if (fd < 0)
 		return;
-	errno = 0;
-	if (bino__subvolid_ioctl(fd, &fd_subvolid) == 0 &&
-	    fd_subvolid == subvolid &&
-	    bino__btrfs_multilinked(fd, subvolid, NULL, audit_links_add,
-				    links) == 0) {
+	if (bino__btrfs_multilinked_set(fd, subvolid, links) == 0)
 		identity->links = CKEY_LINKS_READ;
-	} else {
-		if (errno == EPERM || errno == EACCES)
-			aw->audit->no_tree_search = true;
-		bino__inoset_clear(links); /* what a failed read added */
-	}
+	else if (errno == EPERM || errno == EACCES)
+		aw->audit->no_tree_search = true;
 	close(fd);
 }
 
