@@ -21,6 +21,7 @@
 
 #include "array.h"
 #include "mounts.h"
+#include "path.h"
 
 enum bino_error bino__audit_note_device(struct audit_walk *aw,
 					struct bino_entry *entry)
@@ -80,18 +81,11 @@ enum bino_error bino__audit_note_device(struct audit_walk *aw,
 /* The path of @path inside its filesystem, from @mount's mountinfo root. */
 static char *fs_path_of(const struct bino_mount *mount, const char *path)
 {
-	const char *target = bino_mount_target(mount);
 	const char *root = bino_mount_root(mount);
-	size_t target_len = strlen(target);
-	const char *rel;
+	const char *rel = bino__path_rest(path, bino_mount_target(mount));
 	char *result;
 
-	if (strcmp(target, "/") == 0)
-		rel = path;
-	else if (strncmp(path, target, target_len) == 0 &&
-		 (path[target_len] == '/' || path[target_len] == '\0'))
-		rel = path + target_len;
-	else
+	if (!rel)
 		return NULL;
 	if (strcmp(root, "/") == 0)
 		root = "";

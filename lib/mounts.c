@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "hash.h"
+#include "path.h"
 
 #include "statx.h"
 
@@ -487,17 +488,6 @@ bino_mounts_find_dev(const struct bino_mounts *mounts, uint64_t dev)
 	return NULL;
 }
 
-/* Whether @path is @dir or below it (both absolute, no trailing '/'). */
-static bool path_at_or_below(const char *path, const char *dir)
-{
-	size_t len = strlen(dir);
-
-	if (strcmp(dir, "/") == 0)
-		return path[0] == '/';
-	return strncmp(path, dir, len) == 0 &&
-	       (path[len] == '/' || path[len] == '\0');
-}
-
 const struct bino_mount *bino__mounts_holding(const struct bino_mounts *mounts,
 					      const char *path)
 {
@@ -509,7 +499,7 @@ const struct bino_mount *bino__mounts_holding(const struct bino_mounts *mounts,
 
 		len = strlen(mount->target);
 		/* ">=": of two mounts on one point the later is visible. */
-		if (path_at_or_below(path, mount->target) &&
+		if (bino__path_at_or_below(path, mount->target) &&
 		    (!best || len >= best_len)) {
 			best = mount;
 			best_len = len;

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "path.h"
+
 /* ---- exported paths ---------------------------------------------------- */
 
 struct nfsview_exports {
@@ -117,17 +119,6 @@ struct nfsview_mounts {
 	size_t count;
 };
 
-/* Whether @path is strictly below directory @dir (both resolved). */
-static bool path_is_below(const char *path, const char *dir)
-{
-	size_t len = strlen(dir);
-
-	if (strcmp(dir, "/") == 0)
-		return path[0] == '/' && path[1] != '\0';
-	return strncmp(path, dir, len) == 0 && path[len] == '/' &&
-	       path[len + 1] != '\0';
-}
-
 static int compare_targets(const void *a, const void *b)
 {
 	const struct bino_mount *const *ma = a, *const *mb = b;
@@ -152,7 +143,7 @@ enum bino_error bino__nfsview_mounts_create(const struct bino_mounts *server,
 	for (i = 0; i < n; i++) {
 		const struct bino_mount *mount = bino_mounts_get(server, i);
 
-		if (!path_is_below(bino_mount_target(mount), export_path))
+		if (!bino__path_below(bino_mount_target(mount), export_path))
 			continue;
 		/* A later mount on the same point hides the earlier one. */
 		for (j = 0; j < index->count; j++) {
@@ -203,20 +194,14 @@ bool bino__nfsview_same_content(const struct bino_mounts *server,
 	const struct bino_mount *parent =
 		bino_mounts_find_id(server, bino_mount_parent_id(mount));
 	const char *target = bino_mount_target(mount);
-	const char *parent_target, *parent_root, *rel;
+	const char *parent_root, *rel;
 	size_t root_len;
 
 	if (!parent || parent == mount ||
 	    bino_mount_dev(parent) != bino_mount_dev(mount))
 		return false;
-	parent_target = bino_mount_target(parent);
-	if (strcmp(parent_target, "/") == 0)
-		rel = target;
-	else if (strncmp(target, parent_target, strlen(parent_target)) == 0 &&
-		 (target[strlen(parent_target)] == '/' ||
-		  target[strlen(parent_target)] == '\0'))
-		rel = target + strlen(parent_target);
-	else
+	rel = bino__path_rest(target, bino_mount_target(parent));
+	if (!rel)
 		return false;
 	/* covered = parent's root joined with rel; compare without building it */
 	parent_root = bino_mount_root(parent);
@@ -268,7 +253,7 @@ size_t bino__nfsview_exports_covering(const struct nfsview_exports *resolved,
 	for (i = 0; resolved && i < resolved->count; i++) {
 		size_t len = strlen(resolved->paths[i]);
 
-		if (path_is_below(path, resolved->paths[i]) &&
+		if (bino__path_below(path, resolved->paths[i]) &&
 		    (best == SIZE_MAX || len > best_len)) {
 			best = i;
 			best_len = len;
@@ -301,7 +286,7 @@ enum bino_error bino__nfsview_covered_flags(const struct nfsview_exports *resolv
 		const struct bino_mount *mount = index->mounts[i];
 		const char *target = bino_mount_target(mount);
 
-		if (strcmp(path, target) != 0 && !path_is_below(path, target))
+		if (strcmp(path, target) != 0 && !bino__path_below(path, target))
 			continue;
 		if (bino__nfsview_cross(resolved, server, mount, target, *flags,
 					audit_flags, flags) == BINO_SUBMOUNT_HIDDEN)
