@@ -423,8 +423,8 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 	level->probe = PROBE_NONE;
 
 	if (depth > 0 && is_dir) {
-		const struct bino_mount *mount = bino__nfsview_mounts_at(
-			aw->submounts, bino_entry_path(entry));
+		const struct bino_mount *mount = bino__mounts_at(
+			aw->audit->server, bino_entry_path(entry));
 		bool walk_in = true;
 
 		if (mount)
@@ -519,13 +519,9 @@ static enum bino_error audit_walk_export(struct bino_audit *audit,
 	memset(&aw, 0, sizeof(aw));
 	aw.audit = audit;
 	aw.export = export;
-	err = bino__nfsview_mounts_create(audit->server, export->path,
-					  &aw.submounts);
-	if (err)
-		return err;
 	err = bino__ckey_table_create(&aw.groups);
 	if (err)
-		goto out_submounts;
+		return err;
 	err = audit_walk_pass(&aw, 1);
 	bino__links_ahead_destroy(aw.ahead);
 	aw.ahead = NULL;
@@ -547,8 +543,6 @@ out_groups:
 	free(aw.events);
 	free(aw.waiting);
 	bino__ckey_table_destroy(aw.groups);
-out_submounts:
-	bino__nfsview_mounts_destroy(aw.submounts);
 	free(aw.levels);
 	return err;
 }
@@ -730,7 +724,7 @@ static enum bino_error audit_server_mounts(struct bino_audit *audit)
 BINO_PUBLIC enum bino_error bino_audit_add_btrfs_mounts(struct bino_audit *audit)
 {
 	enum bino_error err;
-	size_t i, j, n;
+	size_t i, n;
 
 	if (!audit || audit->ran)
 		return BINO_ERROR_INVALID_ARGUMENT;
@@ -740,18 +734,11 @@ BINO_PUBLIC enum bino_error bino_audit_add_btrfs_mounts(struct bino_audit *audit
 	n = bino_mounts_count(audit->server);
 	for (i = 0; i < n; i++) {
 		const struct bino_mount *mount = bino_mounts_get(audit->server, i);
-		bool seen = false;
 
-		if (strcmp(bino_mount_fstype(mount), "btrfs") != 0)
-			continue;
-		for (j = 0; j < i && !seen; j++) {
-			const struct bino_mount *earlier =
-				bino_mounts_get(audit->server, j);
-
-			seen = strcmp(bino_mount_fstype(earlier), "btrfs") == 0 &&
-			       bino_mount_dev(earlier) == bino_mount_dev(mount);
-		}
-		if (seen)
+		/* Once per filesystem: at its first mount (a device is one fs). */
+		if (strcmp(bino_mount_fstype(mount), "btrfs") != 0 ||
+		    bino_mounts_find_dev(audit->server, bino_mount_dev(mount)) !=
+			    mount)
 			continue;
 		err = bino_audit_add_path(audit, bino_mount_target(mount));
 		if (err)

@@ -132,7 +132,6 @@ struct audit_walk {
 	struct bino_audit *audit;
 	struct bino_audit_export *export;
 	struct bino_walk *walk;
-	struct nfsview_mounts *submounts;
 	struct ckey_table *groups;
 	struct audit_level *levels;
 	size_t cap_levels;

@@ -5,8 +5,9 @@
  *
  *  - nfsview_exports: the export table with resolved paths, so that a mount
  *    point can be asked whether it is exported (and with nohide).
- *  - nfsview_mounts: the server mounts below one export, sorted by mount
- *    point, so the walk can ask of each directory whether it is one.
+ *  - The server's mounts are asked of its table, which indexes them by
+ *    mount point once (mounts.c): the mount at a directory, those below an
+ *    export.
  *  - bino__nfsview_cross(): the crossing rule.  A client crosses into a
  *    server mount when the client filesystem it is in has crossmnt (mountd
  *    then exports the mount with the same options unless it is exported
@@ -21,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mounts.h"
 #include "path.h"
 
 /* ---- exported paths ---------------------------------------------------- */
@@ -112,81 +114,7 @@ bino__nfsview_exports_find(const struct nfsview_exports *resolved,
 	return NULL;
 }
 
-/* ---- server mounts below an export ------------------------------------- */
-
-struct nfsview_mounts {
-	const struct bino_mount **mounts; /* sorted by target; last mounted wins */
-	size_t count;
-};
-
-static int compare_targets(const void *a, const void *b)
-{
-	const struct bino_mount *const *ma = a, *const *mb = b;
-
-	return strcmp(bino_mount_target(*ma), bino_mount_target(*mb));
-}
-
-enum bino_error bino__nfsview_mounts_create(const struct bino_mounts *server,
-					    const char *export_path,
-					    struct nfsview_mounts **ret)
-{
-	struct nfsview_mounts *index = calloc(1, sizeof(*index));
-	size_t i, j, n = bino_mounts_count(server);
-
-	if (!index)
-		return BINO_ERROR_NO_MEMORY;
-	index->mounts = calloc(n ? n : 1, sizeof(*index->mounts));
-	if (!index->mounts) {
-		free(index);
-		return BINO_ERROR_NO_MEMORY;
-	}
-	for (i = 0; i < n; i++) {
-		const struct bino_mount *mount = bino_mounts_get(server, i);
-
-		if (!bino__path_below(bino_mount_target(mount), export_path))
-			continue;
-		/* A later mount on the same point hides the earlier one. */
-		for (j = 0; j < index->count; j++) {
-			if (strcmp(bino_mount_target(index->mounts[j]),
-				   bino_mount_target(mount)) == 0)
-				break;
-		}
-		index->mounts[j] = mount;
-		if (j == index->count)
-			index->count++;
-	}
-	qsort(index->mounts, index->count, sizeof(*index->mounts),
-	      compare_targets);
-	*ret = index;
-	return BINO_OK;
-}
-
-void bino__nfsview_mounts_destroy(struct nfsview_mounts *index)
-{
-	if (!index)
-		return;
-	free(index->mounts);
-	free(index);
-}
-
-const struct bino_mount *
-bino__nfsview_mounts_at(const struct nfsview_mounts *index, const char *path)
-{
-	size_t low = 0, high = index->count;
-
-	while (low < high) {
-		size_t mid = low + (high - low) / 2;
-		int cmp = strcmp(path, bino_mount_target(index->mounts[mid]));
-
-		if (cmp == 0)
-			return index->mounts[mid];
-		if (cmp < 0)
-			high = mid;
-		else
-			low = mid + 1;
-	}
-	return NULL;
-}
+/* ---- server mounts -------------------------------------------------- */
 
 bool bino__nfsview_same_content(const struct bino_mounts *server,
 				const struct bino_mount *mount)
@@ -273,17 +201,13 @@ enum bino_error bino__nfsview_covered_flags(const struct nfsview_exports *resolv
 					    const char *path, int audit_flags,
 					    int *flags, bool *visible)
 {
-	struct nfsview_mounts *index;
-	enum bino_error err;
-	size_t i;
+	const struct bino_mount *const *below;
+	size_t i, n = bino__mounts_below(server, export_path, &below);
 
-	err = bino__nfsview_mounts_create(server, export_path, &index);
-	if (err)
-		return err;
 	*visible = true;
 	/* Sorted by mount point: the ancestors of @path come parents first. */
-	for (i = 0; i < index->count && *visible; i++) {
-		const struct bino_mount *mount = index->mounts[i];
+	for (i = 0; i < n && *visible; i++) {
+		const struct bino_mount *mount = below[i];
 		const char *target = bino_mount_target(mount);
 
 		if (strcmp(path, target) != 0 && !bino__path_below(path, target))
@@ -292,6 +216,5 @@ enum bino_error bino__nfsview_covered_flags(const struct nfsview_exports *resolv
 					audit_flags, flags) == BINO_SUBMOUNT_HIDDEN)
 			*visible = false;
 	}
-	bino__nfsview_mounts_destroy(index);
 	return BINO_OK;
 }

@@ -31,21 +31,7 @@ const struct bino_export *
 bino__nfsview_exports_find(const struct nfsview_exports *resolved,
 			   const char *path, int flags);
 
-/* ---- server mounts below an export ------------------------------------- */
-
-struct nfsview_mounts;
-
-/*
- * Index the mounts of @server whose mount point is strictly below
- * @export_path (resolved).  BINO_OK or BINO_ERROR_NO_MEMORY.
- */
-enum bino_error bino__nfsview_mounts_create(const struct bino_mounts *server,
-					    const char *export_path,
-					    struct nfsview_mounts **ret);
-void bino__nfsview_mounts_destroy(struct nfsview_mounts *index);
-/* The mount visible at mount point @path (the last mounted), or NULL. */
-const struct bino_mount *
-bino__nfsview_mounts_at(const struct nfsview_mounts *index, const char *path);
+/* ---- server mounts ------------------------------------------------------ */
 
 /*
  * Whether @mount shows the very directory it covers: its parent mount is of
