@@ -65,6 +65,18 @@
 
 /* ---- the paths to audit ------------------------------------------------ */
 
+/* The server as the audit's clients see it, once its mounts are known. */
+static struct nfsview audit_nfsview(const struct bino_audit *audit)
+{
+	struct nfsview view = {
+		.exports = audit->resolved,
+		.mounts = audit->server,
+		.audit_flags = audit->flags,
+	};
+
+	return view;
+}
+
 static void audit_export_free(struct bino_audit_export *export)
 {
 	struct bino_audit_device *device, *tmp;
@@ -225,10 +237,8 @@ static bool audit_walk_mountpoint(struct audit_walk *aw,
 	enum bino_submount_view view;
 	int child_flags;
 
-	view = bino__nfsview_cross(aw->audit->resolved, aw->audit->server,
-				   mount, bino_entry_path(entry),
-				   parent->flags, aw->audit->flags,
-				   &child_flags);
+	view = bino__nfsview_cross(&aw->view, mount, bino_entry_path(entry),
+				   parent->flags, &child_flags);
 	switch (view) {
 	case BINO_SUBMOUNT_CROSSMNT:
 	case BINO_SUBMOUNT_NOHIDE:
@@ -519,6 +529,7 @@ static enum bino_error audit_walk_export(struct bino_audit *audit,
 	memset(&aw, 0, sizeof(aw));
 	aw.audit = audit;
 	aw.export = export;
+	aw.view = audit_nfsview(audit);
 	err = bino__ckey_table_create(&aw.groups);
 	if (err)
 		return err;
@@ -600,6 +611,7 @@ static enum bino_error audit_add_covered(struct bino_audit *audit,
 	size_t i, n = bino__nfsview_exports_count(audit->resolved);
 	size_t covering = bino__nfsview_exports_covering(audit->resolved, resolved);
 	const char *export_path;
+	struct nfsview view;
 	enum bino_error err;
 
 	if (covering == SIZE_MAX)
@@ -608,6 +620,7 @@ static enum bino_error audit_add_covered(struct bino_audit *audit,
 	err = audit->server ? BINO_OK : audit_server_mounts(audit);
 	if (err)
 		return err;
+	view = audit_nfsview(audit);
 	export_path = bino__nfsview_exports_path(audit->resolved, covering);
 	for (i = 0; i < n; i++) {
 		const struct bino_export *export =
@@ -618,12 +631,11 @@ static enum bino_error audit_add_covered(struct bino_audit *audit,
 		if (strcmp(bino__nfsview_exports_path(audit->resolved, i),
 			   export_path) != 0)
 			continue;
-		err = bino__nfsview_covered_flags(audit->resolved, audit->server,
-						  export_path, resolved,
-						  audit->flags, &flags, &visible);
-		if (!err && visible)
-			err = audit_add_target(audit, resolved, true, export,
-					       flags, true);
+		visible = bino__nfsview_covered_flags(&view, export_path,
+						      resolved, &flags);
+		err = visible ? audit_add_target(audit, resolved, true, export,
+						 flags, true) :
+				BINO_OK;
 		if (err)
 			return err;
 		*added = *added || visible;

@@ -132,6 +132,7 @@ struct audit_walk {
 	struct bino_audit *audit;
 	struct bino_audit_export *export;
 	struct bino_walk *walk;
+	struct nfsview view; /* the server's, as the clients see it */
 	struct ckey_table *groups;
 	struct audit_level *levels;
 	size_t cap_levels;

@@ -142,16 +142,15 @@ bool bino__nfsview_same_content(const struct bino_mounts *server,
 	return strcmp(bino_mount_root(mount) + root_len, rel) == 0;
 }
 
-enum bino_submount_view
-bino__nfsview_cross(const struct nfsview_exports *resolved,
-		    const struct bino_mounts *server,
-		    const struct bino_mount *mount, const char *path,
-		    int parent_flags, int audit_flags, int *child_flags)
+enum bino_submount_view bino__nfsview_cross(const struct nfsview *view,
+					    const struct bino_mount *mount,
+					    const char *path, int parent_flags,
+					    int *child_flags)
 {
 	const struct bino_export *own =
-		bino__nfsview_exports_find(resolved, path, 0);
-	const struct bino_export *nohide =
-		bino__nfsview_exports_find(resolved, path, BINO_EXPORT_NOHIDE);
+		bino__nfsview_exports_find(view->exports, path, 0);
+	const struct bino_export *nohide = bino__nfsview_exports_find(
+		view->exports, path, BINO_EXPORT_NOHIDE);
 
 	if (parent_flags & BINO_EXPORT_CROSSMNT) {
 		*child_flags = own ? bino_export_flags(own) : parent_flags;
@@ -161,12 +160,12 @@ bino__nfsview_cross(const struct nfsview_exports *resolved,
 		*child_flags = bino_export_flags(nohide);
 		return BINO_SUBMOUNT_NOHIDE;
 	}
-	if (own && (audit_flags & BINO_AUDIT_NFSV4)) {
+	if (own && (view->audit_flags & BINO_AUDIT_NFSV4)) {
 		*child_flags = bino_export_flags(own);
 		return BINO_SUBMOUNT_NFSV4;
 	}
 	*child_flags = parent_flags;
-	return bino__nfsview_same_content(server, mount) ?
+	return bino__nfsview_same_content(view->mounts, mount) ?
 		       BINO_SUBMOUNT_SAME_CONTENT :
 		       BINO_SUBMOUNT_HIDDEN;
 }
@@ -195,26 +194,23 @@ size_t bino__nfsview_exports_covering(const struct nfsview_exports *resolved,
  * path above it (nfs-utils auth_authenticate()); what the client finds
  * there follows the crossing rule at each server mount on the way down.
  */
-enum bino_error bino__nfsview_covered_flags(const struct nfsview_exports *resolved,
-					    const struct bino_mounts *server,
-					    const char *export_path,
-					    const char *path, int audit_flags,
-					    int *flags, bool *visible)
+bool bino__nfsview_covered_flags(const struct nfsview *view,
+				 const char *export_path, const char *path,
+				 int *flags)
 {
 	const struct bino_mount *const *below;
-	size_t i, n = bino__mounts_below(server, export_path, &below);
+	size_t i, n = bino__mounts_below(view->mounts, export_path, &below);
 
-	*visible = true;
 	/* Sorted by mount point: the ancestors of @path come parents first. */
-	for (i = 0; i < n && *visible; i++) {
+	for (i = 0; i < n; i++) {
 		const struct bino_mount *mount = below[i];
 		const char *target = bino_mount_target(mount);
 
-		if (strcmp(path, target) != 0 && !bino__path_below(path, target))
+		if (!bino__path_at_or_below(path, target))
 			continue;
-		if (bino__nfsview_cross(resolved, server, mount, target, *flags,
-					audit_flags, flags) == BINO_SUBMOUNT_HIDDEN)
-			*visible = false;
+		if (bino__nfsview_cross(view, mount, target, *flags, flags) ==
+		    BINO_SUBMOUNT_HIDDEN)
+			return false;
 	}
-	return BINO_OK;
+	return true;
 }

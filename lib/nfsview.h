@@ -41,17 +41,23 @@ bino__nfsview_exports_find(const struct nfsview_exports *resolved,
 bool bino__nfsview_same_content(const struct bino_mounts *server,
 				const struct bino_mount *mount);
 
+/* A server as its clients see it: what the crossing rule reads. */
+struct nfsview {
+	const struct nfsview_exports *exports; /* resolved */
+	const struct bino_mounts *mounts; /* the server's table */
+	int audit_flags; /* enum bino_audit_flags: the client model */
+};
+
 /*
- * What a client sees at server mount @mount (mount point @path), reached in
- * a client filesystem exported with @parent_flags; @audit_flags are
- * enum bino_audit_flags.  For the crossing views, *@child_flags are the
- * export flags of the new client filesystem; else the parent's.
+ * What a client of @view sees at server mount @mount (mount point @path),
+ * reached in a client filesystem exported with @parent_flags.  For the
+ * crossing views, *@child_flags are the export flags of the new client
+ * filesystem; else the parent's.
  */
-enum bino_submount_view
-bino__nfsview_cross(const struct nfsview_exports *resolved,
-		    const struct bino_mounts *server,
-		    const struct bino_mount *mount, const char *path,
-		    int parent_flags, int audit_flags, int *child_flags);
+enum bino_submount_view bino__nfsview_cross(const struct nfsview *view,
+					    const struct bino_mount *mount,
+					    const char *path, int parent_flags,
+					    int *child_flags);
 
 /*
  * The index of the export whose resolved path is the nearest directory
@@ -61,16 +67,14 @@ size_t bino__nfsview_exports_covering(const struct nfsview_exports *resolved,
 				      const char *path);
 
 /*
- * What a client of the export of @export_path (flags *@flags) finds at
+ * What a client of @view's export of @export_path (flags *@flags) finds at
  * @path below it: *@flags become the export flags that apply there (those
- * of a mount crossed on the way), and *@visible is false when a server
- * mount on the way is hidden from the client (it sees the directory the
- * mount covers, not @path).  BINO_OK or BINO_ERROR_NO_MEMORY.
+ * of a mount crossed on the way).  False when a server mount on the way is
+ * hidden from the client (it sees the directory the mount covers, not
+ * @path).
  */
-enum bino_error bino__nfsview_covered_flags(const struct nfsview_exports *resolved,
-					    const struct bino_mounts *server,
-					    const char *export_path,
-					    const char *path, int audit_flags,
-					    int *flags, bool *visible);
+bool bino__nfsview_covered_flags(const struct nfsview *view,
+				 const char *export_path, const char *path,
+				 int *flags);
 
 #endif
