@@ -43,6 +43,7 @@
  */
 #include "audit_state.h"
 
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -208,7 +209,10 @@ static void audit_walk_covered(struct bino_entry *entry,
 			       struct audit_level *level, enum bino_error *err)
 {
 	const struct audit_level *parent = level - 1;
-	char *dir = strndup(bino_entry_path(entry), parent->path_len);
+	char *dir;
+
+	assert(bino_entry_depth(entry) > 0);
+	dir = strndup(bino_entry_path(entry), parent->path_len);
 
 	if (!dir) {
 		*err = BINO_ERROR_NO_MEMORY;

@@ -118,6 +118,8 @@ static enum bino_error audit_add_example(struct bino_audit_export *export,
 	size_t n = export->n_examples[collision], at;
 	uint64_t seq = draft->seq;
 
+	assert((unsigned int)collision < BINO_COLLISION_NR);
+	assert(n <= BINO_AUDIT_EXAMPLES_MAX);
 	if (!draft->path_b || !audit_example_wanted(export, collision, seq))
 		return BINO_OK;
 	memset(&example, 0, sizeof(example));
@@ -180,6 +182,7 @@ static enum bino_error audit_group_add(struct audit_walk *aw,
 	uint64_t count;
 	enum bino_error err;
 
+	assert(class->paths == 0 || class->first != CKEY_NONE);
 	class->paths++;
 	if (class->paths == 1) {
 		class->first = meet->id;
@@ -221,6 +224,8 @@ enum bino_error bino__audit_group_resolve(struct audit_walk *aw,
 	enum bino_error err = BINO_OK;
 	uint32_t i;
 
+	/* Known once: the pending entries are replayed once. */
+	assert(group->first_links == CKEY_FIRST_LINKS_UNKNOWN);
 	group->first_links = links ? CKEY_FIRST_LINKS_YES : CKEY_FIRST_LINKS_NO;
 	if (links) {
 		group->link.first = group->plain.first;
@@ -254,6 +259,7 @@ static enum bino_error audit_group_wait(struct audit_walk *aw,
 {
 	struct link_event *event;
 
+	assert(group->first_links == CKEY_FIRST_LINKS_UNKNOWN);
 	if (aw->n_events >= CKEY_NONE ||
 	    ARRAY_RESERVE(aw->events, aw->cap_events, aw->n_events + 1) != 0)
 		return BINO_ERROR_NO_MEMORY;
@@ -299,6 +305,7 @@ enum bino_error bino__audit_count(struct audit_walk *aw,
 	uint32_t id;
 	int k;
 
+	assert(aw->pass == 1);
 	if (is_dir) {
 		for (k = depth - 1; k >= 0; k--) {
 			const struct audit_level *up = &aw->levels[k];

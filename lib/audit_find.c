@@ -18,6 +18,7 @@
  */
 #include "audit_state.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,6 +156,7 @@ enum bino_error bino__audit_find_entry(struct audit_walk *aw,
 	bool links = false;
 	uint32_t id;
 
+	assert(aw->pass == 2);
 	if (!group)
 		return BINO_OK; /* met once: never an example's */
 	err = bino__ckey_identity(aw->groups, level->client_fs, level->key.dev,
