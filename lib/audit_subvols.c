@@ -160,27 +160,55 @@ enum bino_error bino__audit_note_subvol(struct audit_walk *aw,
 	return BINO_OK;
 }
 
-/* Server mounts of each subvolume: same filesystem, and its root. */
-static enum bino_error audit_subvol_mounts(struct bino_audit *audit,
-					   struct bino_audit_subvol *subvol)
+/* The server's btrfs mounts of one filesystem, in table order. */
+struct audit_fs_mounts {
+	uint64_t dev; /* the filesystem's, as in struct bino_key */
+	const struct bino_mount **mounts;
+	size_t n_mounts, cap_mounts;
+};
+
+/*
+ * The server's btrfs mounts of the filesystem of device @dev, into *@fs:
+ * those of that device, or of the source this machine mounts it from (a
+ * server table read from a file has its own device numbers).
+ */
+static enum bino_error audit_fs_mounts(const struct bino_audit *audit,
+				       uint64_t dev, struct audit_fs_mounts *fs)
 {
 	const struct bino_mounts *server = audit->server;
 	const struct bino_mount *live =
-		bino_mounts_find_dev(audit->own_mounts, subvol->dev);
+		bino_mounts_find_dev(audit->own_mounts, dev);
 	size_t i, n = bino_mounts_count(server);
 
+	fs->dev = dev;
+	fs->n_mounts = 0;
 	for (i = 0; i < n; i++) {
 		const struct bino_mount *mount = bino_mounts_get(server, i);
-		bool same_fs;
 
 		if (strcmp(bino_mount_fstype(mount), "btrfs") != 0)
 			continue;
-		same_fs = bino_mount_dev(mount) == subvol->dev ||
-			  (live && *bino_mount_source(live) &&
-			   strcmp(bino_mount_source(live),
-				  bino_mount_source(mount)) == 0);
-		if (!same_fs)
+		if (bino_mount_dev(mount) != dev &&
+		    !(live && *bino_mount_source(live) &&
+		      strcmp(bino_mount_source(live),
+			     bino_mount_source(mount)) == 0))
 			continue;
+		if (ARRAY_RESERVE(fs->mounts, fs->cap_mounts,
+				  fs->n_mounts + 1) != 0)
+			return BINO_ERROR_NO_MEMORY;
+		fs->mounts[fs->n_mounts++] = mount;
+	}
+	return BINO_OK;
+}
+
+/* The mounts of @fs (its filesystem's) that show @subvol: its root. */
+static enum bino_error audit_subvol_mounts(const struct audit_fs_mounts *fs,
+					   struct bino_audit_subvol *subvol)
+{
+	size_t i;
+
+	for (i = 0; i < fs->n_mounts; i++) {
+		const struct bino_mount *mount = fs->mounts[i];
+
 		if (subvol->fs_path ?
 			    strcmp(bino_mount_root(mount), subvol->fs_path) != 0 :
 			    bino_mount_subvolid(mount) != subvol->id)
@@ -213,16 +241,21 @@ static int uuid_lookup_one(const char *path,
 enum bino_error bino__audit_finish_subvols(struct bino_audit *audit,
 					   struct bino_audit_export *export)
 {
+	struct audit_fs_mounts fs = { 0 };
+	enum bino_error err = BINO_OK;
 	size_t i, j;
-	enum bino_error err;
 
 	for (i = 0; i < export->n_subvols; i++) {
 		struct bino_audit_subvol *subvol = &export->subvols[i];
 		struct uuid_lookup lookup;
 
-		err = audit_subvol_mounts(audit, subvol);
+		/* Asked once per filesystem: its subvolumes come together. */
+		if (i == 0 || fs.dev != subvol->dev)
+			err = audit_fs_mounts(audit, subvol->dev, &fs);
+		if (!err)
+			err = audit_subvol_mounts(&fs, subvol);
 		if (err)
-			return err;
+			break;
 		if (subvol->info_errno || !subvol->info.is_snapshot)
 			continue;
 		for (j = 0; j < export->n_subvols; j++) {
@@ -246,5 +279,6 @@ enum bino_error bino__audit_finish_subvols(struct bino_audit *audit,
 					  &lookup);
 		subvol->snapshot_of = lookup.id;
 	}
-	return BINO_OK;
+	free(fs.mounts);
+	return err;
 }
