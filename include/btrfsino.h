@@ -9,8 +9,11 @@
  * identity, and describes what an NFS export of a tree would expose.
  *
  * Conventions used throughout:
- *  - Every fallible function returns enum bino_error; BINO_OK is success and
- *    errno is left set to the underlying cause on failure.
+ *  - One error shape: a failure is an enum bino_error naming the step that
+ *    failed, with errno holding the cause.  Fallible functions return it
+ *    (BINO_OK is success, never a negative errno) and leave errno set; what
+ *    records a failure and goes on (a walk entry, an audited export) keeps
+ *    the same pair, read with its *_error() and *_errno() getters.
  *  - Objects are opaque and created by *_create(), released by *_destroy()
  *    (which accepts NULL).  Output parameters come last.
  *  - Unknown flag bits are rejected with BINO_ERROR_INVALID_ARGUMENT.
@@ -46,7 +49,8 @@ const char *bino_version(void);
 /**
  * enum bino_error - What a library call failed to do.
  *
- * Each value names the step that failed; errno holds the cause.
+ * Each value names the step that failed (the error shape is stated at the
+ * top of this header).  Every value is returned somewhere in the library.
  */
 enum bino_error {
 	BINO_OK = 0,
@@ -57,7 +61,6 @@ enum bino_error {
 	BINO_ERROR_OPEN_FAILED,
 	BINO_ERROR_STAT_FAILED,
 	BINO_ERROR_READDIR_FAILED,
-	BINO_ERROR_READLINK_FAILED,
 	/** The subvolume id of a btrfs inode could not be determined. */
 	BINO_ERROR_SUBVOLID_FAILED,
 	/** name_to_handle_at() failed. */
@@ -67,7 +70,6 @@ enum bino_error {
 	BINO_ERROR_MOUNTINFO_FAILED,
 	BINO_ERROR_EXPORTS_READ_FAILED,
 	BINO_ERROR_EXPORTS_SYNTAX,
-	BINO_ERROR_SUBVOL_LIST_FAILED,
 	/** The mount table lists no mount holding a path; errno is 0. */
 	BINO_ERROR_NOT_FOUND,
 	/** A mount table file is not in mountinfo format. */

@@ -66,8 +66,6 @@ enum bino_error bino__audit_note_device(struct audit_walk *aw,
 		device->kind = BINO_DEVICE_OVERLAY;
 	else
 		device->kind = BINO_DEVICE_ANOMALY;
-#undef uthash_nonfatal_oom
-#define uthash_nonfatal_oom(elt) (out_of_memory = true)
 	HASH_ADD(hh, export->device_index, dev, sizeof(device->dev), device);
 	if (out_of_memory) {
 		free(device->path);

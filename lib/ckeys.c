@@ -199,8 +199,6 @@ enum bino_error bino__ckey_identity(struct ckey_table *table, size_t client_fs,
 		goto out_free;
 	node->key = probe.key;
 	node->index = (uint32_t)table->n_identities;
-#undef uthash_nonfatal_oom
-#define uthash_nonfatal_oom(elt) (out_of_memory = true)
 	HASH_ADD(hh, table->identity_index, key, sizeof(node->key), node);
 	if (out_of_memory)
 		goto out_free;
@@ -321,8 +319,6 @@ enum bino_error bino__ckey_table_add(struct ckey_table *table, uint32_t identity
 	if (!node)
 		return BINO_ERROR_NO_MEMORY;
 	node->key = probe.key;
-#undef uthash_nonfatal_oom
-#define uthash_nonfatal_oom(elt) (out_of_memory = true)
 	HASH_ADD(hh, table->groups, key, sizeof(node->key), node);
 	if (out_of_memory) {
 		free(node);

@@ -19,7 +19,6 @@
 #include <fcntl.h>
 #include <libmount.h>
 #include <limits.h>
-#include <linux/magic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,22 +77,6 @@ static enum bino_fs_kind fs_kind_from_name(const char *fstype)
 			return BINO_FS_DINO_EXACT;
 	}
 	return BINO_FS_OTHER;
-}
-
-enum bino_fs_kind bino__fs_kind_from_statfs(long f_type)
-{
-	switch (f_type) {
-	case BTRFS_SUPER_MAGIC:
-		return BINO_FS_BTRFS;
-	case NFS_SUPER_MAGIC:
-		return BINO_FS_NFS;
-	case EXT4_SUPER_MAGIC:
-	case XFS_SUPER_MAGIC:
-	case TMPFS_MAGIC:
-		return BINO_FS_DINO_EXACT;
-	default:
-		return BINO_FS_OTHER;
-	}
 }
 
 static char *strdup_or_empty(const char *s)
@@ -202,8 +185,6 @@ static enum bino_error mounts_index(struct bino_mounts *mounts)
 	bool out_of_memory = false;
 	size_t i;
 
-#undef uthash_nonfatal_oom
-#define uthash_nonfatal_oom(elt) (out_of_memory = true)
 	for (i = 0; i < mounts->count; i++) {
 		struct bino_mount *mount = &mounts->mounts[i];
 		struct bino_mount *existing;

@@ -55,7 +55,4 @@ size_t bino__mounts_below(const struct bino_mounts *mounts, const char *dir,
  */
 bool bino__mounts_from_file(const struct bino_mounts *mounts);
 
-/* Classify the fs type name used when a mount is not in the table. */
-enum bino_fs_kind bino__fs_kind_from_statfs(long f_type);
-
 #endif

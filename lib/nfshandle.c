@@ -19,14 +19,12 @@
 #include <fcntl.h>
 #include <string.h>
 
+#include "btrfsconst.h"
+
 #define CLIENT_HEADER_SIZE 12 /* fileid high, fileid low, type */
 #define KNFSD_HEADER_SIZE 4
 #define KNFSD_FH_VERSION 1
-#define FILEID_ROOT 0
-#define FILEID_BTRFS_WITHOUT_PARENT 0x4d
-#define FILEID_BTRFS_WITH_PARENT 0x4e
-#define FILEID_BTRFS_WITH_PARENT_ROOT 0x4f
-#define BTRFS_FID_MIN_SIZE 20 /* objectid, root objectid, generation */
+#define FILEID_ROOT 0 /* the handle names the export, not an inode */
 
 /* Length of the fsid part for each knfsd fsid type; 0 for unknown types. */
 static size_t knfsd_fsid_length(uint8_t fsid_type)
@@ -124,9 +122,12 @@ int bino__nfs_fh_decode(const unsigned char *bytes, size_t len,
 		return -1;
 	}
 	ret->kind = BINO_NFS_FH_BTRFS;
-	ret->objectid = load_le64(server + fileid_offset);
-	ret->root_objectid = load_le64(server + fileid_offset + 8);
-	ret->generation = load_le32(server + fileid_offset + 16);
+	ret->objectid = load_le64(server + fileid_offset +
+				  BTRFS_FID_OBJECTID_OFFSET);
+	ret->root_objectid = load_le64(server + fileid_offset +
+				       BTRFS_FID_ROOT_OFFSET);
+	ret->generation = load_le32(server + fileid_offset +
+				    BTRFS_FID_GEN_OFFSET);
 	return 0;
 }
 

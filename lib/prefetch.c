@@ -52,27 +52,21 @@ struct bino_prefetch {
 static void prefetch_directory(const char *path)
 {
 	char buffer[32 * 1024] __attribute__((aligned(8)));
+	struct bino_dirents dirents;
+	const struct linux_dirent64 *dent;
 	struct stat st;
-	long n;
 	int fd;
 
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK |
 				O_CLOEXEC);
 	if (fd < 0)
 		return;
-	while ((n = bino__getdents64(fd, buffer, sizeof(buffer))) > 0) {
-		long offset = 0;
-
-		while (offset < n) {
-			const struct linux_dirent64 *dent =
-				(const void *)(buffer + offset);
-
-			offset += dent->d_reclen;
-			if (dent->d_type != DT_DIR || dent->d_name[0] == '.')
-				continue;
-			fstatat(fd, dent->d_name, &st,
-				AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT);
-		}
+	bino__dirents_init(&dirents, fd, buffer, sizeof(buffer));
+	while (bino__dirents_next(&dirents, &dent) > 0) {
+		if (dent->d_type != DT_DIR || dent->d_name[0] == '.')
+			continue;
+		fstatat(fd, dent->d_name, &st,
+			AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT);
 	}
 	close(fd);
 }

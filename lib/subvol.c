@@ -14,11 +14,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
-/* From the kernel's fs/btrfs/export.h: handle types and the fid layout. */
-#define FILEID_BTRFS_WITHOUT_PARENT 0x4d
-#define FILEID_BTRFS_WITH_PARENT 0x4e
-#define FILEID_BTRFS_WITH_PARENT_ROOT 0x4f
-#define BTRFS_FID_ROOT_OFFSET 8 /* u64 objectid, then u64 root_objectid */
+#include "btrfsconst.h"
 
 int bino__subvolid_ioctl(int fd, uint64_t *ret)
 {
@@ -64,7 +60,6 @@ int bino__subvolid_file_handle(int dirfd, const char *name, int at_flags,
 	return 0;
 }
 
-#define BTRFS_FS_TREE_OBJECTID 5
 #define BTRFS_ROOT_SUBVOL_RDONLY (1ULL << 0)
 
 static void subvol_info_copy(struct bino__subvol_info *ret,

@@ -25,12 +25,10 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "btrfsconst.h"
 #include "mounts.h"
 #include "path.h"
 #include "subvol.h"
-
-/* The inode of the placeholder directory (BTRFS_EMPTY_SUBVOL_DIR_OBJECTID). */
-#define PLACEHOLDER_INO 2
 
 struct bino_suggestion {
 	const struct bino_audit_export *export;
@@ -182,7 +180,7 @@ static bool suggest_is_placeholder(const struct bino_suggestion *s,
 	size_t i;
 
 	if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode) ||
-	    st.st_ino != PLACEHOLDER_INO)
+	    st.st_ino != BTRFS_EMPTY_SUBVOL_DIR_OBJECTID)
 		return false;
 	for (i = 0; i < s->n_placeholders; i++) {
 		if (strcmp(s->placeholders[i], path) == 0)

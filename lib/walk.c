@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The walker: depth-first, one entry per bino_walk_next(), keyed on true
- * identity.  Components, top to bottom:
+ * identity.  It owns the traversal; what identity an inode has is asked of
+ * identity.c (bino__identify()), which never calls back.  The walk's state
+ * is one struct bino_walk passed first to small walk_* helpers, as bfs's
+ * bftw.c does.  Components, top to bottom:
  *
  *  - walk_next_start(): starting paths, one after another.
  *  - The directory stack: a dir_frame for each directory being read, linked
@@ -11,8 +14,10 @@
  *    be closed under fd pressure (walk_evict_fd) and reopened from the
  *    nearest open ancestor, name by name (walk_frame_fd): open fds stay
  *    bounded and paths may be longer than PATH_MAX.
- *  - walk_identify(): a statx result becomes a (dev, subvolid, ino) key,
- *    asking for the subvolume id only when it can have changed (see there).
+ *  - walk_visit_stat(): a name that may be a directory is stat'ed (opened
+ *    first if the walk may enter it) and identified: bino__identify() turns
+ *    the statx result into a (dev, subvolid, ino) key, given where the
+ *    inode was found (struct bino_inode_at) and its directory's identity.
  *  - The fast path in walk_next_child(): a non-directory on a filesystem
  *    whose d_ino is exact gets its identity from readdir and its directory,
  *    and is stat'ed only if the caller asks (bino_entry_stat()).
@@ -23,6 +28,7 @@
  */
 #include "internal.h"
 
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -36,14 +42,11 @@
 
 #include "array.h"
 #include "getdents.h"
+#include "identity.h"
 #include "mounts.h"
-#include "nfshandle.h"
 #include "prefetch.h"
 #include "statx.h"
-#include "subvol.h"
 
-#define BTRFS_FIRST_FREE_OBJECTID 256 /* every subvolume root's inode */
-#define BTRFS_EMPTY_SUBVOL_DIR_OBJECTID 2 /* snapshot placeholders */
 #define GETDENTS_BUFFER_SIZE (64 * 1024)
 #define FD_BUDGET_MAX 256
 #define FD_RESERVED_FOR_CALLER 8
@@ -53,13 +56,6 @@
  * subvolumes do not, so an uncertain key must recur this often to be one.
  */
 #define UNCERTAIN_LOOP_REPEATS 16
-/*
- * Mounts made during the walk (automounts it triggers, NFS submounts) are
- * not in the table read at creation: it is read again when an entry names a
- * mount ID it lacks, at most this often, and the old tables are kept
- * because entries and frames point into them.
- */
-#define MOUNT_TABLE_READS_MAX 64
 
 #define WALK_ALL_FLAGS                                                       \
 	(BINO_WALK_POST_ORDER | BINO_WALK_XDEV | BINO_WALK_SAME_SUBVOL |     \
@@ -73,52 +69,42 @@ struct dir_record {
 	char name[];
 };
 
-/* How an entry was identified, shared by entries and frames. */
-struct identity {
-	struct bino_key key;
-	enum bino_source source;
-	int flags;
-	enum bino_error error; /* for BINO_ENTRY_IDENTITY_UNCERTAIN */
-	int error_errno;
-	uint64_t raw_dev; /* st_dev as stat shows it: per subvolume on btrfs */
-	uint64_t mnt_id;
-	const struct bino_mount *mount;
-	enum bino_fs_kind kind;
-};
-
+/* A directory being read: one per level of the walk, child to parent. */
 struct dir_frame {
-	struct dir_frame *parent;
+	struct dir_frame *parent; /* NULL at depth 0 */
 	int fd; /* -1 while evicted */
 	char *name; /* relative to the parent; the start path at depth 0 */
 	bool followed; /* reached through a symbolic link */
-	size_t path_len;
-	size_t name_offset;
+	size_t path_len; /* of its path in walk->path */
+	size_t name_offset; /* of its name in walk->path */
 	int depth;
-	struct identity id;
-	struct bino_kstatx stx;
+	struct bino_identity id; /* children inherit it; loops compare to it */
+	struct bino_kstatx stx; /* for the post-order visit and reopening */
 	bool stat_children; /* d_ino or d_type cannot be trusted here */
-	char *records;
+	char *records; /* its entries, read whole: struct dir_record */
 	size_t records_len;
-	size_t next_record;
+	size_t next_record; /* offset of the next child in records */
 };
 
+/* The entry returned to the caller; its path is walk->path. */
 struct bino_entry {
 	struct bino_walk *walk;
-	size_t name_offset;
+	size_t name_offset; /* of the name in walk->path */
 	int depth;
 	enum bino_event event;
 	enum bino_visit visit;
 	enum bino_type type;
-	struct identity id;
-	enum bino_error error;
+	struct bino_identity id;
+	enum bino_error error; /* for BINO_EVENT_ERROR and uncertain ids */
 	int error_errno;
-	const char *loop_ancestor;
-	bool have_stx;
+	const char *loop_ancestor; /* walk->ancestor_path, for a loop */
+	bool have_stx; /* stx is filled (else bino_entry_stat() stats) */
 	struct bino_kstatx stx;
-	bool followed;
-	bool stat_failed;
+	bool followed; /* reached through a symbolic link */
+	bool stat_failed; /* bino_entry_stat() failed once: do not retry */
 };
 
+/* What the next bino_walk_next() owes for the entry just returned. */
 enum walk_after {
 	AFTER_NOTHING,
 	AFTER_ENTER, /* walk->pending_fd is the directory to read */
@@ -127,40 +113,41 @@ enum walk_after {
 	AFTER_POST_SAVED, /* the same, for walk->saved_entry */
 };
 
+/* The walk's state, passed first to every walk_* helper. */
 struct bino_walk {
-	int flags;
-	int max_depth;
-	bool started;
+	/* What the caller asked for. */
+	int flags; /* enum bino_walk_flags */
+	int max_depth; /* -1: no limit */
+	bool started; /* settings are refused once true */
 	char **start_paths;
 	size_t n_start_paths;
-	size_t next_start;
-	struct bino_mounts *mounts; /* the newest table read */
-	struct bino_mounts **old_mounts;
-	size_t n_old_mounts;
-	uint64_t last_unknown_mnt_id; /* not in the newest table either */
+	size_t next_start; /* index of the start path to walk next */
 	int threads;
 	struct bino_prefetch *prefetch; /* NULL with one thread */
+	struct bino_identifier identifier; /* its mount tables, its sources */
 
-	struct dir_frame *top;
-	struct dir_frame *start_frame; /* depth 0 of the current start path */
-	struct identity start_id;
-	int open_fds;
+	/* Where the walk is. */
+	struct dir_frame *top; /* the directory being read; NULL between starts */
+	struct bino_identity start_id; /* for XDEV and SAME_SUBVOL */
+	int open_fds; /* frame fds and pending_fd, kept within fd_budget */
 	int fd_budget;
 
+	/* The current entry's path, and a loop's ancestor's (grown, never shrunk). */
 	char *path;
 	size_t path_len;
 	size_t path_cap;
 	char *ancestor_path;
 	size_t ancestor_cap;
 
+	/* The entry returned, and what the next call owes for it. */
 	struct bino_entry entry;
 	enum walk_after after;
-	bool pruned;
-	int pending_fd;
+	bool pruned; /* bino_walk_prune() since the entry was returned */
+	int pending_fd; /* AFTER_ENTER: the directory, opened */
 	struct bino_kstatx pending_stx;
-	enum bino_error pending_error;
+	enum bino_error pending_error; /* AFTER_ERROR: what to report */
 	int pending_errno;
-	bool post_after_error;
+	bool post_after_error; /* AFTER_ERROR: then visit it post-order */
 	struct bino_entry saved_entry; /* a directory whose error came between */
 };
 
@@ -240,6 +227,7 @@ static int walk_fd_budget(void)
 static void walk_close_frame_fd(struct bino_walk *walk, struct dir_frame *frame)
 {
 	if (frame->fd >= 0) {
+		assert(walk->open_fds > 0);
 		close(frame->fd);
 		frame->fd = -1;
 		walk->open_fds--;
@@ -303,8 +291,10 @@ static int walk_frame_fd(struct bino_walk *walk, struct dir_frame *frame,
 		*error = BINO_ERROR_NO_MEMORY;
 		return -1;
 	}
-	for (base = frame; base && base->fd < 0; base = base->parent)
+	for (base = frame; base && base->fd < 0; base = base->parent) {
+		assert(n <= frame->depth); /* a frame's ancestors: its depth */
 		chain[n++] = base;
+	}
 	fd = base ? base->fd : AT_FDCWD;
 	while (n-- > 0) {
 		int next = walk_openat(walk, fd, chain[n]->name,
@@ -333,7 +323,7 @@ static int walk_frame_fd(struct bino_walk *walk, struct dir_frame *frame,
 	return fd;
 }
 
-/* ---- identity ---------------------------------------------------------- */
+/* ---- types ------------------------------------------------------------- */
 
 static enum bino_type type_from_mode(uint32_t mode)
 {
@@ -379,244 +369,6 @@ static enum bino_type type_from_dtype(uint8_t d_type)
 	}
 }
 
-/* Mark an identity as unknowable beyond what stat says, and why. */
-static void identity_uncertain(struct identity *id, enum bino_error error,
-			       int error_errno)
-{
-	id->error = error;
-	id->error_errno = error_errno;
-	id->flags |= BINO_ENTRY_IDENTITY_UNCERTAIN;
-	id->key.dev = id->raw_dev;
-	id->key.subvolid = 0;
-	id->source = BINO_SOURCE_UNKNOWN;
-}
-
-/*
- * The btrfs subvolume id of an inode, cheapest source first.  Without
- * STATX_SUBVOL, an inode in the same directory-device as its parent
- * directory is in the parent's subvolume (btrfs gives every subvolume its own
- * anonymous st_dev), so the ioctl or file handle is needed only where the
- * device changes or a subvolume root (inode 256) starts: once per subvolume.
- */
-static void walk_btrfs_subvolid(struct bino_walk *walk, struct identity *id,
-				const struct bino_kstatx *stx,
-				const struct identity *parent, int fd,
-				int dirfd, const char *name, bool follow)
-{
-	uint64_t subvolid;
-	bool is_dir = S_ISDIR(stx->mode);
-
-	if (!(walk->flags & BINO_WALK_NO_STATX_SUBVOL) &&
-	    (stx->mask & BINO_STATX_SUBVOL)) {
-		id->key.subvolid = stx->subvol;
-		id->source = BINO_SOURCE_STATX;
-		return;
-	}
-	if (parent && parent->kind == BINO_FS_BTRFS &&
-	    parent->raw_dev == id->raw_dev &&
-	    !(is_dir && stx->ino == BTRFS_FIRST_FREE_OBJECTID)) {
-		id->key.subvolid = parent->key.subvolid;
-		id->source = parent->source;
-		return;
-	}
-	if (fd >= 0 && !(walk->flags & BINO_WALK_NO_SUBVOL_IOCTL) &&
-	    bino__subvolid_ioctl(fd, &subvolid) == 0) {
-		id->key.subvolid = subvolid;
-		id->source = BINO_SOURCE_IOCTL;
-		return;
-	}
-	if ((fd >= 0 ? bino__subvolid_file_handle(fd, "", AT_EMPTY_PATH,
-						  &subvolid)
-		     : bino__subvolid_file_handle(dirfd, name,
-						  follow ? AT_SYMLINK_FOLLOW : 0,
-						  &subvolid)) == 0) {
-		id->key.subvolid = subvolid;
-		id->source = BINO_SOURCE_FILE_HANDLE;
-		return;
-	}
-	/*
-	 * Nothing could tell.  The anonymous st_dev still separates
-	 * subvolumes on this host, so it stands in for (dev, subvolid).
-	 */
-	identity_uncertain(id, BINO_ERROR_SUBVOLID_FAILED, errno);
-}
-
-/*
- * The subvolume of an export's root directory, whose handle names the export
- * rather than an inode: that of the first child that is not itself a
- * subvolume root (inode 256), which lives in the same subvolume.
- */
-static int nfs_export_root_subvolid(int fd, uint64_t *ret)
-{
-	char buffer[8192] __attribute__((aligned(8)));
-	int dirfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	long n;
-
-	if (dirfd < 0)
-		return -1;
-	while ((n = bino__getdents64(dirfd, buffer, sizeof(buffer))) > 0) {
-		long offset = 0;
-
-		while (offset < n) {
-			const struct linux_dirent64 *dent =
-				(const void *)(buffer + offset);
-			struct bino_nfs_fh fh;
-
-			offset += dent->d_reclen;
-			if (strcmp(dent->d_name, ".") == 0 ||
-			    strcmp(dent->d_name, "..") == 0)
-				continue;
-			if (bino__nfs_fh_of(dirfd, dent->d_name, 0, &fh) == 0 &&
-			    fh.kind == BINO_NFS_FH_BTRFS &&
-			    fh.objectid != BTRFS_FIRST_FREE_OBJECTID) {
-				*ret = fh.root_objectid;
-				close(dirfd);
-				return 0;
-			}
-		}
-	}
-	close(dirfd);
-	errno = ENOENT;
-	return -1;
-}
-
-/*
- * An inode on an NFS client of a btrfs export: the client's st_dev is one
- * for the whole export, so the subvolume comes from the server's file handle,
- * needed only where a subvolume can start (a directory of inode 256, a new
- * device, a starting path); everything else is in its directory's.
- */
-static void walk_nfs_subvolid(struct identity *id,
-			      const struct bino_kstatx *stx,
-			      const struct identity *parent, int fd, int dirfd,
-			      const char *name, bool follow)
-{
-	struct bino_nfs_fh fh;
-	bool is_dir = S_ISDIR(stx->mode);
-	int ret;
-
-	id->key.dev = id->raw_dev;
-	if (parent && parent->kind == BINO_FS_NFS &&
-	    parent->raw_dev == id->raw_dev &&
-	    !(is_dir && stx->ino == BTRFS_FIRST_FREE_OBJECTID)) {
-		id->key.subvolid = parent->key.subvolid;
-		id->source = parent->source;
-		id->flags |= parent->flags & BINO_ENTRY_IDENTITY_UNCERTAIN;
-		id->error = parent->error;
-		id->error_errno = parent->error_errno;
-		if (id->flags & BINO_ENTRY_IDENTITY_UNCERTAIN)
-			id->key.dev = parent->key.dev;
-		else if (is_dir && stx->ino == BTRFS_EMPTY_SUBVOL_DIR_OBJECTID &&
-			 parent->source == BINO_SOURCE_NFS_HANDLE)
-			id->flags |= BINO_ENTRY_SUBVOL_PLACEHOLDER;
-		return;
-	}
-	if (fd >= 0)
-		ret = bino__nfs_fh_of(fd, "", AT_EMPTY_PATH, &fh);
-	else
-		ret = bino__nfs_fh_of(dirfd, name, follow ? AT_SYMLINK_FOLLOW : 0,
-				      &fh);
-	if (ret != 0) {
-		identity_uncertain(id, BINO_ERROR_FILE_HANDLE_FAILED, errno);
-		return;
-	}
-	if (fh.kind == BINO_NFS_FH_EXPORT_ROOT && fd >= 0 &&
-	    nfs_export_root_subvolid(fd, &id->key.subvolid) == 0) {
-		id->source = BINO_SOURCE_NFS_HANDLE;
-		if (is_dir && stx->ino == BTRFS_FIRST_FREE_OBJECTID)
-			id->flags |= BINO_ENTRY_SUBVOL_ROOT;
-		return;
-	}
-	if (fh.kind != BINO_NFS_FH_BTRFS) {
-		/* Not btrfs on the server (or an empty export root): no subvolumes. */
-		id->source = BINO_SOURCE_NONE;
-		return;
-	}
-	id->key.subvolid = fh.root_objectid;
-	id->source = BINO_SOURCE_NFS_HANDLE;
-	if (fh.objectid == BTRFS_FIRST_FREE_OBJECTID && is_dir)
-		id->flags |= BINO_ENTRY_SUBVOL_ROOT;
-}
-
-/*
- * Turn a statx result into an identity.  @fd is the inode opened (or -1),
- * @dirfd/@name how to reach it otherwise; @parent is its directory's
- * identity, NULL for starting paths.
- */
-/* The mount of @mnt_id, reading the table again if it is newer than ours. */
-static const struct bino_mount *walk_find_mount(struct bino_walk *walk,
-						uint64_t mnt_id)
-{
-	const struct bino_mount *mount = bino_mounts_find_id(walk->mounts, mnt_id);
-	struct bino_mounts **grown;
-	struct bino_mounts *fresh;
-
-	if (mount || mnt_id == walk->last_unknown_mnt_id ||
-	    walk->n_old_mounts >= MOUNT_TABLE_READS_MAX)
-		return mount;
-	grown = realloc(walk->old_mounts,
-			(walk->n_old_mounts + 1) * sizeof(*walk->old_mounts));
-	if (!grown)
-		return NULL;
-	walk->old_mounts = grown;
-	if (bino_mounts_create(NULL, &fresh) != BINO_OK)
-		return NULL;
-	walk->old_mounts[walk->n_old_mounts++] = walk->mounts;
-	walk->mounts = fresh;
-	mount = bino_mounts_find_id(fresh, mnt_id);
-	if (!mount)
-		walk->last_unknown_mnt_id = mnt_id;
-	return mount;
-}
-
-static void walk_identify(struct bino_walk *walk, struct identity *id,
-			  const struct bino_kstatx *stx,
-			  const struct identity *parent, int fd, int dirfd,
-			  const char *name, bool follow)
-{
-	memset(id, 0, sizeof(*id));
-	id->raw_dev = bino__statx_dev(stx);
-	id->key.ino = stx->ino;
-	id->mnt_id = stx->mnt_id;
-	if (parent && parent->mnt_id == stx->mnt_id)
-		id->mount = parent->mount;
-	else if ((stx->mask & BINO_STATX_MNT_ID) && walk->mounts)
-		id->mount = walk_find_mount(walk, stx->mnt_id);
-	id->kind = id->mount ? bino__mount_fs_kind(id->mount) : BINO_FS_OTHER;
-	if ((stx->attributes_mask & BINO_STATX_ATTR_MOUNT_ROOT) &&
-	    (stx->attributes & BINO_STATX_ATTR_MOUNT_ROOT))
-		id->flags |= BINO_ENTRY_MOUNT_ROOT;
-	else if (parent && parent->mnt_id != stx->mnt_id)
-		id->flags |= BINO_ENTRY_MOUNT_ROOT;
-
-	if (id->kind == BINO_FS_NFS) {
-		walk_nfs_subvolid(id, stx, parent, fd, dirfd, name, follow);
-		return;
-	}
-	if (id->kind != BINO_FS_BTRFS) {
-		id->key.dev = id->raw_dev;
-		id->source = BINO_SOURCE_NONE;
-		return;
-	}
-	/* All subvolumes of one btrfs share the device mountinfo lists. */
-	id->key.dev = bino_mount_dev(id->mount);
-	if (S_ISDIR(stx->mode) &&
-	    stx->ino == BTRFS_EMPTY_SUBVOL_DIR_OBJECTID && parent) {
-		/*
-		 * The empty directory a snapshot holds where its source had a
-		 * nested subvolume: no subvolume of its own, and neither
-		 * statx nor the ioctl can name one.  It lives in its parent.
-		 */
-		id->key.subvolid = parent->key.subvolid;
-		id->source = parent->source;
-		id->flags |= BINO_ENTRY_SUBVOL_PLACEHOLDER;
-		return;
-	}
-	walk_btrfs_subvolid(walk, id, stx, parent, fd, dirfd, name, follow);
-	if (S_ISDIR(stx->mode) && stx->ino == BTRFS_FIRST_FREE_OBJECTID)
-		id->flags |= BINO_ENTRY_SUBVOL_ROOT;
-}
-
 /* Whether readdir's d_ino, with the directory's key, is the exact identity. */
 static bool frame_trusts_readdir(const struct bino_walk *walk,
 				 const struct dir_frame *frame)
@@ -656,30 +408,19 @@ static int frame_append_record(struct dir_frame *frame, size_t *cap,
 static int walk_read_dir(struct dir_frame *frame)
 {
 	char buffer[GETDENTS_BUFFER_SIZE] __attribute__((aligned(8)));
+	struct bino_dirents dirents;
+	const struct linux_dirent64 *dent;
 	size_t cap = 0;
+	int ret;
 
-	for (;;) {
-		long n = bino__getdents64(frame->fd, buffer, sizeof(buffer));
-		long offset = 0;
-
-		if (n < 0)
+	bino__dirents_init(&dirents, frame->fd, buffer, sizeof(buffer));
+	while ((ret = bino__dirents_next(&dirents, &dent)) > 0) {
+		if (frame_append_record(frame, &cap, dent) != 0) {
+			errno = ENOMEM;
 			return -1;
-		if (n == 0)
-			return 0;
-		while (offset < n) {
-			const struct linux_dirent64 *dent =
-				(const void *)(buffer + offset);
-
-			offset += dent->d_reclen;
-			if (strcmp(dent->d_name, ".") == 0 ||
-			    strcmp(dent->d_name, "..") == 0)
-				continue;
-			if (frame_append_record(frame, &cap, dent) != 0) {
-				errno = ENOMEM;
-				return -1;
-			}
 		}
 	}
+	return ret;
 }
 
 /* ---- entries ----------------------------------------------------------- */
@@ -709,7 +450,7 @@ static void walk_entry_error(struct bino_walk *walk, size_t name_offset,
 /* Fill the entry for an inode that was stat'ed. */
 static void walk_entry_stat(struct bino_walk *walk, size_t name_offset,
 			    int depth, const struct bino_kstatx *stx,
-			    const struct identity *id, bool followed)
+			    const struct bino_identity *id, bool followed)
 {
 	struct bino_entry *entry = walk_entry_reset(walk, name_offset, depth);
 
@@ -731,7 +472,7 @@ static void walk_entry_stat(struct bino_walk *walk, size_t name_offset,
  */
 static bool walk_check_loop(struct bino_walk *walk)
 {
-	const struct identity *id = &walk->entry.id;
+	const struct bino_identity *id = &walk->entry.id;
 	int needed = (id->flags & BINO_ENTRY_IDENTITY_UNCERTAIN) ?
 			     UNCERTAIN_LOOP_REPEATS : 1;
 	struct dir_frame *nearest = NULL;
@@ -746,6 +487,7 @@ static bool walk_check_loop(struct bino_walk *walk)
 	}
 	if (needed > 0)
 		return false;
+	assert(nearest);
 	if (ARRAY_RESERVE(walk->ancestor_path, walk->ancestor_cap,
 			  nearest->path_len + 1))
 		return true; /* still a loop; the path stays unknown */
@@ -819,66 +561,77 @@ static bool want_descent(const struct bino_walk *walk, int depth)
 	return walk->max_depth < 0 || depth < walk->max_depth;
 }
 
+/* A name for walk_visit_stat() to stat, identify and perhaps open. */
+struct walk_visit {
+	struct bino_inode_at at; /* at.fd is -1: the visit opens it */
+	size_t name_offset; /* of the name in walk->path */
+	int depth;
+	bool maybe_dir; /* open it too if the walk may descend */
+};
+
 /*
  * Stat and identify a directory (or what turned out not to be one) at
- * @dirfd/@name, opening it if the walk may descend.  Fills walk->entry and
- * plans what follows.  @parent is NULL for starting paths.
+ * @visit, opening it if the walk may descend.  Fills walk->entry and plans
+ * what follows.
  */
-static void walk_visit_stat(struct bino_walk *walk, int dirfd,
-			    const char *name, size_t name_offset, int depth,
-			    const struct identity *parent, bool follow,
-			    bool maybe_dir)
+static void walk_visit_stat(struct bino_walk *walk,
+			    const struct walk_visit *visit)
 {
+	struct bino_inode_at at = visit->at;
 	struct bino_kstatx stx;
-	struct identity id;
-	int fd = -1, open_errno = 0;
-	int at_flags = follow ? 0 : AT_SYMLINK_NOFOLLOW;
+	struct bino_identity id;
+	int open_errno = 0;
+	int at_flags = at.follow ? 0 : AT_SYMLINK_NOFOLLOW;
 
-	if (maybe_dir && want_descent(walk, depth)) {
-		fd = walk_openat(walk, dirfd, name, dir_open_flags(follow));
-		if (fd < 0)
+	assert(at.fd < 0);
+	if (visit->maybe_dir && want_descent(walk, visit->depth)) {
+		at.fd = walk_openat(walk, at.dirfd, at.name,
+				    dir_open_flags(at.follow));
+		if (at.fd < 0)
 			open_errno = errno;
-		else if (bino__statx(fd, "", AT_EMPTY_PATH, &stx) != 0) {
-			walk_entry_error(walk, name_offset, depth,
+		else if (bino__statx(at.fd, "", AT_EMPTY_PATH, &stx) != 0) {
+			walk_entry_error(walk, visit->name_offset, visit->depth,
 					 BINO_ERROR_STAT_FAILED, errno);
-			close(fd);
+			close(at.fd);
 			return;
 		}
 	}
-	if (fd < 0 && bino__statx(dirfd, name, at_flags, &stx) != 0) {
+	if (at.fd < 0 && bino__statx(at.dirfd, at.name, at_flags, &stx) != 0) {
 		int stat_errno = errno;
 
 		/* A dangling symbolic link is still an entry (find -L). */
-		if (follow && stat_errno == ENOENT &&
-		    bino__statx(dirfd, name, AT_SYMLINK_NOFOLLOW, &stx) == 0)
-			follow = false;
+		if (at.follow && stat_errno == ENOENT &&
+		    bino__statx(at.dirfd, at.name, AT_SYMLINK_NOFOLLOW, &stx) == 0)
+			at.follow = false;
 		else {
-			walk_entry_error(walk, name_offset, depth,
+			walk_entry_error(walk, visit->name_offset, visit->depth,
 					 BINO_ERROR_STAT_FAILED, stat_errno);
 			return;
 		}
 	}
-	walk_identify(walk, &id, &stx, parent, fd, dirfd, name, follow);
-	walk_entry_stat(walk, name_offset, depth, &stx, &id, follow);
+	bino__identify(&walk->identifier, &at, &stx, &id);
+	walk_entry_stat(walk, visit->name_offset, visit->depth, &stx, &id,
+			at.follow);
 	if (!S_ISDIR(stx.mode)) {
-		if (fd >= 0)
-			close(fd);
+		if (at.fd >= 0)
+			close(at.fd);
 		walk->after = AFTER_NOTHING;
 		return;
 	}
-	if (fd < 0 && open_errno && open_errno != ENOTDIR &&
+	if (at.fd < 0 && open_errno && open_errno != ENOTDIR &&
 	    open_errno != ELOOP)
 		walk_plan_dir_error(walk, BINO_ERROR_OPEN_FAILED, open_errno);
 	else
-		walk_plan_dir(walk, fd);
+		walk_plan_dir(walk, at.fd);
 }
 
 /* The next starting path; BINO_ERROR_STOP_ITERATION when none is left. */
 static enum bino_error walk_next_start(struct bino_walk *walk)
 {
+	struct walk_visit visit = { .at = { .dirfd = AT_FDCWD, .fd = -1 },
+				    .maybe_dir = true };
 	const char *start;
 	size_t start_len;
-	bool follow = walk->flags & (BINO_WALK_FOLLOW_ARGS | BINO_WALK_FOLLOW_ALL);
 
 	if (walk->next_start >= walk->n_start_paths)
 		return BINO_ERROR_STOP_ITERATION;
@@ -889,7 +642,10 @@ static enum bino_error walk_next_start(struct bino_walk *walk)
 		return BINO_ERROR_NO_MEMORY;
 	memcpy(walk->path, start, start_len + 1);
 	walk->path_len = start_len;
-	walk_visit_stat(walk, AT_FDCWD, start, 0, 0, NULL, follow, true);
+	visit.at.name = start;
+	visit.at.follow = walk->flags &
+			  (BINO_WALK_FOLLOW_ARGS | BINO_WALK_FOLLOW_ALL);
+	walk_visit_stat(walk, &visit);
 	walk->entry.id.flags |= BINO_ENTRY_START;
 	walk->start_id = walk->entry.id;
 	return BINO_OK;
@@ -928,6 +684,7 @@ static enum bino_error walk_enter(struct bino_walk *walk)
 	struct dir_frame *frame = calloc(1, sizeof(*frame));
 	const char *name = walk->path + entry->name_offset;
 
+	assert(walk->pending_fd >= 0);
 	if (!frame)
 		goto out_nomem;
 	frame->name = strdup(entry->depth == 0 ? walk->path : name);
@@ -969,6 +726,7 @@ static void walk_pop(struct bino_walk *walk)
 {
 	struct dir_frame *frame = walk->top;
 
+	assert(frame);
 	walk->top = frame->parent;
 	walk_close_frame_fd(walk, frame);
 	free(frame->records);
@@ -1000,6 +758,7 @@ static enum bino_error walk_next_child(struct bino_walk *walk)
 {
 	struct dir_frame *frame = walk->top;
 	const struct dir_record *record;
+	struct walk_visit visit;
 	size_t name_offset;
 	bool follow = walk->flags & BINO_WALK_FOLLOW_ALL;
 	bool is_dir, may_be_dir;
@@ -1039,8 +798,14 @@ static enum bino_error walk_next_child(struct bino_walk *walk)
 		walk->after = AFTER_NOTHING;
 		return BINO_OK;
 	}
-	walk_visit_stat(walk, dirfd, record->name, name_offset,
-			frame->depth + 1, &frame->id, follow, may_be_dir);
+	visit = (struct walk_visit){
+		.at = { .parent = &frame->id, .dirfd = dirfd,
+			.name = record->name, .follow = follow, .fd = -1 },
+		.name_offset = name_offset,
+		.depth = frame->depth + 1,
+		.maybe_dir = may_be_dir,
+	};
+	walk_visit_stat(walk, &visit);
 	return BINO_OK;
 }
 
@@ -1080,7 +845,7 @@ BINO_PUBLIC enum bino_error bino_walk_create(const char *const *paths,
 	if (walk_path_reserve(walk, 0) != 0)
 		goto out_nomem;
 	walk->path[0] = '\0';
-	err = bino_mounts_create(NULL, &walk->mounts);
+	err = bino__identifier_init(&walk->identifier, flags);
 	if (err) {
 		bino_walk_destroy(walk);
 		return err;
@@ -1149,6 +914,7 @@ static enum bino_error walk_settle_after(struct bino_walk *walk)
 		}
 		return walk_enter(walk);
 	}
+	assert(!"walk->after holds one of enum walk_after");
 	return BINO_ERROR_STOP_ITERATION;
 }
 
@@ -1209,10 +975,7 @@ BINO_PUBLIC void bino_walk_destroy(struct bino_walk *walk)
 			free(walk->start_paths[i]);
 	}
 	free(walk->start_paths);
-	bino_mounts_destroy(walk->mounts);
-	for (i = 0; i < walk->n_old_mounts; i++)
-		bino_mounts_destroy(walk->old_mounts[i]);
-	free(walk->old_mounts);
+	bino__identifier_release(&walk->identifier);
 	free(walk->path);
 	free(walk->ancestor_path);
 	free(walk);
@@ -1221,7 +984,7 @@ BINO_PUBLIC void bino_walk_destroy(struct bino_walk *walk)
 BINO_PUBLIC const struct bino_mounts *
 bino_walk_mounts(const struct bino_walk *walk)
 {
-	return walk->mounts;
+	return walk->identifier.mounts;
 }
 
 BINO_PUBLIC const char *bino_entry_path(const struct bino_entry *entry)
