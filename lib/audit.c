@@ -176,24 +176,18 @@ static enum bino_error audit_add_submount(struct bino_audit_export *export,
 static uint64_t covered_ino(const char *dir, const char *name)
 {
 	char buffer[16384] __attribute__((aligned(8)));
+	const struct linux_dirent64 *dent;
+	struct bino_dirents dirents;
 	uint64_t ino = 0;
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
-	long n;
 
 	if (fd < 0)
 		return 0;
-	while (!ino && (n = bino__getdents64(fd, buffer, sizeof(buffer))) > 0) {
-		long offset;
-
-		for (offset = 0; offset < n;) {
-			const struct linux_dirent64 *dent =
-				(const void *)(buffer + offset);
-
-			offset += dent->d_reclen;
-			if (strcmp(dent->d_name, name) == 0) {
-				ino = dent->d_ino;
-				break;
-			}
+	bino__dirents_init(&dirents, fd, buffer, sizeof(buffer));
+	while (bino__dirents_next(&dirents, &dent) > 0) {
+		if (strcmp(dent->d_name, name) == 0) {
+			ino = dent->d_ino;
+			break;
 		}
 	}
 	close(fd);
