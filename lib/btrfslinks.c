@@ -189,13 +189,33 @@ static int ahead_list_one(const char *path,
 	return 0;
 }
 
-static int ahead_add(uint64_t ino, void *data)
+/* A bino__btrfs_multilinked_fn adding to the struct inoset @data. */
+static int links_add(uint64_t ino, void *data)
 {
 	if (bino__inoset_add(data, ino) < 0) {
 		errno = ENOMEM;
 		return -1;
 	}
 	return 0;
+}
+
+int bino__btrfs_multilinked_set(int fd, uint64_t subvolid, struct inoset *set)
+{
+	uint64_t fd_subvolid;
+	int err;
+
+	if (bino__subvolid_ioctl(fd, &fd_subvolid) != 0)
+		return -1;
+	if (fd_subvolid != subvolid) {
+		errno = EXDEV;
+		return -1;
+	}
+	if (bino__btrfs_multilinked(fd, subvolid, NULL, links_add, set) == 0)
+		return 0;
+	err = errno;
+	bino__inoset_clear(set); /* what the failed read added */
+	errno = err;
+	return -1;
 }
 
 /*
@@ -211,7 +231,7 @@ static void ahead_read(struct bino__links_ahead *ahead,
 	subvol->state = AHEAD_READING;
 	pthread_mutex_unlock(&ahead->lock);
 	ret = bino__btrfs_multilinked(ahead->fd, subvol->id, &ahead->stop,
-				      ahead_add, &linked);
+				      links_add, &linked);
 	err = errno;
 	pthread_mutex_lock(&ahead->lock);
 	if (ret == 0) {

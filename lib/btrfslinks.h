@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "audit.h"
+#include "inoset.h"
 
 /* Called for each inode number with two names or more; nonzero stops. */
 typedef int bino__btrfs_multilinked_fn(uint64_t ino, void *data);
@@ -20,6 +20,14 @@ typedef int bino__btrfs_multilinked_fn(uint64_t ino, void *data);
  */
 int bino__btrfs_multilinked(int fd, uint64_t subvolid, const bool *stop,
 			    bino__btrfs_multilinked_fn *fn, void *data);
+
+/*
+ * Add to @set (empty) every inode with more than one name of subvolume
+ * @subvolid, reading from @fd, a directory in that subvolume.  0, or -1
+ * with errno (EXDEV: @fd is in another subvolume; else as
+ * bino__btrfs_multilinked()) and @set left empty.
+ */
+int bino__btrfs_multilinked_set(int fd, uint64_t subvolid, struct inoset *set);
 
 /* Reads subvolumes' inodes with several names ahead, in a thread. */
 struct bino__links_ahead;

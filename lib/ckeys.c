@@ -17,7 +17,7 @@
  *  - Groups: the audit's state (struct ckey_group) of each key met a second
  *    time, in a uthash.  A key met once has none.
  */
-#include "audit.h"
+#include "ckeys.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -325,14 +325,14 @@ enum bino_error bino__ckey_table_add(struct ckey_table *table, uint32_t identity
 		return BINO_ERROR_NO_MEMORY;
 	}
 	table->n_groups++;
-	node->group.first =
+	node->group.plain.first =
 		ckey_first_identity(table, client_fs, ino, identity);
-	node->group.other = CKEY_NONE;
-	node->group.first_link = CKEY_NONE;
-	node->group.other_link = CKEY_NONE;
+	node->group.plain.other = CKEY_NONE;
+	node->group.link.first = CKEY_NONE;
+	node->group.link.other = CKEY_NONE;
 	node->group.pending = CKEY_NONE;
 	node->group.pending_tail = CKEY_NONE;
-	node->group.paths = 1;
+	node->group.plain.paths = 1;
 	*created = true;
 	*ret = &node->group;
 	return BINO_OK;

@@ -2,7 +2,16 @@
 /*
  * The mount table, read once with libmount (the only file that includes
  * <libmount.h>) and copied into our own records, so that the table lives
- * exactly as long as its owner and lookups by mount ID are a hash probe.
+ * exactly as long as its owner.  The lookups its users need are indexed
+ * once, when it is read (mounts_index()):
+ *
+ *  - by mount ID and by device (the first mount of each): uthash probes;
+ *  - by mount point: the visible mounts (of several on one point, the last
+ *    mounted) sorted by mount point, for the mount at a point
+ *    (bino__mounts_at()), the mount holding a path (bino__mounts_holding(),
+ *    one probe per ancestor) and the mounts below a directory
+ *    (bino__mounts_below(), one contiguous run, as all the strings sharing
+ *    a prefix are in sorted order).
  */
 #include "mounts.h"
 
@@ -17,6 +26,7 @@
 #include <sys/stat.h>
 
 #include "hash.h"
+#include "path.h"
 
 #include "statx.h"
 
@@ -33,6 +43,7 @@ struct bino_mount {
 	enum bino_fs_kind kind;
 	bool has_file_mountpoints;
 	UT_hash_handle by_id;
+	UT_hash_handle by_dev;
 };
 
 struct bino_mounts {
@@ -40,6 +51,10 @@ struct bino_mounts {
 	size_t count;
 	bool from_file; /* read from a file given, not the process's own */
 	struct bino_mount *index; /* uthash head over mounts[], keyed by id */
+	struct bino_mount *dev_index; /* the first mount of each dev */
+	/* The visible mounts (the last of each mount point), by mount point. */
+	const struct bino_mount **visible;
+	size_t n_visible;
 };
 
 static const char *const dino_exact_fstypes[] = {
@@ -130,6 +145,41 @@ static void mark_file_mountpoints(struct bino_mounts *mounts)
 	}
 }
 
+/* By mount point, then table order (the array's): the last is visible. */
+static int compare_targets(const void *a, const void *b)
+{
+	const struct bino_mount *const *ma = a, *const *mb = b;
+	int cmp = strcmp((*ma)->target, (*mb)->target);
+
+	if (cmp)
+		return cmp;
+	return *ma < *mb ? -1 : *ma > *mb;
+}
+
+/* The visible mounts, sorted by mount point. */
+static enum bino_error mounts_index_targets(struct bino_mounts *mounts)
+{
+	size_t i, n = 0;
+
+	mounts->visible = calloc(mounts->count ? mounts->count : 1,
+				 sizeof(*mounts->visible));
+	if (!mounts->visible)
+		return BINO_ERROR_NO_MEMORY;
+	for (i = 0; i < mounts->count; i++)
+		mounts->visible[i] = &mounts->mounts[i];
+	qsort(mounts->visible, mounts->count, sizeof(*mounts->visible),
+	      compare_targets);
+	for (i = 0; i < mounts->count; i++) {
+		if (i + 1 < mounts->count &&
+		    strcmp(mounts->visible[i]->target,
+			   mounts->visible[i + 1]->target) == 0)
+			continue; /* hidden by a later mount on the same point */
+		mounts->visible[n++] = mounts->visible[i];
+	}
+	mounts->n_visible = n;
+	return BINO_OK;
+}
+
 static enum bino_error mounts_index(struct bino_mounts *mounts)
 {
 	bool out_of_memory = false;
@@ -147,7 +197,20 @@ static enum bino_error mounts_index(struct bino_mounts *mounts)
 		if (out_of_memory)
 			return BINO_ERROR_NO_MEMORY;
 	}
-	return BINO_OK;
+	for (i = 0; i < mounts->count; i++) {
+		struct bino_mount *mount = &mounts->mounts[i];
+		struct bino_mount *existing;
+
+		HASH_FIND(by_dev, mounts->dev_index, &mount->dev,
+			  sizeof(mount->dev), existing);
+		if (existing)
+			continue;
+		HASH_ADD(by_dev, mounts->dev_index, dev, sizeof(mount->dev),
+			 mount);
+		if (out_of_memory)
+			return BINO_ERROR_NO_MEMORY;
+	}
+	return mounts_index_targets(mounts);
 }
 
 /* What the parser callback knows of the file being read. */
@@ -423,6 +486,8 @@ BINO_PUBLIC void bino_mounts_destroy(struct bino_mounts *mounts)
 	if (!mounts)
 		return;
 	HASH_CLEAR(by_id, mounts->index);
+	HASH_CLEAR(by_dev, mounts->dev_index);
+	free(mounts->visible);
 	for (i = 0; i < mounts->count; i++) {
 		struct bino_mount *mount = &mounts->mounts[i];
 
@@ -459,44 +524,100 @@ bino_mounts_find_id(const struct bino_mounts *mounts, uint64_t mnt_id)
 BINO_PUBLIC const struct bino_mount *
 bino_mounts_find_dev(const struct bino_mounts *mounts, uint64_t dev)
 {
-	size_t i;
+	struct bino_mount *found;
 
-	for (i = 0; i < mounts->count; i++) {
-		if (mounts->mounts[i].dev == dev)
-			return &mounts->mounts[i];
+	HASH_FIND(by_dev, mounts->dev_index, &dev, sizeof(dev), found);
+	return found;
+}
+
+/*
+ * Compare mount point @target with the first @len bytes of @path ("/" when
+ * @len is 0, the root).
+ */
+static int compare_prefix(const char *target, const char *path, size_t len)
+{
+	int cmp;
+
+	if (len == 0)
+		return strcmp(target, "/");
+	cmp = strncmp(target, path, len);
+	if (cmp)
+		return cmp;
+	return target[len] != '\0';
+}
+
+/* The index in visible[] of the first mount point not before the prefix. */
+static size_t visible_lower_bound(const struct bino_mounts *mounts,
+				  const char *path, size_t len)
+{
+	size_t low = 0, high = mounts->n_visible;
+
+	while (low < high) {
+		size_t mid = low + (high - low) / 2;
+
+		if (compare_prefix(mounts->visible[mid]->target, path, len) < 0)
+			low = mid + 1;
+		else
+			high = mid;
 	}
+	return low;
+}
+
+/* The visible mount on the first @len bytes of @path, or NULL. */
+static const struct bino_mount *visible_at(const struct bino_mounts *mounts,
+					   const char *path, size_t len)
+{
+	size_t i = visible_lower_bound(mounts, path, len);
+
+	if (i < mounts->n_visible &&
+	    compare_prefix(mounts->visible[i]->target, path, len) == 0)
+		return mounts->visible[i];
 	return NULL;
 }
 
-/* Whether @path is @dir or below it (both absolute, no trailing '/'). */
-static bool path_at_or_below(const char *path, const char *dir)
+const struct bino_mount *bino__mounts_at(const struct bino_mounts *mounts,
+					 const char *target)
 {
-	size_t len = strlen(dir);
+	return visible_at(mounts, target, strlen(target));
+}
 
-	if (strcmp(dir, "/") == 0)
-		return path[0] == '/';
-	return strncmp(path, dir, len) == 0 &&
-	       (path[len] == '/' || path[len] == '\0');
+size_t bino__mounts_below(const struct bino_mounts *mounts, const char *dir,
+			  const struct bino_mount *const **ret)
+{
+	size_t first, end;
+
+	/* Past @dir itself: every mount point below it sorts after it. */
+	first = visible_lower_bound(mounts, dir, strlen(dir));
+	while (first < mounts->n_visible &&
+	       !bino__path_below(mounts->visible[first]->target, dir))
+		first++;
+	for (end = first; end < mounts->n_visible &&
+			  bino__path_below(mounts->visible[end]->target, dir);
+	     end++)
+		;
+	*ret = mounts->visible + first;
+	return end - first;
 }
 
 const struct bino_mount *bino__mounts_holding(const struct bino_mounts *mounts,
 					      const char *path)
 {
-	const struct bino_mount *best = NULL;
-	size_t i, len, best_len = 0;
+	const struct bino_mount *mount;
+	size_t len = strlen(path);
 
-	for (i = 0; i < mounts->count; i++) {
-		const struct bino_mount *mount = &mounts->mounts[i];
-
-		len = strlen(mount->target);
-		/* ">=": of two mounts on one point the later is visible. */
-		if (path_at_or_below(path, mount->target) &&
-		    (!best || len >= best_len)) {
-			best = mount;
-			best_len = len;
+	if (path[0] != '/')
+		return NULL;
+	/* The path itself, then each ancestor up to the root ("" here). */
+	for (;;) {
+		if (path[len] == '/' || path[len] == '\0') {
+			mount = visible_at(mounts, path, len);
+			if (mount)
+				return mount;
 		}
+		if (len == 0)
+			return NULL;
+		len--;
 	}
-	return best;
 }
 
 BINO_PUBLIC uint64_t bino_mount_id(const struct bino_mount *mount)

@@ -34,6 +34,22 @@ const struct bino_mount *bino__mounts_holding(const struct bino_mounts *mounts,
 					      const char *path);
 
 /*
+ * The mount at mount point @target (exactly as the table writes it): of
+ * several on one point, the last mounted, which hides the others; or NULL.
+ */
+const struct bino_mount *bino__mounts_at(const struct bino_mounts *mounts,
+					 const char *target);
+
+/*
+ * The mounts of @mounts whose mount point is strictly below the directory
+ * @dir, the last mounted of each point only, sorted by mount point (a mount
+ * comes after those above it): returns their number, with *@ret at the
+ * first of them, valid as long as @mounts.
+ */
+size_t bino__mounts_below(const struct bino_mounts *mounts, const char *dir,
+			  const struct bino_mount *const **ret);
+
+/*
  * Whether @mounts was read from a file named to bino_mounts_read() (another
  * server, offline) rather than the process's own table.
  */

@@ -5,8 +5,9 @@
  *
  *  - nfsview_exports: the export table with resolved paths, so that a mount
  *    point can be asked whether it is exported (and with nohide).
- *  - nfsview_mounts: the server mounts below one export, sorted by mount
- *    point, so the walk can ask of each directory whether it is one.
+ *  - The server's mounts are asked of its table, which indexes them by
+ *    mount point once (mounts.c): the mount at a directory, those below an
+ *    export.
  *  - bino__nfsview_cross(): the crossing rule.  A client crosses into a
  *    server mount when the client filesystem it is in has crossmnt (mountd
  *    then exports the mount with the same options unless it is exported
@@ -14,12 +15,15 @@
  *    the mount point is exported at all.  Otherwise the client sees the
  *    directory underneath: knfsd never crosses, it serves the covered inode.
  */
-#include "audit.h"
+#include "nfsview.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "mounts.h"
+#include "path.h"
 
 /* ---- exported paths ---------------------------------------------------- */
 
@@ -110,92 +114,7 @@ bino__nfsview_exports_find(const struct nfsview_exports *resolved,
 	return NULL;
 }
 
-/* ---- server mounts below an export ------------------------------------- */
-
-struct nfsview_mounts {
-	const struct bino_mount **mounts; /* sorted by target; last mounted wins */
-	size_t count;
-};
-
-/* Whether @path is strictly below directory @dir (both resolved). */
-static bool path_is_below(const char *path, const char *dir)
-{
-	size_t len = strlen(dir);
-
-	if (strcmp(dir, "/") == 0)
-		return path[0] == '/' && path[1] != '\0';
-	return strncmp(path, dir, len) == 0 && path[len] == '/' &&
-	       path[len + 1] != '\0';
-}
-
-static int compare_targets(const void *a, const void *b)
-{
-	const struct bino_mount *const *ma = a, *const *mb = b;
-
-	return strcmp(bino_mount_target(*ma), bino_mount_target(*mb));
-}
-
-enum bino_error bino__nfsview_mounts_create(const struct bino_mounts *server,
-					    const char *export_path,
-					    struct nfsview_mounts **ret)
-{
-	struct nfsview_mounts *index = calloc(1, sizeof(*index));
-	size_t i, j, n = bino_mounts_count(server);
-
-	if (!index)
-		return BINO_ERROR_NO_MEMORY;
-	index->mounts = calloc(n ? n : 1, sizeof(*index->mounts));
-	if (!index->mounts) {
-		free(index);
-		return BINO_ERROR_NO_MEMORY;
-	}
-	for (i = 0; i < n; i++) {
-		const struct bino_mount *mount = bino_mounts_get(server, i);
-
-		if (!path_is_below(bino_mount_target(mount), export_path))
-			continue;
-		/* A later mount on the same point hides the earlier one. */
-		for (j = 0; j < index->count; j++) {
-			if (strcmp(bino_mount_target(index->mounts[j]),
-				   bino_mount_target(mount)) == 0)
-				break;
-		}
-		index->mounts[j] = mount;
-		if (j == index->count)
-			index->count++;
-	}
-	qsort(index->mounts, index->count, sizeof(*index->mounts),
-	      compare_targets);
-	*ret = index;
-	return BINO_OK;
-}
-
-void bino__nfsview_mounts_destroy(struct nfsview_mounts *index)
-{
-	if (!index)
-		return;
-	free(index->mounts);
-	free(index);
-}
-
-const struct bino_mount *
-bino__nfsview_mounts_at(const struct nfsview_mounts *index, const char *path)
-{
-	size_t low = 0, high = index->count;
-
-	while (low < high) {
-		size_t mid = low + (high - low) / 2;
-		int cmp = strcmp(path, bino_mount_target(index->mounts[mid]));
-
-		if (cmp == 0)
-			return index->mounts[mid];
-		if (cmp < 0)
-			high = mid;
-		else
-			low = mid + 1;
-	}
-	return NULL;
-}
+/* ---- server mounts -------------------------------------------------- */
 
 bool bino__nfsview_same_content(const struct bino_mounts *server,
 				const struct bino_mount *mount)
@@ -203,20 +122,14 @@ bool bino__nfsview_same_content(const struct bino_mounts *server,
 	const struct bino_mount *parent =
 		bino_mounts_find_id(server, bino_mount_parent_id(mount));
 	const char *target = bino_mount_target(mount);
-	const char *parent_target, *parent_root, *rel;
+	const char *parent_root, *rel;
 	size_t root_len;
 
 	if (!parent || parent == mount ||
 	    bino_mount_dev(parent) != bino_mount_dev(mount))
 		return false;
-	parent_target = bino_mount_target(parent);
-	if (strcmp(parent_target, "/") == 0)
-		rel = target;
-	else if (strncmp(target, parent_target, strlen(parent_target)) == 0 &&
-		 (target[strlen(parent_target)] == '/' ||
-		  target[strlen(parent_target)] == '\0'))
-		rel = target + strlen(parent_target);
-	else
+	rel = bino__path_rest(target, bino_mount_target(parent));
+	if (!rel)
 		return false;
 	/* covered = parent's root joined with rel; compare without building it */
 	parent_root = bino_mount_root(parent);
@@ -229,16 +142,15 @@ bool bino__nfsview_same_content(const struct bino_mounts *server,
 	return strcmp(bino_mount_root(mount) + root_len, rel) == 0;
 }
 
-enum bino_submount_view
-bino__nfsview_cross(const struct nfsview_exports *resolved,
-		    const struct bino_mounts *server,
-		    const struct bino_mount *mount, const char *path,
-		    int parent_flags, int audit_flags, int *child_flags)
+enum bino_submount_view bino__nfsview_cross(const struct nfsview *view,
+					    const struct bino_mount *mount,
+					    const char *path, int parent_flags,
+					    int *child_flags)
 {
 	const struct bino_export *own =
-		bino__nfsview_exports_find(resolved, path, 0);
-	const struct bino_export *nohide =
-		bino__nfsview_exports_find(resolved, path, BINO_EXPORT_NOHIDE);
+		bino__nfsview_exports_find(view->exports, path, 0);
+	const struct bino_export *nohide = bino__nfsview_exports_find(
+		view->exports, path, BINO_EXPORT_NOHIDE);
 
 	if (parent_flags & BINO_EXPORT_CROSSMNT) {
 		*child_flags = own ? bino_export_flags(own) : parent_flags;
@@ -248,12 +160,12 @@ bino__nfsview_cross(const struct nfsview_exports *resolved,
 		*child_flags = bino_export_flags(nohide);
 		return BINO_SUBMOUNT_NOHIDE;
 	}
-	if (own && (audit_flags & BINO_AUDIT_NFSV4)) {
+	if (own && (view->audit_flags & BINO_AUDIT_NFSV4)) {
 		*child_flags = bino_export_flags(own);
 		return BINO_SUBMOUNT_NFSV4;
 	}
 	*child_flags = parent_flags;
-	return bino__nfsview_same_content(server, mount) ?
+	return bino__nfsview_same_content(view->mounts, mount) ?
 		       BINO_SUBMOUNT_SAME_CONTENT :
 		       BINO_SUBMOUNT_HIDDEN;
 }
@@ -268,7 +180,7 @@ size_t bino__nfsview_exports_covering(const struct nfsview_exports *resolved,
 	for (i = 0; resolved && i < resolved->count; i++) {
 		size_t len = strlen(resolved->paths[i]);
 
-		if (path_is_below(path, resolved->paths[i]) &&
+		if (bino__path_below(path, resolved->paths[i]) &&
 		    (best == SIZE_MAX || len > best_len)) {
 			best = i;
 			best_len = len;
@@ -282,31 +194,23 @@ size_t bino__nfsview_exports_covering(const struct nfsview_exports *resolved,
  * path above it (nfs-utils auth_authenticate()); what the client finds
  * there follows the crossing rule at each server mount on the way down.
  */
-enum bino_error bino__nfsview_covered_flags(const struct nfsview_exports *resolved,
-					    const struct bino_mounts *server,
-					    const char *export_path,
-					    const char *path, int audit_flags,
-					    int *flags, bool *visible)
+bool bino__nfsview_covered_flags(const struct nfsview *view,
+				 const char *export_path, const char *path,
+				 int *flags)
 {
-	struct nfsview_mounts *index;
-	enum bino_error err;
-	size_t i;
+	const struct bino_mount *const *below;
+	size_t i, n = bino__mounts_below(view->mounts, export_path, &below);
 
-	err = bino__nfsview_mounts_create(server, export_path, &index);
-	if (err)
-		return err;
-	*visible = true;
 	/* Sorted by mount point: the ancestors of @path come parents first. */
-	for (i = 0; i < index->count && *visible; i++) {
-		const struct bino_mount *mount = index->mounts[i];
+	for (i = 0; i < n; i++) {
+		const struct bino_mount *mount = below[i];
 		const char *target = bino_mount_target(mount);
 
-		if (strcmp(path, target) != 0 && !path_is_below(path, target))
+		if (!bino__path_at_or_below(path, target))
 			continue;
-		if (bino__nfsview_cross(resolved, server, mount, target, *flags,
-					audit_flags, flags) == BINO_SUBMOUNT_HIDDEN)
-			*visible = false;
+		if (bino__nfsview_cross(view, mount, target, *flags, flags) ==
+		    BINO_SUBMOUNT_HIDDEN)
+			return false;
 	}
-	bino__nfsview_mounts_destroy(index);
-	return BINO_OK;
+	return true;
 }

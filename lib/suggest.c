@@ -27,6 +27,7 @@
 #include "array.h"
 #include "btrfsconst.h"
 #include "mounts.h"
+#include "path.h"
 #include "subvol.h"
 
 struct bino_suggestion {
@@ -44,17 +45,6 @@ struct bino_suggestion {
 	char **placeholders;
 	size_t n_placeholders, cap_placeholders;
 };
-
-/* Whether @path is strictly below directory @dir. */
-static bool below(const char *path, const char *dir)
-{
-	size_t len = strlen(dir);
-
-	if (strcmp(dir, "/") == 0)
-		return path[0] == '/' && path[1] != '\0';
-	return strncmp(path, dir, len) == 0 && path[len] == '/' &&
-	       path[len + 1] != '\0';
-}
 
 static enum bino_error suggest_filesystem(struct bino_suggestion *s)
 {
@@ -165,7 +155,7 @@ static enum bino_error suggest_subvols(struct bino_suggestion *s)
 		const char *subvol_path = bino_audit_subvol_path(subvol);
 		bool mounted = false;
 
-		if (!subvol_path || !below(subvol_path, path) ||
+		if (!subvol_path || !bino__path_below(subvol_path, path) ||
 		    !suggest_same_fs(s, subvol))
 			continue;
 		for (j = 0; j < bino_audit_subvol_mount_count(subvol); j++) {
@@ -266,7 +256,7 @@ static int suggest_placeholder_pass(struct bino_suggestion *s)
 			const char *other = bino_audit_subvol_path(
 				bino_audit_export_subvol(s->export, j));
 
-			if (!other || !below(other, source_path))
+			if (!other || !bino__path_below(other, source_path))
 				continue;
 			rc = suggest_try(s, snapshot, source_path, other);
 			if (rc < 0)
@@ -274,7 +264,7 @@ static int suggest_placeholder_pass(struct bino_suggestion *s)
 			added += rc;
 		}
 		for (j = 0; j < known; j++) {
-			if (!below(s->placeholders[j], source_path))
+			if (!bino__path_below(s->placeholders[j], source_path))
 				continue;
 			rc = suggest_try(s, snapshot, source_path,
 					 s->placeholders[j]);

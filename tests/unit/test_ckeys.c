@@ -2,7 +2,7 @@
 /* The audit's client key table: inode sets, identities, groups of keys met twice. */
 #include <criterion/criterion.h>
 
-#include "audit.h"
+#include "ckeys.h"
 
 static struct ckey_table *table;
 
@@ -92,10 +92,10 @@ Test(ckeys, the_second_entry_makes_a_group_naming_the_first_identity)
 		     BINO_OK);
 	cr_assert_not_null(group);
 	cr_assert(created);
-	cr_assert_eq(group->first, b);
-	cr_assert_eq(group->paths, 1);
-	cr_assert_eq(group->other, CKEY_NONE);
-	cr_assert_eq(group->first_link, CKEY_NONE);
+	cr_assert_eq(group->plain.first, b);
+	cr_assert_eq(group->plain.paths, 1);
+	cr_assert_eq(group->plain.other, CKEY_NONE);
+	cr_assert_eq(group->link.first, CKEY_NONE);
 	cr_assert_eq(group->pending, CKEY_NONE);
 	cr_assert_eq(group->first_links, CKEY_FIRST_LINKS_UNKNOWN);
 	cr_assert_eq(bino__ckey_table_add(table, c, 400, &again, &created),
@@ -136,7 +136,7 @@ Test(ckeys, a_second_entry_of_the_same_identity_names_it_first)
 	cr_assert_eq(bino__ckey_table_add(table, a, ino, &group, &created),
 		     BINO_OK);
 	cr_assert(created);
-	cr_assert_eq(group->first, a);
+	cr_assert_eq(group->plain.first, a);
 }
 
 /*

@@ -457,3 +457,54 @@ Test(mounts_holding, only_a_table_read_from_a_file_is_another_servers)
 	unload();
 	free(file);
 }
+
+/* ---- the mount at a mount point, the mounts below a directory ----------- */
+
+/* util-linux mountinfo below /dev, as the file lists them (ID, point):
+ * 17 /dev, 18 /dev/pts, 19 /dev/shm, 33 then 38 /dev/hugepages,
+ * 36 then 39 /dev/mqueue. */
+static void load_util_linux(void)
+{
+	char *path = fixture("util-linux-mountinfo.mountinfo");
+
+	cr_assert_eq(bino_mounts_read(path, NULL, &mounts), BINO_OK);
+	free(path);
+}
+
+TestSuite(mounts_index, .init = load_util_linux, .fini = unload);
+
+Test(mounts_index, at_a_mount_point_is_the_last_mounted_there)
+{
+	cr_assert_eq(bino_mount_id(bino__mounts_at(mounts, "/dev/hugepages")), 38);
+	cr_assert_eq(bino_mount_id(bino__mounts_at(mounts, "/dev/mqueue")), 39);
+	cr_assert_eq(bino_mount_id(bino__mounts_at(mounts, "/dev")), 17);
+}
+
+Test(mounts_index, at_a_directory_that_is_no_mount_point_is_null)
+{
+	cr_assert_null(bino__mounts_at(mounts, "/dev/hugepages/x"));
+	cr_assert_null(bino__mounts_at(mounts, "/de"));
+	cr_assert_null(bino__mounts_at(mounts, "/devices"));
+}
+
+Test(mounts_index, below_a_directory_are_its_visible_mounts_by_mount_point)
+{
+	static const uint64_t expected[] = { 38, 39, 18, 19 };
+	const struct bino_mount *const *below;
+	size_t i, n = bino__mounts_below(mounts, "/dev", &below);
+
+	/* Sorted: hugepages, mqueue, pts, shm; /dev itself is not below. */
+	cr_assert_eq(n, sizeof(expected) / sizeof(*expected));
+	for (i = 0; i < n; i++)
+		cr_assert_eq(bino_mount_id(below[i]), expected[i], "at %zu", i);
+}
+
+Test(mounts_index, below_a_leaf_mount_point_or_a_name_prefix_is_nothing)
+{
+	const struct bino_mount *const *below;
+
+	cr_assert_eq(bino__mounts_below(mounts, "/dev/shm", &below), 0);
+	cr_assert_eq(bino__mounts_below(mounts, "/de", &below), 0);
+	cr_assert_eq(bino__mounts_below(mounts, "/sys/fs/cgroup/cpu", &below), 0,
+		     "cpuacct and cpuset only share a name prefix");
+}

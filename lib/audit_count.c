@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The audit's first pass: count each entry in the three collision classes,
+ * from its ancestors (loops) and the client key table (hard links, plain),
+ * with examples and subvolume pairs.
+ *
+ * Memory follows the keys that collide, not the tree: the client key table
+ * (ckeys.c) keeps, per client filesystem, a compressed bitmap of the inode
+ * numbers met, and per identity (client filesystem, dev, subvolume) those
+ * first met in it.  Only a key met a second time gets a group: the identity
+ * of its first entry (found in those bitmaps), the first other identity met
+ * and a count, and the same for the hardlink class (two struct ckey_class).
+ * No path is kept per key.
+ *
+ * A key's first entry is not stat'ed (audit.c stats an entry only once its
+ * key was met before): its group's first_links is unknown until another
+ * entry of the same identity (the same inode) is stat'ed.  Until then its
+ * hardlink-class entries wait in order on the group's pending list
+ * (audit_group_wait()) and are replayed when it is known
+ * (bino__audit_group_resolve()).
+ *
+ * Components: audit_add_pair() (subvolume pairs), audit_add_example() (the
+ * first BINO_AUDIT_EXAMPLES_MAX per class, in walk order),
+ * audit_group_add() (one entry in a class of its key's group), and
+ * bino__audit_count() (one entry).
+ */
+#include "audit_state.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+
+/* An entry counted in a key's group: identity @id, inode @ino. */
+struct audit_meet {
+	uint32_t id;
+	uint64_t ino;
+	const char *path;
+	size_t client_fs;
+	uint64_t seq; /* walk order */
+};
+
+/* An example as counting finds it, before audit_add_example() keeps it. */
+struct audit_example_draft {
+	enum bino_collision collision;
+	uint64_t seq; /* walk order of the colliding entry */
+	size_t client_fs;
+	const char *path_a; /* NULL: found by the second walk */
+	size_t len_a; /* of @path_a, a prefix of a longer path */
+	struct bino_key key_a;
+	uint32_t first_identity; /* of @path_a, for the second walk */
+	const char *path_b; /* the colliding entry's */
+	struct bino_key key_b;
+};
+
+static enum bino_error audit_add_pair(struct bino_audit_export *export,
+				      uint64_t a, uint64_t b,
+				      enum bino_collision collision,
+				      uint64_t count)
+{
+	struct bino_audit_pair *pair;
+	size_t i;
+
+	if (a > b) {
+		uint64_t t = a;
+
+		a = b;
+		b = t;
+	}
+	if (export->last_pair < export->n_pairs) {
+		pair = &export->pairs[export->last_pair];
+		if (pair->subvolid_a == a && pair->subvolid_b == b) {
+			pair->collisions[collision] += count;
+			return BINO_OK;
+		}
+	}
+	for (i = 0; i < export->n_pairs; i++) {
+		pair = &export->pairs[i];
+		if (pair->subvolid_a == a && pair->subvolid_b == b) {
+			pair->collisions[collision] += count;
+			export->last_pair = i;
+			return BINO_OK;
+		}
+	}
+	if (ARRAY_RESERVE(export->pairs, export->cap_pairs,
+			  export->n_pairs + 1) != 0)
+		return BINO_ERROR_NO_MEMORY;
+	export->last_pair = export->n_pairs;
+	pair = &export->pairs[export->n_pairs++];
+	memset(pair, 0, sizeof(*pair));
+	pair->subvolid_a = a;
+	pair->subvolid_b = b;
+	pair->collisions[collision] = count;
+	return BINO_OK;
+}
+
+/* Whether an entry of walk order @seq can still be an example of a class. */
+static bool audit_example_wanted(const struct bino_audit_export *export,
+				 enum bino_collision collision, uint64_t seq)
+{
+	size_t n = export->n_examples[collision];
+
+	return n < BINO_AUDIT_EXAMPLES_MAX ||
+	       seq < export->examples[collision][n - 1].seq;
+}
+
+/*
+ * Keep an example in walk order (@draft->seq), the first
+ * BINO_AUDIT_EXAMPLES_MAX only; its paths are copied.
+ */
+static enum bino_error audit_add_example(struct bino_audit_export *export,
+					 const struct audit_example_draft *draft)
+{
+	enum bino_collision collision = draft->collision;
+	struct bino_audit_example *examples = export->examples[collision];
+	struct bino_audit_example example;
+	size_t n = export->n_examples[collision], at;
+	uint64_t seq = draft->seq;
+
+	assert((unsigned int)collision < BINO_COLLISION_NR);
+	assert(n <= BINO_AUDIT_EXAMPLES_MAX);
+	if (!draft->path_b || !audit_example_wanted(export, collision, seq))
+		return BINO_OK;
+	memset(&example, 0, sizeof(example));
+	example.path[0] = draft->path_a ?
+				  strndup(draft->path_a, draft->len_a) :
+				  NULL;
+	example.path[1] = strdup(draft->path_b);
+	if ((draft->path_a && !example.path[0]) || !example.path[1]) {
+		free(example.path[0]);
+		free(example.path[1]);
+		return BINO_ERROR_NO_MEMORY;
+	}
+	example.key[0] = draft->key_a;
+	example.key[1] = draft->key_b;
+	example.client_fs = draft->client_fs;
+	example.seq = seq;
+	example.first_identity = draft->first_identity;
+	if (n == BINO_AUDIT_EXAMPLES_MAX) {
+		n--;
+		free(examples[n].path[0]);
+		free(examples[n].path[1]);
+	}
+	for (at = n; at > 0 && examples[at - 1].seq > seq; at--)
+		;
+	memmove(&examples[at + 1], &examples[at], (n - at) * sizeof(*examples));
+	examples[at] = example;
+	export->n_examples[collision] = n + 1;
+	return BINO_OK;
+}
+
+/* The true identity of inode @ino in identity @index. */
+static struct bino_key audit_key(const struct audit_walk *aw, uint32_t index,
+				 uint64_t ino)
+{
+	const struct ckey_identity *id = bino__ckey_identity_get(aw->groups,
+								 index);
+	struct bino_key key = { id->dev, id->subvolid, ino };
+
+	return key;
+}
+
+static uint64_t audit_subvolid(const struct audit_walk *aw, uint32_t index)
+{
+	return bino__ckey_identity_get(aw->groups, index)->subvolid;
+}
+
+/*
+ * Count entry @meet in @class (of collision class @collision) of its
+ * group: when the class first meets a second identity, every entry met so
+ * far collides, then each one that follows.  Each colliding entry of
+ * another identity than the first is an example.
+ */
+static enum bino_error audit_group_add(struct audit_walk *aw,
+				       enum bino_collision collision,
+				       struct ckey_class *class,
+				       const struct audit_meet *meet)
+{
+	struct bino_audit_export *export = aw->export;
+	struct audit_example_draft draft;
+	uint64_t count;
+	enum bino_error err;
+
+	assert(class->paths == 0 || class->first != CKEY_NONE);
+	class->paths++;
+	if (class->paths == 1) {
+		class->first = meet->id;
+		return BINO_OK;
+	}
+	if (meet->id == class->first) {
+		if (class->other == CKEY_NONE)
+			return BINO_OK;
+		/* It collides with the other identity already met. */
+		export->collisions[collision]++;
+		return audit_add_pair(export, audit_subvolid(aw, class->first),
+				      audit_subvolid(aw, class->other),
+				      collision, 1);
+	}
+	count = class->other == CKEY_NONE ? class->paths : 1;
+	export->collisions[collision] += count;
+	err = audit_add_pair(export, audit_subvolid(aw, class->first),
+			     audit_subvolid(aw, meet->id), collision, count);
+	if (class->other == CKEY_NONE)
+		class->other = meet->id;
+	if (err)
+		return err;
+	/* The first path is found by the second walk, from first_identity. */
+	memset(&draft, 0, sizeof(draft));
+	draft.collision = collision;
+	draft.seq = meet->seq;
+	draft.client_fs = meet->client_fs;
+	draft.key_a = audit_key(aw, class->first, meet->ino);
+	draft.first_identity = class->first;
+	draft.path_b = meet->path;
+	draft.key_b = audit_key(aw, meet->id, meet->ino);
+	return audit_add_example(export, &draft);
+}
+
+enum bino_error bino__audit_group_resolve(struct audit_walk *aw,
+					  struct ckey_group *group, bool links,
+					  uint64_t ino, size_t client_fs)
+{
+	enum bino_error err = BINO_OK;
+	uint32_t i;
+
+	/* Known once: the pending entries are replayed once. */
+	assert(group->first_links == CKEY_FIRST_LINKS_UNKNOWN);
+	group->first_links = links ? CKEY_FIRST_LINKS_YES : CKEY_FIRST_LINKS_NO;
+	if (links) {
+		group->link.first = group->plain.first;
+		group->link.paths = 1;
+	}
+	for (i = group->pending; i != CKEY_NONE; i = aw->events[i].next) {
+		struct link_event *event = &aw->events[i];
+		struct audit_meet meet = {
+			.id = event->identity,
+			.ino = ino,
+			.path = event->path,
+			.client_fs = client_fs,
+			.seq = event->seq,
+		};
+
+		if (!err)
+			err = audit_group_add(aw, BINO_COLLISION_HARDLINK,
+					      &group->link, &meet);
+		free(event->path);
+		event->path = NULL;
+	}
+	group->pending = CKEY_NONE;
+	group->pending_tail = CKEY_NONE;
+	return err;
+}
+
+/* Queue a hardlink-class entry until the group's first_links is known. */
+static enum bino_error audit_group_wait(struct audit_walk *aw,
+					struct ckey_group *group,
+					const struct audit_meet *meet)
+{
+	struct link_event *event;
+
+	assert(group->first_links == CKEY_FIRST_LINKS_UNKNOWN);
+	if (aw->n_events >= CKEY_NONE ||
+	    ARRAY_RESERVE(aw->events, aw->cap_events, aw->n_events + 1) != 0)
+		return BINO_ERROR_NO_MEMORY;
+	if (group->pending == CKEY_NONE) {
+		if (ARRAY_RESERVE(aw->waiting, aw->cap_waiting,
+				  aw->n_waiting + 2) != 0)
+			return BINO_ERROR_NO_MEMORY;
+		aw->waiting[aw->n_waiting++] = meet->client_fs;
+		aw->waiting[aw->n_waiting++] = meet->ino;
+	}
+	event = &aw->events[aw->n_events];
+	event->seq = meet->seq;
+	event->identity = meet->id;
+	event->next = CKEY_NONE;
+	event->path = NULL;
+	if (audit_example_wanted(aw->export, BINO_COLLISION_HARDLINK,
+				 meet->seq)) {
+		event->path = strdup(meet->path);
+		if (!event->path)
+			return BINO_ERROR_NO_MEMORY;
+	}
+	if (group->pending == CKEY_NONE)
+		group->pending = (uint32_t)aw->n_events;
+	else
+		aw->events[group->pending_tail].next = (uint32_t)aw->n_events;
+	group->pending_tail = (uint32_t)aw->n_events;
+	aw->n_events++;
+	return BINO_OK;
+}
+
+enum bino_error bino__audit_count(struct audit_walk *aw,
+				  struct bino_entry *entry, int depth,
+				  bool is_dir, uint64_t nlink)
+{
+	struct bino_audit_export *export = aw->export;
+	struct audit_level *level = &aw->levels[depth];
+	const char *path = bino_entry_path(entry);
+	uint64_t seq = aw->seq++;
+	struct ckey_group *group;
+	struct audit_meet meet;
+	enum bino_error err;
+	bool created, links = !is_dir && nlink >= 2;
+	uint32_t id;
+	int k;
+
+	assert(aw->pass == 1);
+	if (is_dir) {
+		for (k = depth - 1; k >= 0; k--) {
+			const struct audit_level *up = &aw->levels[k];
+
+			if (up->client_fs != level->client_fs ||
+			    up->ino != level->ino)
+				continue;
+			export->collisions[BINO_COLLISION_LOOP]++;
+			err = audit_add_pair(export, up->key.subvolid,
+					     level->key.subvolid,
+					     BINO_COLLISION_LOOP, 1);
+			if (!err) {
+				struct audit_example_draft draft = {
+					.collision = BINO_COLLISION_LOOP,
+					.seq = seq,
+					.client_fs = level->client_fs,
+					.path_a = path,
+					.len_a = up->path_len,
+					.key_a = up->key,
+					.first_identity = CKEY_NONE,
+					.path_b = path,
+					.key_b = level->key,
+				};
+
+				err = audit_add_example(export, &draft);
+			}
+			if (err)
+				return err;
+			break;
+		}
+	}
+	err = bino__ckey_identity(aw->groups, level->client_fs,
+				  level->key.dev, level->key.subvolid, &id);
+	if (!err)
+		err = bino__ckey_table_add(aw->groups, id, level->ino, &group,
+					   &created);
+	if (err || !group)
+		return err; /* the key's first entry: nothing collides yet */
+	meet.id = id;
+	meet.ino = level->ino;
+	meet.path = path;
+	meet.client_fs = level->client_fs;
+	meet.seq = seq;
+	err = audit_group_add(aw, BINO_COLLISION_PLAIN, &group->plain, &meet);
+	if (err)
+		return err;
+	if (group->first_links == CKEY_FIRST_LINKS_UNKNOWN) {
+		if (id == group->plain.first) {
+			/* The same inode as the first entry: now it is known. */
+			err = bino__audit_group_resolve(aw, group, links, level->ino,
+						  level->client_fs);
+		} else if (links) {
+			return audit_group_wait(aw, group, &meet);
+		}
+		if (err)
+			return err;
+	}
+	if (!links)
+		return BINO_OK;
+	return audit_group_add(aw, BINO_COLLISION_HARDLINK, &group->link, &meet);
+}

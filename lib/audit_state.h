@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The audit's state, shared by the files that make it up (as libmount's
+ * mountP.h): what an audit keeps of each audited path (struct
+ * bino_audit_export and its results) and the state of one walk of it
+ * (struct audit_walk), with the steps one file of the audit asks of another:
+ *
+ *  - audit.c: the paths to audit and the walk that visits each one;
+ *  - audit_count.c: the first pass, counting collisions;
+ *  - audit_find.c: the second pass, finding what the first could not know;
+ *  - audit_subvols.c: the devices and subvolumes met;
+ *  - audit_results.c: the public getters of the results.
+ */
+#ifndef BINO_AUDIT_STATE_H
+#define BINO_AUDIT_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "btrfslinks.h"
+#include "ckeys.h"
+#include "hash.h"
+#include "internal.h"
+#include "nfsview.h"
+#include "subvol.h"
+
+struct bino_audit_example {
+	char *path[2]; /* path[0] NULL until the second walk finds it */
+	struct bino_key key[2];
+	size_t client_fs;
+	uint64_t seq; /* walk order of the colliding entry */
+	uint32_t first_identity; /* of path[0], for the second walk */
+};
+
+struct bino_audit_submount {
+	const struct bino_mount *mount;
+	enum bino_submount_view view;
+	size_t client_fs;
+};
+
+struct bino_audit_subvol {
+	uint64_t dev;
+	uint64_t id;
+	char *path;
+	char *fs_path;
+	int info_errno;
+	struct bino__subvol_info info;
+	uint64_t walk_parent_id; /* of the directory it was met in, or 0 */
+	uint64_t snapshot_of;
+	size_t client_fs;
+	const struct bino_mount **mounts;
+	size_t n_mounts, cap_mounts;
+};
+
+struct bino_audit_device {
+	uint64_t dev;
+	enum bino_device_kind kind;
+	uint64_t entries;
+	char *path;
+	uint64_t subvolid;
+	const struct bino_mount *mount;
+	UT_hash_handle hh;
+};
+
+struct bino_audit_export {
+	struct bino_audit *audit;
+	char *path;
+	bool resolved;
+	const struct bino_export *source;
+	bool covered; /* source exports a directory above path */
+	const struct bino_mount *filesystem; /* of the server table */
+	int flags;
+	enum bino_error error;
+	int error_errno;
+	uint64_t entries;
+	uint64_t unreadable;
+	uint64_t collisions[BINO_COLLISION_NR];
+	struct bino_audit_example examples[BINO_COLLISION_NR]
+					  [BINO_AUDIT_EXAMPLES_MAX];
+	size_t n_examples[BINO_COLLISION_NR];
+	struct bino_audit_pair *pairs;
+	size_t n_pairs, cap_pairs;
+	size_t last_pair; /* consecutive entries tend to share their pair */
+	struct bino_audit_submount *submounts;
+	size_t n_submounts, cap_submounts;
+	size_t n_client_fs;
+	struct bino_audit_subvol *subvols;
+	size_t n_subvols, cap_subvols;
+	struct bino_audit_device **devices;
+	size_t n_devices, cap_devices;
+	struct bino_audit_device *device_index;
+};
+
+struct bino_audit {
+	const struct bino_exports *exports;
+	const struct bino_mounts *server; /* given, or own_mounts */
+	struct bino_mounts *own_mounts; /* this process's table */
+	int flags;
+	bool ran;
+	struct nfsview_exports *resolved;
+	struct bino_audit_export **items;
+	size_t count, cap;
+	bino_audit_progress_fn *progress;
+	void *progress_data;
+	bool no_tree_search; /* not allowed to read btrfs trees: stat */
+};
+
+/* What the walk keeps of each directory on the current path. */
+struct audit_level {
+	size_t client_fs;
+	int flags; /* export flags of the client filesystem */
+	uint64_t ino;
+	struct bino_key key;
+	size_t path_len;
+	enum {
+		PROBE_NONE, /* no child stat'ed yet */
+		PROBE_OK, /* children can be stat'ed */
+		PROBE_FAILED, /* they cannot: stat each, as unreadable */
+	} probe;
+};
+
+/* A hardlink-class entry waiting for its group's first_links. */
+struct link_event {
+	uint64_t seq;
+	uint32_t identity;
+	uint32_t next;
+	char *path; /* NULL once it can no longer be an example */
+};
+
+struct audit_walk {
+	struct bino_audit *audit;
+	struct bino_audit_export *export;
+	struct bino_walk *walk;
+	struct nfsview view; /* the server's, as the clients see it */
+	struct ckey_table *groups;
+	struct audit_level *levels;
+	size_t cap_levels;
+	uint64_t next_progress;
+	int pass; /* 1 counts, 2 finds what the first left missing */
+	uint64_t seq; /* entries counted so far */
+	struct link_event *events;
+	size_t n_events, cap_events;
+	uint64_t *waiting; /* (client_fs, ino) of groups with events */
+	size_t n_waiting, cap_waiting;
+	size_t missing; /* second walk: paths and first entries to find */
+	struct bino__links_ahead *ahead; /* NULL off btrfs */
+};
+
+/* ---- the first pass (audit_count.c) ------------------------------------ */
+
+/*
+ * Count an entry at @depth of the walk (its level set): @nlink is known
+ * (stat'ed) whenever its key was met before and it is no directory.
+ */
+enum bino_error bino__audit_count(struct audit_walk *aw,
+				  struct bino_entry *entry, int depth,
+				  bool is_dir, uint64_t nlink);
+/*
+ * The first entry of @group (key @ino in client filesystem @client_fs) is
+ * now known to be (@links) or not a non-directory with several links:
+ * count it in the hardlink class, then the entries that waited for this.
+ */
+enum bino_error bino__audit_group_resolve(struct audit_walk *aw,
+					  struct ckey_group *group, bool links,
+					  uint64_t ino, size_t client_fs);
+
+/* ---- the second pass (audit_find.c) ------------------------------------ */
+
+/* After the first pass: mark what the second must find, in aw->missing. */
+void bino__audit_find_start(struct audit_walk *aw);
+/* One entry of the second walk, with its level set as the first walk did. */
+enum bino_error bino__audit_find_entry(struct audit_walk *aw,
+				       struct bino_entry *entry, int depth,
+				       bool is_dir);
+/* After the second pass: settle what it did not find. */
+enum bino_error bino__audit_find_finish(struct audit_walk *aw);
+
+/* ---- devices and subvolumes (audit_subvols.c) -------------------------- */
+
+/* Count @entry's raw st_dev, recording the device if new. */
+enum bino_error bino__audit_note_device(struct audit_walk *aw,
+					struct bino_entry *entry);
+/*
+ * Record the subvolume of @entry, if new: a subvolume root, or (@holding)
+ * the subvolume holding the audited path.
+ */
+enum bino_error bino__audit_note_subvol(struct audit_walk *aw,
+					struct bino_entry *entry,
+					size_t client_fs, bool holding);
+/* After the walk: what each snapshot is of, where each subvolume is mounted. */
+enum bino_error bino__audit_finish_subvols(struct bino_audit *audit,
+					   struct bino_audit_export *export);
+
+#endif

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Sets of inode numbers, compressed (defined in ckeys.c, which keeps them). */
+#ifndef BINO_INOSET_H
+#define BINO_INOSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A CRoaring bitmap per 2^32 inode numbers; zero-filled is empty. */
+struct inoset {
+	struct inoset_part *parts;
+	size_t n_parts, cap_parts;
+};
+
+bool bino__inoset_contains(const struct inoset *set, uint64_t ino);
+/* 1 if @ino was added, 0 if it was there, -1 when out of memory. */
+int bino__inoset_add(struct inoset *set, uint64_t ino);
+/* Empty it, releasing its memory. */
+void bino__inoset_clear(struct inoset *set);
+
+#endif
