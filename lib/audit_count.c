@@ -4,13 +4,23 @@
  * from its ancestors (loops) and the client key table (hard links, plain),
  * with examples and subvolume pairs.
  *
- * Memory follows the keys that collide, not the tree: the client key table
- * (ckeys.c) keeps, per client filesystem, a compressed bitmap of the inode
- * numbers met, and per identity (client filesystem, dev, subvolume) those
- * first met in it.  Only a key met a second time gets a group: the identity
- * of its first entry (found in those bitmaps), the first other identity met
- * and a count, and the same for the hardlink class (two struct ckey_class).
- * No path is kept per key.
+ * Memory follows neither the tree nor the keys that collide: the client key
+ * table (ckeys.c) keeps, per client filesystem, compressed bitmaps of the
+ * inode numbers met and of those met in a second identity, and per identity
+ * (client filesystem, dev, subvolume) those first met in it and those whose
+ * second identity it was.  An entry of a key met before, in another
+ * identity than the first and with one link, is counted from these sets
+ * alone (audit_count_collided()): the plain class of such a key needs only
+ * its first identity, whether it collided already, and which identity it
+ * collided with first.  A key gets a record (a group, about 130 bytes) only
+ * for what the sets cannot tell, in walk order:
+ *  - met again in its first identity (a hard link, or a directory met
+ *    twice): the number of its entries before it collides, and the first
+ *    entry's nlink, now known (first_links);
+ *  - met with several links: the hardlink class's own first identity,
+ *    other and count, and its entries waiting for first_links.
+ * So on snapshots of trees without hard links no key has a record; with
+ * them, memory follows the hard-linked keys.  No path is kept per key.
  *
  * A key's first entry is not stat'ed (audit.c stats an entry only once its
  * key was met before): its group's first_links is unknown until another
@@ -217,6 +227,43 @@ static enum bino_error audit_group_add(struct audit_walk *aw,
 	return audit_add_example(export, &draft);
 }
 
+/*
+ * Count entry @meet, of a key without a group, in the plain class: as
+ * audit_group_add() would with the group the sets tell
+ * (bino__ckey_table_group()), whose paths count is 1 until the key
+ * collides: its first collision counts both entries, each one after that
+ * its own.
+ */
+static enum bino_error audit_count_collided(struct audit_walk *aw,
+					    uint32_t first,
+					    const struct audit_meet *meet)
+{
+	struct bino_audit_export *export = aw->export;
+	struct audit_example_draft draft;
+	uint64_t count;
+	enum bino_error err;
+	int collide = bino__ckey_table_collide(aw->groups, meet->id, meet->ino);
+
+	if (collide < 0)
+		return BINO_ERROR_NO_MEMORY;
+	count = collide ? 2 : 1;
+	export->collisions[BINO_COLLISION_PLAIN] += count;
+	err = audit_add_pair(export, audit_subvolid(aw, first),
+			     audit_subvolid(aw, meet->id), BINO_COLLISION_PLAIN,
+			     count);
+	if (err)
+		return err;
+	memset(&draft, 0, sizeof(draft));
+	draft.collision = BINO_COLLISION_PLAIN;
+	draft.seq = meet->seq;
+	draft.client_fs = meet->client_fs;
+	draft.key_a = audit_key(aw, first, meet->ino);
+	draft.first_identity = first;
+	draft.path_b = meet->path;
+	draft.key_b = audit_key(aw, meet->id, meet->ino);
+	return audit_add_example(export, &draft);
+}
+
 enum bino_error bino__audit_group_resolve(struct audit_walk *aw,
 					  struct ckey_group *group, bool links,
 					  uint64_t ino, size_t client_fs)
@@ -301,8 +348,8 @@ enum bino_error bino__audit_count(struct audit_walk *aw,
 	struct ckey_group *group;
 	struct audit_meet meet;
 	enum bino_error err;
-	bool created, links = !is_dir && nlink >= 2;
-	uint32_t id;
+	bool links = !is_dir && nlink >= 2;
+	uint32_t id, first;
 	int k;
 
 	assert(aw->pass == 1);
@@ -340,15 +387,22 @@ enum bino_error bino__audit_count(struct audit_walk *aw,
 	err = bino__ckey_identity(aw->groups, level->client_fs,
 				  level->key.dev, level->key.subvolid, &id);
 	if (!err)
-		err = bino__ckey_table_add(aw->groups, id, level->ino, &group,
-					   &created);
-	if (err || !group)
+		err = bino__ckey_table_add(aw->groups, id, level->ino, &first,
+					   &group);
+	if (err || first == CKEY_NONE)
 		return err; /* the key's first entry: nothing collides yet */
 	meet.id = id;
 	meet.ino = level->ino;
 	meet.path = path;
 	meet.client_fs = level->client_fs;
 	meet.seq = seq;
+	if (!group && id != first && !links)
+		return audit_count_collided(aw, first, &meet);
+	if (!group)
+		err = bino__ckey_table_group(aw->groups, level->client_fs,
+					     level->ino, first, &group);
+	if (err)
+		return err;
 	err = audit_group_add(aw, BINO_COLLISION_PLAIN, &group->plain, &meet);
 	if (err)
 		return err;

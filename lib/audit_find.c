@@ -157,13 +157,14 @@ enum bino_error bino__audit_find_entry(struct audit_walk *aw,
 	uint32_t id;
 
 	assert(aw->pass == 2);
-	if (!group)
-		return BINO_OK; /* met once: never an example's */
+	if (!group && !bino__ckey_table_collided(aw->groups, level->client_fs,
+						 level->ino))
+		return BINO_OK; /* never collided: never an example's */
 	err = bino__ckey_identity(aw->groups, level->client_fs, level->key.dev,
 				  level->key.subvolid, &id);
 	if (err)
 		return err;
-	if (!group->need_first &&
+	if (!(group && group->need_first) &&
 	    !audit_find_wanted(aw, id, level->ino, level->client_fs))
 		return BINO_OK;
 	if (!is_dir) {
@@ -171,7 +172,7 @@ enum bino_error bino__audit_find_entry(struct audit_walk *aw,
 			return BINO_OK;
 		links = st.nlink >= 2;
 	}
-	if (group->need_first) {
+	if (group && group->need_first) {
 		/* The key's first entry, met again. */
 		group->need_first = false;
 		err = bino__audit_group_resolve(aw, group, links && id == group->plain.first,

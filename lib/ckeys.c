@@ -13,9 +13,18 @@
  *    set of those with more than one name when the audit read it.  Each is
  *    allocated on its own, so that the audit may hold one while others are
  *    added (the array of them grows).
- *  - Per client filesystem, the set of every inode number met.
- *  - Groups: the audit's state (struct ckey_group) of each key met a second
- *    time, in a uthash.  A key met once has none.
+ *  - Per client filesystem, the set of every inode number met, and the set
+ *    of those whose key was met in a second identity (collided); per
+ *    identity, the set of the keys whose second identity it was (other).
+ *    A key met in several identities is counted from these sets alone: its
+ *    first identity is the one whose first set holds it, its other the one
+ *    whose other set does, whether it collided already the collided set.
+ *  - Groups: the audit's state (struct ckey_group) of a key that these sets
+ *    cannot tell, in a uthash: made (bino__ckey_table_group()) only when the
+ *    audit asks, for a key met again in its first identity or with several
+ *    links (audit_count.c says why).  On a snapshot of a tree without hard
+ *    links no key has one: memory follows the hard-linked keys, not the
+ *    colliding ones (about 130 bytes a group, a few bits a key in the sets).
  */
 #include "ckeys.h"
 
@@ -44,6 +53,7 @@ struct identity_node {
 struct identity {
 	struct ckey_identity id;
 	struct inoset first; /* keys first met in this identity */
+	struct inoset other; /* keys whose second identity this was */
 	struct inoset links; /* inodes with several names */
 };
 
@@ -62,7 +72,8 @@ struct ckey_table {
 	uint32_t last_identity; /* consecutive entries share theirs */
 	uint32_t last_first; /* and so do the keys they collide with */
 	struct inoset *seen; /* per client filesystem */
-	size_t n_seen, cap_seen;
+	struct inoset *collided; /* per client filesystem, n_seen too */
+	size_t n_seen, cap_seen, cap_collided;
 	struct group_node *groups;
 	size_t n_groups;
 };
@@ -146,12 +157,16 @@ void bino__ckey_table_destroy(struct ckey_table *table)
 	for (i = 0; i < table->n_identities; i++) {
 		bino__inoset_clear(&table->identities[i]->first);
 		bino__inoset_clear(&table->identities[i]->links);
+		bino__inoset_clear(&table->identities[i]->other);
 		free(table->identities[i]);
 	}
 	free(table->identities);
-	for (i = 0; i < table->n_seen; i++)
+	for (i = 0; i < table->n_seen; i++) {
 		bino__inoset_clear(&table->seen[i]);
+		bino__inoset_clear(&table->collided[i]);
+	}
 	free(table->seen);
+	free(table->collided);
 	HASH_ITER(hh, table->groups, gnode, gtmp) {
 		HASH_DEL(table->groups, gnode);
 		free(gnode);
@@ -279,61 +294,112 @@ static uint32_t ckey_first_identity(struct ckey_table *table, size_t client_fs,
 }
 
 enum bino_error bino__ckey_table_add(struct ckey_table *table, uint32_t identity,
-				     uint64_t ino, struct ckey_group **ret,
-				     bool *created)
+				     uint64_t ino, uint32_t *first,
+				     struct ckey_group **ret)
 {
 	size_t client_fs;
-	struct group_node *node, probe;
-	bool out_of_memory = false;
 	int added;
 
 	assert(identity < table->n_identities);
 	client_fs = table->identities[identity]->id.client_fs;
-	*created = false;
+	*ret = NULL;
+	*first = CKEY_NONE;
 	if (client_fs >= table->n_seen) {
 		if (client_fs == SIZE_MAX ||
-		    ARRAY_RESERVE(table->seen, table->cap_seen, client_fs + 1))
+		    ARRAY_RESERVE(table->seen, table->cap_seen, client_fs + 1) ||
+		    ARRAY_RESERVE(table->collided, table->cap_collided,
+				  client_fs + 1))
 			return BINO_ERROR_NO_MEMORY;
 		memset(table->seen + table->n_seen, 0,
 		       (client_fs + 1 - table->n_seen) * sizeof(*table->seen));
+		memset(table->collided + table->n_seen, 0,
+		       (client_fs + 1 - table->n_seen) *
+			       sizeof(*table->collided));
 		table->n_seen = client_fs + 1;
 	}
 	added = bino__inoset_add(&table->seen[client_fs], ino);
 	if (added < 0)
 		return BINO_ERROR_NO_MEMORY;
-	if (added) {
-		*ret = NULL;
+	if (added)
 		return bino__inoset_add(&table->identities[identity]->first, ino) < 0 ?
 			       BINO_ERROR_NO_MEMORY :
 			       BINO_OK;
+	*ret = bino__ckey_table_find(table, client_fs, ino);
+	*first = *ret ? (*ret)->plain.first :
+			ckey_first_identity(table, client_fs, ino, identity);
+	return BINO_OK;
+}
+
+int bino__ckey_table_collide(struct ckey_table *table, uint32_t other,
+			     uint64_t ino)
+{
+	size_t client_fs;
+	int added;
+
+	assert(other < table->n_identities);
+	client_fs = table->identities[other]->id.client_fs;
+	assert(client_fs < table->n_seen);
+	added = bino__inoset_add(&table->collided[client_fs], ino);
+	if (added == 1 &&
+	    bino__inoset_add(&table->identities[other]->other, ino) < 0)
+		return -1;
+	return added;
+}
+
+bool bino__ckey_table_collided(const struct ckey_table *table,
+			       size_t client_fs, uint64_t ino)
+{
+	return client_fs < table->n_seen &&
+	       bino__inoset_contains(&table->collided[client_fs], ino);
+}
+
+/* The identity whose other set holds the key (@client_fs, @ino). */
+static uint32_t ckey_other_identity(const struct ckey_table *table,
+				    size_t client_fs, uint64_t ino)
+{
+	uint32_t i;
+
+	for (i = 0; i < table->n_identities; i++) {
+		if (table->identities[i]->id.client_fs == client_fs &&
+		    bino__inoset_contains(&table->identities[i]->other, ino))
+			return i;
 	}
-	memset(&probe, 0, sizeof(probe));
-	probe.key.client_fs = client_fs;
-	probe.key.ino = ino;
-	HASH_FIND(hh, table->groups, &probe.key, sizeof(probe.key), node);
-	if (node) {
-		*ret = &node->group;
+	assert(!"a collided key has an identity it collided in");
+	return CKEY_NONE;
+}
+
+enum bino_error bino__ckey_table_group(struct ckey_table *table,
+				       size_t client_fs, uint64_t ino,
+				       uint32_t first, struct ckey_group **ret)
+{
+	struct group_node *node;
+	bool out_of_memory = false, collided;
+
+	assert(bino__ckey_table_seen(table, client_fs, ino));
+	*ret = bino__ckey_table_find(table, client_fs, ino);
+	if (*ret)
 		return BINO_OK;
-	}
 	node = calloc(1, sizeof(*node));
 	if (!node)
 		return BINO_ERROR_NO_MEMORY;
-	node->key = probe.key;
+	node->key.client_fs = client_fs;
+	node->key.ino = ino;
 	HASH_ADD(hh, table->groups, key, sizeof(node->key), node);
 	if (out_of_memory) {
 		free(node);
 		return BINO_ERROR_NO_MEMORY;
 	}
 	table->n_groups++;
-	node->group.plain.first =
-		ckey_first_identity(table, client_fs, ino, identity);
-	node->group.plain.other = CKEY_NONE;
+	collided = bino__ckey_table_collided(table, client_fs, ino);
+	node->group.plain.first = first;
+	node->group.plain.other =
+		collided ? ckey_other_identity(table, client_fs, ino) : CKEY_NONE;
+	/* Once collided, the count of paths no longer matters: at least 2. */
+	node->group.plain.paths = collided ? 2 : 1;
 	node->group.link.first = CKEY_NONE;
 	node->group.link.other = CKEY_NONE;
 	node->group.pending = CKEY_NONE;
 	node->group.pending_tail = CKEY_NONE;
-	node->group.plain.paths = 1;
-	*created = true;
 	*ret = &node->group;
 	return BINO_OK;
 }

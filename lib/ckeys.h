@@ -54,7 +54,7 @@ struct ckey_class {
 };
 
 /*
- * What the audit remembers of a client key met more than once: @plain
+ * What the audit remembers of a client key that the sets cannot tell: @plain
  * counts every entry, @link those of the hardlink class (non-directories
  * with more than one link).  @pending lists, in walk order, the
  * hardlink-class entries met while @first_links is unknown.  Fields other
@@ -91,12 +91,33 @@ struct inoset *bino__ckey_identity_links(struct ckey_table *table,
 bool bino__ckey_table_seen(const struct ckey_table *table, size_t client_fs,
 			   uint64_t ino);
 /*
- * Add an entry of inode @ino in identity @identity.  *@ret is NULL for the
- * key's first entry, else its group, created (*@created) at the second.
+ * Add an entry of inode @ino in identity @identity.  For the key's first
+ * entry *@first is CKEY_NONE; else it is the identity the key was first met
+ * in, and *@ret the key's group if it has one (bino__ckey_table_group()),
+ * else NULL.
  */
 enum bino_error bino__ckey_table_add(struct ckey_table *table, uint32_t identity,
-				     uint64_t ino, struct ckey_group **ret,
-				     bool *created);
+				     uint64_t ino, uint32_t *first,
+				     struct ckey_group **ret);
+/*
+ * The key of inode @ino, without a group, met in identity @other, not the
+ * one it was first met in: 1 the first time (@other is its plain class's
+ * other from then on), 0 if it had collided already, -1 out of memory.
+ */
+int bino__ckey_table_collide(struct ckey_table *table, uint32_t other,
+			     uint64_t ino);
+/* Whether the key (@client_fs, @ino) was met in a second identity. */
+bool bino__ckey_table_collided(const struct ckey_table *table,
+			       size_t client_fs, uint64_t ino);
+/*
+ * The group of a key met before (@first: the identity it was first met in),
+ * made if it has none from what the sets tell: plain.first, plain.other
+ * (the identity bino__ckey_table_collide() was first told) and plain.paths
+ * (1 for a key not collided, else 2: its count then no longer matters).
+ */
+enum bino_error bino__ckey_table_group(struct ckey_table *table,
+				       size_t client_fs, uint64_t ino,
+				       uint32_t first, struct ckey_group **ret);
 /* The group of a key met more than once, or NULL. */
 struct ckey_group *bino__ckey_table_find(const struct ckey_table *table,
 					 size_t client_fs, uint64_t ino);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The audit's client key table: inode sets, identities, groups of keys met twice. */
+/* The audit's client key table: inode sets, identities, collided keys, groups. */
 #include <criterion/criterion.h>
 
 #include "ckeys.h"
@@ -55,53 +55,95 @@ Test(ckeys, an_identity_is_the_whole_triple)
 	cr_assert_eq(bino__ckey_identity_get(table, other_fs)->client_fs, 1);
 }
 
-Test(ckeys, a_key_met_once_has_no_group)
+Test(ckeys, a_key_met_once_has_no_first_identity_and_no_group)
 {
 	struct ckey_group *group = (void *)1;
-	bool created;
-	uint32_t id;
+	uint32_t id, first = 0;
 
 	cr_assert_eq(bino__ckey_identity(table, 0, 10, 256, &id), BINO_OK);
 	cr_assert_not(bino__ckey_table_seen(table, 0, 300));
-	cr_assert_eq(bino__ckey_table_add(table, id, 300, &group, &created),
+	cr_assert_eq(bino__ckey_table_add(table, id, 300, &first, &group),
 		     BINO_OK);
 	cr_assert_null(group);
-	cr_assert_not(created);
+	cr_assert_eq(first, CKEY_NONE);
 	cr_assert(bino__ckey_table_seen(table, 0, 300));
 	cr_assert_null(bino__ckey_table_find(table, 0, 300));
 	cr_assert_eq(bino__ckey_table_group_count(table), 0);
 }
 
-Test(ckeys, the_second_entry_makes_a_group_naming_the_first_identity)
+Test(ckeys, a_key_met_again_names_its_first_identity_without_a_group)
 {
-	struct ckey_group *group, *again;
-	uint32_t a, b, c;
-	bool created;
+	struct ckey_group *group;
+	uint32_t a, b, c, first;
 
 	cr_assert_eq(bino__ckey_identity(table, 0, 10, 256, &a), BINO_OK);
 	cr_assert_eq(bino__ckey_identity(table, 0, 10, 257, &b), BINO_OK);
 	cr_assert_eq(bino__ckey_identity(table, 0, 10, 258, &c), BINO_OK);
 	/* Other keys first met in a and c, so that b's is found by search. */
-	cr_assert_eq(bino__ckey_table_add(table, a, 500, &group, &created),
+	cr_assert_eq(bino__ckey_table_add(table, a, 500, &first, &group),
 		     BINO_OK);
-	cr_assert_eq(bino__ckey_table_add(table, b, 400, &group, &created),
+	cr_assert_eq(bino__ckey_table_add(table, b, 400, &first, &group),
 		     BINO_OK);
-	cr_assert_eq(bino__ckey_table_add(table, c, 600, &group, &created),
+	cr_assert_eq(bino__ckey_table_add(table, c, 600, &first, &group),
 		     BINO_OK);
-	cr_assert_eq(bino__ckey_table_add(table, a, 400, &group, &created),
+	cr_assert_eq(bino__ckey_table_add(table, a, 400, &first, &group),
 		     BINO_OK);
-	cr_assert_not_null(group);
-	cr_assert(created);
-	cr_assert_eq(group->plain.first, b);
-	cr_assert_eq(group->plain.paths, 1);
-	cr_assert_eq(group->plain.other, CKEY_NONE);
+	cr_assert_null(group);
+	cr_assert_eq(first, b);
+	cr_assert_eq(bino__ckey_table_group_count(table), 0);
+}
+
+Test(ckeys, a_key_collides_once_with_the_first_other_identity_told)
+{
+	struct ckey_group *group;
+	uint32_t a, b, c, first;
+
+	cr_assert_eq(bino__ckey_identity(table, 0, 10, 256, &a), BINO_OK);
+	cr_assert_eq(bino__ckey_identity(table, 0, 10, 257, &b), BINO_OK);
+	cr_assert_eq(bino__ckey_identity(table, 0, 10, 258, &c), BINO_OK);
+	cr_assert_eq(bino__ckey_table_add(table, a, 400, &first, &group),
+		     BINO_OK);
+	cr_assert_not(bino__ckey_table_collided(table, 0, 400));
+	cr_assert_eq(bino__ckey_table_add(table, c, 400, &first, &group),
+		     BINO_OK);
+	cr_assert_eq(bino__ckey_table_collide(table, c, 400), 1);
+	cr_assert(bino__ckey_table_collided(table, 0, 400));
+	cr_assert_eq(bino__ckey_table_collide(table, b, 400), 0);
+	cr_assert_not(bino__ckey_table_collided(table, 1, 400));
+	cr_assert_eq(bino__ckey_table_group(table, 0, 400, first, &group),
+		     BINO_OK);
+	cr_assert_eq(group->plain.first, a);
+	cr_assert_eq(group->plain.other, c);
+	cr_assert_geq(group->plain.paths, 2);
 	cr_assert_eq(group->link.first, CKEY_NONE);
 	cr_assert_eq(group->pending, CKEY_NONE);
 	cr_assert_eq(group->first_links, CKEY_FIRST_LINKS_UNKNOWN);
-	cr_assert_eq(bino__ckey_table_add(table, c, 400, &again, &created),
+	cr_assert_eq(bino__ckey_table_group_count(table), 1);
+}
+
+Test(ckeys, a_group_made_once_is_found_and_names_the_first_identity)
+{
+	struct ckey_group *group, *again;
+	uint32_t a, b, first;
+
+	cr_assert_eq(bino__ckey_identity(table, 0, 10, 256, &a), BINO_OK);
+	cr_assert_eq(bino__ckey_identity(table, 0, 10, 257, &b), BINO_OK);
+	cr_assert_eq(bino__ckey_table_add(table, b, 400, &first, &group),
+		     BINO_OK);
+	cr_assert_eq(bino__ckey_table_add(table, b, 400, &first, &group),
+		     BINO_OK);
+	cr_assert_eq(bino__ckey_table_group(table, 0, 400, first, &group),
+		     BINO_OK);
+	cr_assert_eq(group->plain.first, b);
+	cr_assert_eq(group->plain.paths, 1);
+	cr_assert_eq(group->plain.other, CKEY_NONE);
+	cr_assert_eq(bino__ckey_table_add(table, a, 400, &first, &again),
 		     BINO_OK);
 	cr_assert_eq(again, group);
-	cr_assert_not(created);
+	cr_assert_eq(first, b);
+	cr_assert_eq(bino__ckey_table_group(table, 0, 400, first, &again),
+		     BINO_OK);
+	cr_assert_eq(again, group);
 	cr_assert_eq(bino__ckey_table_find(table, 0, 400), group);
 	cr_assert_eq(bino__ckey_table_group_count(table), 1);
 }
@@ -109,16 +151,15 @@ Test(ckeys, the_second_entry_makes_a_group_naming_the_first_identity)
 Test(ckeys, the_same_inode_in_another_client_filesystem_is_another_key)
 {
 	struct ckey_group *group;
-	uint32_t in_0, in_1;
-	bool created;
+	uint32_t in_0, in_1, first;
 
 	cr_assert_eq(bino__ckey_identity(table, 0, 10, 256, &in_0), BINO_OK);
 	cr_assert_eq(bino__ckey_identity(table, 1, 10, 256, &in_1), BINO_OK);
-	cr_assert_eq(bino__ckey_table_add(table, in_0, 257, &group, &created),
+	cr_assert_eq(bino__ckey_table_add(table, in_0, 257, &first, &group),
 		     BINO_OK);
-	cr_assert_eq(bino__ckey_table_add(table, in_1, 257, &group, &created),
+	cr_assert_eq(bino__ckey_table_add(table, in_1, 257, &first, &group),
 		     BINO_OK);
-	cr_assert_null(group);
+	cr_assert_eq(first, CKEY_NONE);
 	cr_assert(bino__ckey_table_seen(table, 1, 257));
 	cr_assert_not(bino__ckey_table_seen(table, 2, 257));
 }
@@ -127,16 +168,14 @@ Test(ckeys, a_second_entry_of_the_same_identity_names_it_first)
 {
 	struct ckey_group *group;
 	uint64_t ino = (UINT64_C(1) << 40) + 5;
-	bool created;
-	uint32_t a;
+	uint32_t a, first;
 
 	cr_assert_eq(bino__ckey_identity(table, 0, 10, 256, &a), BINO_OK);
-	cr_assert_eq(bino__ckey_table_add(table, a, ino, &group, &created),
+	cr_assert_eq(bino__ckey_table_add(table, a, ino, &first, &group),
 		     BINO_OK);
-	cr_assert_eq(bino__ckey_table_add(table, a, ino, &group, &created),
+	cr_assert_eq(bino__ckey_table_add(table, a, ino, &first, &group),
 		     BINO_OK);
-	cr_assert(created);
-	cr_assert_eq(group->plain.first, a);
+	cr_assert_eq(first, a);
 }
 
 /*
