@@ -57,8 +57,9 @@ struct ckey_class {
  * What the audit remembers of a client key that the sets cannot tell: @plain
  * counts every entry, @link those of the hardlink class (non-directories
  * with more than one link).  @pending lists, in walk order, the
- * hardlink-class entries met while @first_links is unknown.  Fields other
- * than @plain.first are the caller's.
+ * hardlink-class entries met while @first_links is unknown.  The table
+ * sets the fields of @plain when it makes the group
+ * (bino__ckey_table_group()); from then on all are the caller's.
  */
 struct ckey_group {
 	struct ckey_class plain;
