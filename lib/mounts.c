@@ -479,6 +479,16 @@ out_mounts:
 	return error;
 }
 
+/* The strings one entry of the table owns (the entry is in the array). */
+static void mount_free_strings(struct bino_mount *mount)
+{
+	free(mount->root);
+	free(mount->target);
+	free(mount->fstype);
+	free(mount->source);
+	free(mount->options);
+}
+
 BINO_PUBLIC void bino_mounts_destroy(struct bino_mounts *mounts)
 {
 	size_t i;
@@ -488,15 +498,8 @@ BINO_PUBLIC void bino_mounts_destroy(struct bino_mounts *mounts)
 	HASH_CLEAR(by_id, mounts->index);
 	HASH_CLEAR(by_dev, mounts->dev_index);
 	free(mounts->visible);
-	for (i = 0; i < mounts->count; i++) {
-		struct bino_mount *mount = &mounts->mounts[i];
-
-		free(mount->root);
-		free(mount->target);
-		free(mount->fstype);
-		free(mount->source);
-		free(mount->options);
-	}
+	for (i = 0; i < mounts->count; i++)
+		mount_free_strings(&mounts->mounts[i]);
 	free(mounts->mounts);
 	free(mounts);
 }
