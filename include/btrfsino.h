@@ -31,14 +31,14 @@
 extern "C" {
 #endif
 
-#define BINO_VERSION_MAJOR 0
-#define BINO_VERSION_MINOR 1
+#define BINO_VERSION_MAJOR 1
+#define BINO_VERSION_MINOR 0
 #define BINO_VERSION_PATCH 0
 
 /**
  * bino_version() - The version of the library in use at run time.
  *
- * Return: a static string such as "0.1.0".
+ * Return: a static string such as "1.0.0".
  */
 const char *bino_version(void);
 
@@ -1021,22 +1021,29 @@ struct bino_key bino_audit_example_key(const struct bino_audit_example *example,
 size_t bino_audit_example_client_fs(const struct bino_audit_example *example);
 
 /**
- * struct bino_audit_pair - Subvolumes whose entries collide.
- * @subvolid_a: the lower subvolume ID of the pair; 0 off btrfs.
- * @subvolid_b: the higher one (equal to @subvolid_a when both entries have
- *     the same subvolume ID, as two entries off btrfs do).
- * @collisions: the entries counted in each class for this pair; each
- *     colliding entry is paired with the first entry of its client key (for
- *     loops, the nearest ancestor with its client key), whichever of the
- *     two subvolumes either is in.
- *
- * A value type; a pair does not say which side was met first.
+ * struct bino_audit_pair - Subvolumes whose entries collide; owned by the
+ * audit.  Each colliding entry is paired with the first entry of its client
+ * key (for loops, the nearest ancestor with its client key), whichever of
+ * the two subvolumes either is in; a pair does not say which side was met
+ * first.  Opaque, like bino_audit_example, so that a new collision class
+ * changes no struct size.
  */
-struct bino_audit_pair {
-	uint64_t subvolid_a;
-	uint64_t subvolid_b;
-	uint64_t collisions[BINO_COLLISION_NR];
-};
+struct bino_audit_pair;
+
+/**
+ * bino_audit_pair_subvolid() - One subvolume ID of the pair: @which 0 is the
+ * lower, 1 the higher (equal to the lower when both entries have the same
+ * subvolume ID, as two entries off btrfs do); 0 off btrfs and for other
+ * values of @which.
+ */
+uint64_t bino_audit_pair_subvolid(const struct bino_audit_pair *pair,
+				  int which);
+/**
+ * bino_audit_pair_collisions() - The entries of a class counted for this
+ * pair; 0 for a class this version does not know.
+ */
+uint64_t bino_audit_pair_collisions(const struct bino_audit_pair *pair,
+				    enum bino_collision collision);
 
 /** bino_audit_export_pair_count() - The number of subvolume pairs. */
 size_t bino_audit_export_pair_count(const struct bino_audit_export *exp);

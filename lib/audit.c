@@ -124,6 +124,12 @@ struct bino_audit_device {
 	UT_hash_handle hh;
 };
 
+struct bino_audit_pair {
+	uint64_t subvolid_a;
+	uint64_t subvolid_b;
+	uint64_t collisions[BINO_COLLISION_NR];
+};
+
 struct bino_audit_export {
 	struct bino_audit *audit;
 	char *path;
@@ -1795,6 +1801,25 @@ static int compare_pairs(const void *a, const void *b)
 	if (pa->subvolid_b != pb->subvolid_b)
 		return pa->subvolid_b < pb->subvolid_b ? -1 : 1;
 	return 0;
+}
+
+BINO_PUBLIC uint64_t bino_audit_pair_subvolid(const struct bino_audit_pair *pair,
+					     int which)
+{
+	if (!pair)
+		return 0;
+	if (which == 0)
+		return pair->subvolid_a;
+	return which == 1 ? pair->subvolid_b : 0;
+}
+
+BINO_PUBLIC uint64_t
+bino_audit_pair_collisions(const struct bino_audit_pair *pair,
+			   enum bino_collision collision)
+{
+	if (!pair || (unsigned int)collision >= BINO_COLLISION_NR)
+		return 0;
+	return pair->collisions[collision];
 }
 
 BINO_PUBLIC size_t
