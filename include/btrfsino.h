@@ -12,10 +12,25 @@
  *  - One error shape: a failure is an enum bino_error naming the step that
  *    failed, with errno holding the cause.  Fallible functions return it
  *    (BINO_OK is success, never a negative errno) and leave errno set; what
- *    records a failure and goes on (a walk entry, an audited export) keeps
- *    the same pair, read with its *_error() and *_errno() getters.
+ *    records a failure and goes on (a walk entry, an audited export, an
+ *    audited subvolume's details) keeps the same pair, read with its
+ *    *_error() and *_errno() getters.  A file that cannot be parsed
+ *    (exports, mountinfo) also fills a struct bino_syntax_error with the
+ *    place; exports tables keep their errors and warnings in that shape too.
  *  - Objects are opaque and created by *_create(), released by *_destroy()
  *    (which accepts NULL).  Output parameters come last.
+ *  - NULL: a function given NULL for its object or for an output parameter
+ *    does nothing with it: one returning enum bino_error returns
+ *    BINO_ERROR_INVALID_ARGUMENT (also the *_error() getters); a getter
+ *    returns NULL, 0, false or an all-zero struct; a void function (destroy,
+ *    prune, set_progress) returns.  tests/abi checks every function.
+ *  - Plain getters take a const object.  bino_entry_stat() is the exception
+ *    that is not a plain getter: it caches what it stat'ed in the entry.
+ *  - "Pair" results (bino_audit_example, bino_audit_pair) are opaque and
+ *    name their two sides by an int @which, 0 or 1.
+ *  - No public struct or array is sized by an enum (the *_NR enumerators
+ *    count the values this version knows, for loops, and may grow): counts
+ *    per class are read through functions taking the enum.
  *  - Unknown flag bits are rejected with BINO_ERROR_INVALID_ARGUMENT.
  *  - There is no global state: separate objects may be used from separate
  *    threads concurrently; one object must not be used by two threads at once.
@@ -78,6 +93,8 @@ enum bino_error {
 	BINO_ERROR_MOUNT_FAILED,
 	/** umount2(2) failed. */
 	BINO_ERROR_UMOUNT_FAILED,
+	/** The details of a btrfs subvolume could not be read. */
+	BINO_ERROR_SUBVOL_INFO_FAILED,
 };
 
 /**
@@ -501,7 +518,7 @@ const char *bino_entry_loop_ancestor(const struct bino_entry *entry);
  * Return: the mount, valid as long as the walk, or NULL when unknown (the
  * mount is gone from the table, or the entry could not be stat'ed).
  */
-const struct bino_mount *bino_entry_mount(struct bino_entry *entry);
+const struct bino_mount *bino_entry_mount(const struct bino_entry *entry);
 
 /** struct bino_timestamp - A time in seconds and nanoseconds since the epoch. */
 struct bino_timestamp {
@@ -583,7 +600,12 @@ struct bino_export;
 
 /**
  * struct bino_syntax_error - A place in a file and what is wrong there: where
- *     reading a file stopped, or (for exports files) a warning.
+ *     reading a file stopped, or (for exports files) a warning.  Filled by
+ *     bino_mounts_read() (a mountinfo file, with
+ *     BINO_ERROR_MOUNTINFO_SYNTAX), bino_exports_add_file() and
+ *     bino_exports_add_buffer() (with BINO_ERROR_EXPORTS_SYNTAX; kept as
+ *     bino_exports_error()), and kept for exports warnings
+ *     (bino_exports_warning()).  A value type.
  * @file: the file name as given (truncated to fit).
  * @line: 1-based line number.
  * @column: 1-based byte column.
@@ -1137,9 +1159,18 @@ const char *bino_audit_subvol_path(const struct bino_audit_subvol *subvol);
  */
 const char *bino_audit_subvol_fs_path(const struct bino_audit_subvol *subvol);
 /**
- * bino_audit_subvol_info_errno() - 0 when the details below are known, else
- * why the subvolume could not be queried (they read as 0, false, NULL, but
- * for bino_audit_subvol_parent_id()).
+ * bino_audit_subvol_info_error() - BINO_OK when the details below are known,
+ * else the step that failed to read them (they then read as 0, false, NULL,
+ * but for bino_audit_subvol_parent_id()): BINO_ERROR_OPEN_FAILED (its root
+ * directory), BINO_ERROR_SUBVOL_INFO_FAILED (the btrfs query), or
+ * BINO_ERROR_CHANGED_DURING_WALK (another subvolume is there now).
+ */
+enum bino_error
+bino_audit_subvol_info_error(const struct bino_audit_subvol *subvol);
+/**
+ * bino_audit_subvol_info_errno() - The errno that goes with
+ * bino_audit_subvol_info_error(): 0 when the details are known (ESTALE for
+ * BINO_ERROR_CHANGED_DURING_WALK).
  */
 int bino_audit_subvol_info_errno(const struct bino_audit_subvol *subvol);
 /**
