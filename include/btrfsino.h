@@ -171,6 +171,12 @@ const char *bino_source_name(enum bino_source source);
  *
  * Add only what must be remembered (e.g. entries with nlink > 1) so memory
  * stays proportional to those, not to the tree.
+ *
+ * Part of the 1.0 API although the library and the CLI do not use it: a
+ * caller of bino_walk_next() that counts each inode once (hard links, as
+ * examples/bino-find.c -count-links and the example of libbtrfsino(3) do)
+ * needs a set keyed on the whole identity, and struct bino_key has no
+ * public hash.
  */
 struct bino_idset;
 

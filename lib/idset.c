@@ -65,7 +65,7 @@ BINO_PUBLIC enum bino_error bino_idset_add(struct bino_idset *set,
 	struct idset_member *member;
 	bool out_of_memory = false;
 
-	if (!set)
+	if (!set || !key)
 		return BINO_ERROR_INVALID_ARGUMENT;
 
 	if (idset_find(set, key)) {
