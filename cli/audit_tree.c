@@ -249,18 +249,18 @@ static void tree_attribute(struct tree *tree)
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_pair *pair =
 			bino_audit_export_pair(tree->exp, i);
-		size_t a = subvol_index(tree, pair->subvolid_a);
-		size_t b = subvol_index(tree, pair->subvolid_b);
+		size_t a = subvol_index(tree, bino_audit_pair_subvolid(pair, 0));
+		size_t b = subvol_index(tree, bino_audit_pair_subvolid(pair, 1));
 
 		for (c = 0; c < BINO_COLLISION_NR; c++) {
 			if (b == NO_PARENT)
-				tree->unattributed[c] += pair->collisions[c];
+				tree->unattributed[c] += bino_audit_pair_collisions(pair, c);
 			else
-				tree->counts[b][c] += pair->collisions[c];
+				tree->counts[b][c] += bino_audit_pair_collisions(pair, c);
 		}
 		if (a != NO_PARENT && a != b) {
 			tree->partners[a]++;
-			tree->partner_ids[a] = pair->subvolid_b;
+			tree->partner_ids[a] = bino_audit_pair_subvolid(pair, 1);
 		}
 	}
 }

@@ -344,15 +344,17 @@ static void print_collisions(struct output *out,
 		const struct bino_audit_pair *pair = bino_audit_export_pair(export, i);
 
 		output_open_object(out, NULL);
-		print_u64(out, PRINT_ANY, "a", "    %" PRIu64, pair->subvolid_a);
-		print_u64(out, PRINT_ANY, "b", " and %" PRIu64 ":", pair->subvolid_b);
+		print_u64(out, PRINT_ANY, "a", "    %" PRIu64,
+			  bino_audit_pair_subvolid(pair, 0));
+		print_u64(out, PRINT_ANY, "b", " and %" PRIu64 ":",
+			  bino_audit_pair_subvolid(pair, 1));
 		for (c = 0; c < BINO_COLLISION_NR; c++) {
 			char fmt[32];
 
 			snprintf(fmt, sizeof(fmt), " %s %%" PRIu64,
 				 bino_collision_name(c));
 			print_u64(out, PRINT_ANY, bino_collision_name(c), fmt,
-				  pair->collisions[c]);
+				  bino_audit_pair_collisions(pair, c));
 		}
 		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
 		output_close(out);

@@ -12,10 +12,25 @@
  *  - One error shape: a failure is an enum bino_error naming the step that
  *    failed, with errno holding the cause.  Fallible functions return it
  *    (BINO_OK is success, never a negative errno) and leave errno set; what
- *    records a failure and goes on (a walk entry, an audited export) keeps
- *    the same pair, read with its *_error() and *_errno() getters.
+ *    records a failure and goes on (a walk entry, an audited export, an
+ *    audited subvolume's details) keeps the same pair, read with its
+ *    *_error() and *_errno() getters.  A file that cannot be parsed
+ *    (exports, mountinfo) also fills a struct bino_syntax_error with the
+ *    place; exports tables keep their errors and warnings in that shape too.
  *  - Objects are opaque and created by *_create(), released by *_destroy()
  *    (which accepts NULL).  Output parameters come last.
+ *  - NULL: a function given NULL for its object or for an output parameter
+ *    does nothing with it: one returning enum bino_error returns
+ *    BINO_ERROR_INVALID_ARGUMENT (also the *_error() getters); a getter
+ *    returns NULL, 0, false or an all-zero struct; a void function (destroy,
+ *    prune, set_progress) returns.  tests/abi checks every function.
+ *  - Plain getters take a const object.  bino_entry_stat() is the exception
+ *    that is not a plain getter: it caches what it stat'ed in the entry.
+ *  - "Pair" results (bino_audit_example, bino_audit_pair) are opaque and
+ *    name their two sides by an int @which, 0 or 1.
+ *  - No public struct or array is sized by an enum (the *_NR enumerators
+ *    count the values this version knows, for loops, and may grow): counts
+ *    per class are read through functions taking the enum.
  *  - Unknown flag bits are rejected with BINO_ERROR_INVALID_ARGUMENT.
  *  - There is no global state: separate objects may be used from separate
  *    threads concurrently; one object must not be used by two threads at once.
@@ -31,14 +46,14 @@
 extern "C" {
 #endif
 
-#define BINO_VERSION_MAJOR 0
-#define BINO_VERSION_MINOR 1
+#define BINO_VERSION_MAJOR 1
+#define BINO_VERSION_MINOR 0
 #define BINO_VERSION_PATCH 0
 
 /**
  * bino_version() - The version of the library in use at run time.
  *
- * Return: a static string such as "0.1.0".
+ * Return: a static string such as "1.0.0".
  */
 const char *bino_version(void);
 
@@ -78,6 +93,8 @@ enum bino_error {
 	BINO_ERROR_MOUNT_FAILED,
 	/** umount2(2) failed. */
 	BINO_ERROR_UMOUNT_FAILED,
+	/** The details of a btrfs subvolume could not be read. */
+	BINO_ERROR_SUBVOL_INFO_FAILED,
 };
 
 /**
@@ -154,6 +171,12 @@ const char *bino_source_name(enum bino_source source);
  *
  * Add only what must be remembered (e.g. entries with nlink > 1) so memory
  * stays proportional to those, not to the tree.
+ *
+ * Part of the 1.0 API although the library and the CLI do not use it: a
+ * caller of bino_walk_next() that counts each inode once (hard links, as
+ * examples/bino-find.c -count-links and the example of libbtrfsino(3) do)
+ * needs a set keyed on the whole identity, and struct bino_key has no
+ * public hash.
  */
 struct bino_idset;
 
@@ -501,7 +524,7 @@ const char *bino_entry_loop_ancestor(const struct bino_entry *entry);
  * Return: the mount, valid as long as the walk, or NULL when unknown (the
  * mount is gone from the table, or the entry could not be stat'ed).
  */
-const struct bino_mount *bino_entry_mount(struct bino_entry *entry);
+const struct bino_mount *bino_entry_mount(const struct bino_entry *entry);
 
 /** struct bino_timestamp - A time in seconds and nanoseconds since the epoch. */
 struct bino_timestamp {
@@ -583,7 +606,12 @@ struct bino_export;
 
 /**
  * struct bino_syntax_error - A place in a file and what is wrong there: where
- *     reading a file stopped, or (for exports files) a warning.
+ *     reading a file stopped, or (for exports files) a warning.  Filled by
+ *     bino_mounts_read() (a mountinfo file, with
+ *     BINO_ERROR_MOUNTINFO_SYNTAX), bino_exports_add_file() and
+ *     bino_exports_add_buffer() (with BINO_ERROR_EXPORTS_SYNTAX; kept as
+ *     bino_exports_error()), and kept for exports warnings
+ *     (bino_exports_warning()).  A value type.
  * @file: the file name as given (truncated to fit).
  * @line: 1-based line number.
  * @column: 1-based byte column.
@@ -1021,22 +1049,29 @@ struct bino_key bino_audit_example_key(const struct bino_audit_example *example,
 size_t bino_audit_example_client_fs(const struct bino_audit_example *example);
 
 /**
- * struct bino_audit_pair - Subvolumes whose entries collide.
- * @subvolid_a: the lower subvolume ID of the pair; 0 off btrfs.
- * @subvolid_b: the higher one (equal to @subvolid_a when both entries have
- *     the same subvolume ID, as two entries off btrfs do).
- * @collisions: the entries counted in each class for this pair; each
- *     colliding entry is paired with the first entry of its client key (for
- *     loops, the nearest ancestor with its client key), whichever of the
- *     two subvolumes either is in.
- *
- * A value type; a pair does not say which side was met first.
+ * struct bino_audit_pair - Subvolumes whose entries collide; owned by the
+ * audit.  Each colliding entry is paired with the first entry of its client
+ * key (for loops, the nearest ancestor with its client key), whichever of
+ * the two subvolumes either is in; a pair does not say which side was met
+ * first.  Opaque, like bino_audit_example, so that a new collision class
+ * changes no struct size.
  */
-struct bino_audit_pair {
-	uint64_t subvolid_a;
-	uint64_t subvolid_b;
-	uint64_t collisions[BINO_COLLISION_NR];
-};
+struct bino_audit_pair;
+
+/**
+ * bino_audit_pair_subvolid() - One subvolume ID of the pair: @which 0 is the
+ * lower, 1 the higher (equal to the lower when both entries have the same
+ * subvolume ID, as two entries off btrfs do); 0 off btrfs and for other
+ * values of @which.
+ */
+uint64_t bino_audit_pair_subvolid(const struct bino_audit_pair *pair,
+				  int which);
+/**
+ * bino_audit_pair_collisions() - The entries of a class counted for this
+ * pair; 0 for a class this version does not know.
+ */
+uint64_t bino_audit_pair_collisions(const struct bino_audit_pair *pair,
+				    enum bino_collision collision);
 
 /** bino_audit_export_pair_count() - The number of subvolume pairs. */
 size_t bino_audit_export_pair_count(const struct bino_audit_export *exp);
@@ -1130,9 +1165,18 @@ const char *bino_audit_subvol_path(const struct bino_audit_subvol *subvol);
  */
 const char *bino_audit_subvol_fs_path(const struct bino_audit_subvol *subvol);
 /**
- * bino_audit_subvol_info_errno() - 0 when the details below are known, else
- * why the subvolume could not be queried (they read as 0, false, NULL, but
- * for bino_audit_subvol_parent_id()).
+ * bino_audit_subvol_info_error() - BINO_OK when the details below are known,
+ * else the step that failed to read them (they then read as 0, false, NULL,
+ * but for bino_audit_subvol_parent_id()): BINO_ERROR_OPEN_FAILED (its root
+ * directory), BINO_ERROR_SUBVOL_INFO_FAILED (the btrfs query), or
+ * BINO_ERROR_CHANGED_DURING_WALK (another subvolume is there now).
+ */
+enum bino_error
+bino_audit_subvol_info_error(const struct bino_audit_subvol *subvol);
+/**
+ * bino_audit_subvol_info_errno() - The errno that goes with
+ * bino_audit_subvol_info_error(): 0 when the details are known (ESTALE for
+ * BINO_ERROR_CHANGED_DURING_WALK).
  */
 int bino_audit_subvol_info_errno(const struct bino_audit_subvol *subvol);
 /**

@@ -760,6 +760,9 @@ BINO_PUBLIC enum bino_error bino_audit_add_btrfs_mounts(struct bino_audit *audit
 BINO_PUBLIC void bino_audit_set_progress(struct bino_audit *audit,
 					 bino_audit_progress_fn *fn, void *data)
 {
+	if (!audit)
+		return;
+
 	audit->progress = fn;
 	audit->progress_data = data;
 }

@@ -44,6 +44,7 @@ struct bino_audit_subvol {
 	uint64_t id;
 	char *path;
 	char *fs_path;
+	enum bino_error info_error; /* BINO_OK, or why info is unknown */
 	int info_errno;
 	struct bino__subvol_info info;
 	uint64_t walk_parent_id; /* of the directory it was met in, or 0 */
@@ -51,6 +52,12 @@ struct bino_audit_subvol {
 	size_t client_fs;
 	const struct bino_mount **mounts;
 	size_t n_mounts, cap_mounts;
+};
+
+struct bino_audit_pair {
+	uint64_t subvolid_a;
+	uint64_t subvolid_b;
+	uint64_t collisions[BINO_COLLISION_NR];
 };
 
 struct bino_audit_device {

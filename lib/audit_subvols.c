@@ -149,10 +149,17 @@ enum bino_error bino__audit_note_subvol(struct audit_walk *aw,
 	export->n_subvols++;
 	fd = open(bino_entry_path(entry),
 		  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0 || bino__subvol_info_fd(fd, &subvol->info) != 0)
+	if (fd < 0)
+		subvol->info_error = BINO_ERROR_OPEN_FAILED;
+	else if (bino__subvol_info_fd(fd, &subvol->info) != 0)
+		subvol->info_error = BINO_ERROR_SUBVOL_INFO_FAILED;
+	if (subvol->info_error) {
 		subvol->info_errno = errno ? errno : EIO;
-	else if (subvol->info.id != subvol->id)
-		subvol->info_errno = ESTALE; /* replaced since it was walked */
+	} else if (subvol->info.id != subvol->id) {
+		/* replaced since it was walked */
+		subvol->info_error = BINO_ERROR_CHANGED_DURING_WALK;
+		subvol->info_errno = ESTALE;
+	}
 	if (fd >= 0)
 		close(fd);
 	return BINO_OK;

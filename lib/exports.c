@@ -507,42 +507,58 @@ bino_exports_get(const struct bino_exports *exports, size_t index)
 
 BINO_PUBLIC const char *bino_export_path(const struct bino_export *export)
 {
+	if (!export)
+		return NULL;
 	return export->path;
 }
 
 BINO_PUBLIC const char *bino_export_client(const struct bino_export *export)
 {
+	if (!export)
+		return NULL;
 	return export->client;
 }
 
 BINO_PUBLIC const char *bino_export_file(const struct bino_export *export)
 {
+	if (!export)
+		return NULL;
 	return export->file;
 }
 
 BINO_PUBLIC unsigned int bino_export_line(const struct bino_export *export)
 {
+	if (!export)
+		return 0;
 	return export->line;
 }
 
 BINO_PUBLIC unsigned int
 bino_export_last_line(const struct bino_export *export)
 {
+	if (!export)
+		return 0;
 	return export->last_line;
 }
 
 BINO_PUBLIC const char *bino_export_options(const struct bino_export *export)
 {
+	if (!export)
+		return NULL;
 	return export->options;
 }
 
 BINO_PUBLIC int bino_export_flags(const struct bino_export *export)
 {
+	if (!export)
+		return 0;
 	return export->flags;
 }
 
 BINO_PUBLIC const char *bino_export_fsid(const struct bino_export *export)
 {
+	if (!export)
+		return NULL;
 	return export->fsid;
 }
 

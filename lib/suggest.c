@@ -361,36 +361,48 @@ BINO_PUBLIC void bino_suggestion_destroy(struct bino_suggestion *suggestion)
 
 BINO_PUBLIC bool bino_suggestion_needed(const struct bino_suggestion *suggestion)
 {
+	if (!suggestion)
+		return false;
 	return suggestion->needed;
 }
 
 BINO_PUBLIC const struct bino_mount *
 bino_suggestion_filesystem(const struct bino_suggestion *suggestion)
 {
+	if (!suggestion)
+		return NULL;
 	return suggestion->filesystem;
 }
 
 BINO_PUBLIC const uint8_t *
 bino_suggestion_fs_uuid(const struct bino_suggestion *suggestion)
 {
+	if (!suggestion)
+		return NULL;
 	return suggestion->has_uuid ? suggestion->uuid : NULL;
 }
 
 BINO_PUBLIC const char *
 bino_suggestion_mount_options(const struct bino_suggestion *suggestion)
 {
+	if (!suggestion)
+		return NULL;
 	return suggestion->options;
 }
 
 BINO_PUBLIC size_t
 bino_suggestion_subvol_count(const struct bino_suggestion *suggestion)
 {
+	if (!suggestion)
+		return 0;
 	return suggestion->n_subvols;
 }
 
 BINO_PUBLIC const struct bino_audit_subvol *
 bino_suggestion_subvol(const struct bino_suggestion *suggestion, size_t index)
 {
+	if (!suggestion)
+		return NULL;
 	return index < suggestion->n_subvols ? suggestion->subvols[index] : NULL;
 }
 
@@ -398,12 +410,16 @@ BINO_PUBLIC bool
 bino_suggestion_subvol_mounted(const struct bino_suggestion *suggestion,
 			       size_t index)
 {
+	if (!suggestion)
+		return false;
 	return index < suggestion->n_subvols && suggestion->mounted[index];
 }
 
 BINO_PUBLIC size_t
 bino_suggestion_placeholder_count(const struct bino_suggestion *suggestion)
 {
+	if (!suggestion)
+		return 0;
 	return suggestion->n_placeholders;
 }
 
@@ -411,6 +427,8 @@ BINO_PUBLIC const char *
 bino_suggestion_placeholder(const struct bino_suggestion *suggestion,
 			    size_t index)
 {
+	if (!suggestion)
+		return NULL;
 	return index < suggestion->n_placeholders ?
 		       suggestion->placeholders[index] :
 		       NULL;

@@ -17,7 +17,7 @@ packages=(
 	btrfs-progs util-linux findutils coreutils jq bfs fd-find xfsprogs
 	qemu-system-x86 busybox-static cpio kmod rpcbind nfs-kernel-server nfs-common
 	dpkg-dev libtirpc-dev
-	valgrind time systemd man-db rsync
+	valgrind time systemd man-db rsync abigail-tools
 	groff-base zsh fish
 )
 
