@@ -62,7 +62,7 @@ struct tree {
 	bool failed;
 
 	/* The export being drawn, per subvolume index. */
-	const struct bino_audit_export *exp;
+	const struct bino_audit_target *exp;
 	size_t n_subvols;
 	size_t *parent; /* index of the subvolume holding it, or NO_PARENT */
 	uint64_t (*counts)[BINO_COLLISION_NR]; /* attributed to it */
@@ -230,7 +230,7 @@ static size_t subvol_index(const struct tree *tree, uint64_t id)
 	size_t i;
 
 	for (i = 0; i < tree->n_subvols; i++) {
-		if (bino_audit_subvol_id(bino_audit_export_subvol(tree->exp, i)) == id)
+		if (bino_audit_subvol_id(bino_audit_target_subvol(tree->exp, i)) == id)
 			return i;
 	}
 	return NO_PARENT;
@@ -243,12 +243,12 @@ static size_t subvol_index(const struct tree *tree, uint64_t id)
  */
 static void tree_attribute(struct tree *tree)
 {
-	size_t i, n = bino_audit_export_pair_count(tree->exp);
+	size_t i, n = bino_audit_target_pair_count(tree->exp);
 	int c;
 
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_pair *pair =
-			bino_audit_export_pair(tree->exp, i);
+			bino_audit_target_pair(tree->exp, i);
 		size_t a = subvol_index(tree, bino_audit_pair_subvolid(pair, 0));
 		size_t b = subvol_index(tree, bino_audit_pair_subvolid(pair, 1));
 
@@ -272,7 +272,7 @@ static void tree_nest(struct tree *tree)
 
 	for (i = 0; i < tree->n_subvols; i++) {
 		const struct bino_audit_subvol *subvol =
-			bino_audit_export_subvol(tree->exp, i);
+			bino_audit_target_subvol(tree->exp, i);
 		uint64_t parent_id = bino_audit_subvol_parent_id(subvol);
 
 		tree->parent[i] = NO_PARENT;
@@ -280,7 +280,7 @@ static void tree_nest(struct tree *tree)
 		if (i == 0 || !parent_id)
 			continue;
 		for (j = 0; j < i; j++) {
-			if (bino_audit_subvol_id(bino_audit_export_subvol(tree->exp, j)) ==
+			if (bino_audit_subvol_id(bino_audit_target_subvol(tree->exp, j)) ==
 			    parent_id) {
 				tree->parent[i] = j;
 				break;
@@ -311,8 +311,8 @@ static bool has_children(const struct tree *tree, size_t index)
 static bool has_mounts(const struct tree *tree, size_t index)
 {
 	const struct bino_audit_subvol *subvol =
-		bino_audit_export_subvol(tree->exp, index);
-	size_t k, n = bino_audit_export_submount_count(tree->exp);
+		bino_audit_target_subvol(tree->exp, index);
+	size_t k, n = bino_audit_target_submount_count(tree->exp);
 
 	if (bino_audit_subvol_mount_count(subvol))
 		return true;
@@ -326,7 +326,7 @@ static bool has_mounts(const struct tree *tree, size_t index)
 /* A snapshot that may be folded into "N more snapshots": a leaf. */
 static bool foldable(const struct tree *tree, size_t index)
 {
-	return is_snapshot(bino_audit_export_subvol(tree->exp, index)) &&
+	return is_snapshot(bino_audit_target_subvol(tree->exp, index)) &&
 	       !has_children(tree, index) && !has_mounts(tree, index);
 }
 
@@ -334,11 +334,11 @@ static bool foldable(const struct tree *tree, size_t index)
 static const struct bino_audit_submount *
 find_submount(const struct tree *tree, const struct bino_mount *mount)
 {
-	size_t i, n = bino_audit_export_submount_count(tree->exp);
+	size_t i, n = bino_audit_target_submount_count(tree->exp);
 
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_submount *submount =
-			bino_audit_export_submount(tree->exp, i);
+			bino_audit_target_submount(tree->exp, i);
 
 		/* Not by ID: an unlisted mount is of another table. */
 		if (bino_audit_submount_mount(submount) == mount)
@@ -352,7 +352,7 @@ static char *mount_verdict(struct tree *tree, const struct bino_mount *mount,
 			   const struct bino_audit_submount *submount)
 {
 	const char *target = bino_mount_target(mount);
-	const char *path = bino_audit_export_path(tree->exp);
+	const char *path = bino_audit_target_path(tree->exp);
 	size_t client_fs;
 
 	if (!submount) {
@@ -398,7 +398,7 @@ static void tree_mount(struct tree *tree, const struct bino_mount *mount,
 static char *subvol_name(struct tree *tree, size_t index)
 {
 	const struct bino_audit_subvol *subvol =
-		bino_audit_export_subvol(tree->exp, index);
+		bino_audit_target_subvol(tree->exp, index);
 	const char *path = bino_audit_subvol_path(subvol);
 	const char *fs_path = bino_audit_subvol_fs_path(subvol);
 	const char *base;
@@ -417,11 +417,11 @@ static char *subvol_name(struct tree *tree, size_t index)
 		return name;
 	}
 	base = tree->parent[index] == NO_PARENT ?
-		       bino_audit_export_path(tree->exp) :
+		       bino_audit_target_path(tree->exp) :
 		       bino_audit_subvol_path(
-			       bino_audit_export_subvol(tree->exp, tree->parent[index]));
+			       bino_audit_target_subvol(tree->exp, tree->parent[index]));
 	if (!base)
-		base = bino_audit_export_path(tree->exp);
+		base = bino_audit_target_path(tree->exp);
 	len = strlen(base);
 	if (strcmp(base, "/") == 0 && path[0] == '/' && path[1])
 		return tree_path(tree, path + 1);
@@ -450,13 +450,13 @@ static char *subvol_verdict(struct tree *tree, size_t index)
 static char *source_name(struct tree *tree, uint64_t id)
 {
 	size_t i = subvol_index(tree, id);
-	const char *path, *base = bino_audit_export_path(tree->exp);
+	const char *path, *base = bino_audit_target_path(tree->exp);
 	size_t len = strlen(base);
 	char *escaped, *name;
 
 	if (i == NO_PARENT)
 		return tree_printf(tree, "%s", "");
-	path = bino_audit_subvol_path(bino_audit_export_subvol(tree->exp, i));
+	path = bino_audit_subvol_path(bino_audit_target_subvol(tree->exp, i));
 	if (!path || strncmp(path, base, len) != 0 || path[len] != '/')
 		return tree_printf(tree, "%s", "");
 	escaped = tree_path(tree, path + len + 1);
@@ -468,7 +468,7 @@ static char *source_name(struct tree *tree, uint64_t id)
 static char *subvol_details(struct tree *tree, size_t index)
 {
 	const struct bino_audit_subvol *subvol =
-		bino_audit_export_subvol(tree->exp, index);
+		bino_audit_target_subvol(tree->exp, index);
 	uint64_t id = bino_audit_subvol_id(subvol);
 	uint64_t of = bino_audit_subvol_snapshot_of(subvol);
 	size_t client_fs = bino_audit_subvol_client_fs(subvol);
@@ -524,7 +524,7 @@ static bool subvol_mount(const struct tree *tree, const struct bino_mount *mount
 
 	for (i = 0; i < tree->n_subvols; i++) {
 		const struct bino_audit_subvol *subvol =
-			bino_audit_export_subvol(tree->exp, i);
+			bino_audit_target_subvol(tree->exp, i);
 
 		for (j = 0; j < bino_audit_subvol_mount_count(subvol); j++) {
 			if (bino_mount_id(bino_audit_subvol_mount(subvol, j)) ==
@@ -542,11 +542,11 @@ static bool subvol_mount(const struct tree *tree, const struct bino_mount *mount
  */
 static void tree_place_mounts(struct tree *tree)
 {
-	size_t i, k, best, n = bino_audit_export_submount_count(tree->exp);
+	size_t i, k, best, n = bino_audit_target_submount_count(tree->exp);
 
 	for (k = 0; k < n; k++) {
 		const struct bino_mount *mount = bino_audit_submount_mount(
-			bino_audit_export_submount(tree->exp, k));
+			bino_audit_target_submount(tree->exp, k));
 		const char *target = bino_mount_target(mount);
 
 		tree->placed[k] = NO_PARENT;
@@ -556,10 +556,10 @@ static void tree_place_mounts(struct tree *tree)
 		}
 		for (i = 0, best = 0; i < tree->n_subvols; i++) {
 			const char *path = bino_audit_subvol_path(
-				bino_audit_export_subvol(tree->exp, i));
+				bino_audit_target_subvol(tree->exp, i));
 
 			if (i == 0)
-				path = bino_audit_export_path(tree->exp);
+				path = bino_audit_target_path(tree->exp);
 			if (path && path_below(target, path) && strlen(path) >= best) {
 				best = strlen(path);
 				tree->placed[k] = i;
@@ -576,9 +576,9 @@ static void tree_place_mounts(struct tree *tree)
 static void tree_mounts(struct tree *tree, size_t index, bool more)
 {
 	const struct bino_audit_subvol *subvol =
-		index == NO_PARENT ? NULL : bino_audit_export_subvol(tree->exp, index);
+		index == NO_PARENT ? NULL : bino_audit_target_subvol(tree->exp, index);
 	size_t i, n_own = subvol ? bino_audit_subvol_mount_count(subvol) : 0;
-	size_t n = bino_audit_export_submount_count(tree->exp), rows = n_own;
+	size_t n = bino_audit_target_submount_count(tree->exp), rows = n_own;
 
 	for (i = 0; i < n; i++)
 		rows += tree->placed[i] == index;
@@ -590,7 +590,7 @@ static void tree_mounts(struct tree *tree, size_t index, bool more)
 	}
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_submount *submount =
-			bino_audit_export_submount(tree->exp, i);
+			bino_audit_target_submount(tree->exp, i);
 
 		if (tree->placed[i] != index)
 			continue;
@@ -655,8 +655,8 @@ static void tree_subvol(struct tree *tree, size_t index, bool last)
 
 static char *export_details(struct tree *tree)
 {
-	const struct bino_export *source = bino_audit_export_source(tree->exp);
-	uint64_t unreadable = bino_audit_export_unreadable(tree->exp);
+	const struct bino_export *source = bino_audit_target_export(tree->exp);
+	uint64_t unreadable = bino_audit_target_unreadable(tree->exp);
 	/* The client tells apart two rows of one path (crossmnt differs). */
 	char *client = source ? tree_path(tree, bino_export_client(source)) : NULL;
 	char more[64] = "";
@@ -666,12 +666,12 @@ static char *export_details(struct tree *tree)
 		snprintf(more, sizeof(more), ", %" PRIu64 " unreadable", unreadable);
 	details = tree_printf(tree, "%s%s, %" PRIu64 " entries%s, %zu client fs",
 			      !source ? "not exported" :
-			      bino_audit_export_covered(tree->exp) ?
+			      bino_audit_target_covered(tree->exp) ?
 				      "covered by an export to " :
 				      "export to ",
 			      client ? client : "",
-			      bino_audit_export_entries(tree->exp), more,
-			      bino_audit_export_client_fs_count(tree->exp));
+			      bino_audit_target_entries(tree->exp), more,
+			      bino_audit_target_client_fs_count(tree->exp));
 	free(client);
 	return details;
 }
@@ -689,11 +689,11 @@ static void tree_export_rest(struct tree *tree, size_t n_kids)
 			 tree_printf(tree, "entries off btrfs or of subvolumes not listed"));
 }
 
-static void tree_export(struct tree *tree, const struct bino_audit_export *exp)
+static void tree_export(struct tree *tree, const struct bino_audit_target *exp)
 {
-	enum bino_error err = bino_audit_export_error(exp);
+	enum bino_error err = bino_audit_target_error(exp);
 	uint64_t totals[BINO_COLLISION_NR];
-	size_t n = bino_audit_export_subvol_count(exp), n_kids, old;
+	size_t n = bino_audit_target_subvol_count(exp), n_kids, old;
 	size_t *kids;
 	int c;
 
@@ -701,19 +701,19 @@ static void tree_export(struct tree *tree, const struct bino_audit_export *exp)
 	tree->exp = exp;
 	tree->n_subvols = err ? 0 : n;
 	if (err) {
-		tree_add(tree, "", tree_path(tree, bino_audit_export_path(exp)),
+		tree_add(tree, "", tree_path(tree, bino_audit_target_path(exp)),
 			 tree_printf(tree, "not audited"),
 			 audit_export_absent(exp) ?
 				 tree_printf(tree, "%sabsent on this machine",
-					     bino_audit_export_source(exp) ?
+					     bino_audit_target_export(exp) ?
 						     "exported, " : "") :
 				 tree_printf(tree, "%s: %s", bino_strerror(err),
 					     audit_export_reason(exp)));
 		return;
 	}
 	for (c = 0; c < BINO_COLLISION_NR; c++)
-		totals[c] = bino_audit_export_collisions(exp, c);
-	tree_add(tree, "", tree_path(tree, bino_audit_export_path(exp)),
+		totals[c] = bino_audit_target_collisions(exp, c);
+	tree_add(tree, "", tree_path(tree, bino_audit_target_path(exp)),
 		 counts_zero(totals) ? tree_printf(tree, "ok") :
 				       tree_counts(tree, totals),
 		 export_details(tree));
@@ -722,7 +722,7 @@ static void tree_export(struct tree *tree, const struct bino_audit_export *exp)
 	tree->counts = calloc(n + 1, sizeof(*tree->counts));
 	tree->partners = calloc(n + 1, sizeof(*tree->partners));
 	tree->partner_ids = calloc(n + 1, sizeof(*tree->partner_ids));
-	tree->placed = calloc(bino_audit_export_submount_count(exp) + 1,
+	tree->placed = calloc(bino_audit_target_submount_count(exp) + 1,
 			      sizeof(*tree->placed));
 	kids = calloc(n + 1, sizeof(*kids));
 	if (!tree->parent || !tree->counts || !tree->partners ||
@@ -817,7 +817,7 @@ int audit_tree_print(FILE *stream, const struct bino_audit *audit,
 		/* The note is about counts: none when nothing was audited. */
 		for (i = 0; i < bino_audit_count(audit); i++)
 			counted = counted ||
-				  !bino_audit_export_error(bino_audit_get(audit, i));
+				  !bino_audit_target_error(bino_audit_get(audit, i));
 		if (counted)
 			fputs("(collisions between two subvolumes are counted once, at the higher ID)\n",
 			      stream);

@@ -151,14 +151,14 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 /* ---- formatting -------------------------------------------------------- */
 
 static void print_export_source(struct output *out,
-				const struct bino_audit_export *export)
+				const struct bino_audit_target *export)
 {
-	const struct bino_export *source = bino_audit_export_source(export);
-	int flags = bino_audit_export_flags(export);
+	const struct bino_export *source = bino_audit_target_export(export);
+	int flags = bino_audit_target_flags(export);
 
 	print_export_json(out, export);
 	if (source) {
-		if (bino_audit_export_covered(export))
+		if (bino_audit_target_covered(export))
 			print_text_path(out, NULL, "  covered by the export of %s to ",
 					bino_export_path(source));
 		else
@@ -171,7 +171,7 @@ static void print_export_source(struct output *out,
 		print_u64(out, PRINT_TEXT, NULL, ":%" PRIu64 "\n",
 			  bino_export_line(source));
 	} else {
-		if (!bino_audit_export_error(export))
+		if (!bino_audit_target_error(export))
 			print_string(out, PRINT_TEXT, NULL, "%s\n",
 				     "  not exported: audited as if exported with default options");
 	}
@@ -180,16 +180,16 @@ static void print_export_source(struct output *out,
 }
 
 static void print_subvols(struct output *out,
-			  const struct bino_audit_export *export)
+			  const struct bino_audit_target *export)
 {
-	size_t i, j, n = bino_audit_export_subvol_count(export);
+	size_t i, j, n = bino_audit_target_subvol_count(export);
 
 	if (n)
 		print_string(out, PRINT_TEXT, NULL, "%s\n", "  subvolumes:");
 	output_open_array(out, "subvolumes");
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_subvol *subvol =
-			bino_audit_export_subvol(export, i);
+			bino_audit_target_subvol(export, i);
 		int info_errno = bino_audit_subvol_info_errno(subvol);
 		uint64_t of = bino_audit_subvol_snapshot_of(subvol);
 
@@ -252,9 +252,9 @@ static void print_subvols(struct output *out,
 }
 
 static void print_submounts(struct output *out,
-			    const struct bino_audit_export *export)
+			    const struct bino_audit_target *export)
 {
-	size_t i, n = bino_audit_export_submount_count(export);
+	size_t i, n = bino_audit_target_submount_count(export);
 
 	if (n)
 		print_string(out, PRINT_TEXT, NULL, "%s\n",
@@ -262,7 +262,7 @@ static void print_submounts(struct output *out,
 	output_open_array(out, "submounts");
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_submount *submount =
-			bino_audit_export_submount(export, i);
+			bino_audit_target_submount(export, i);
 		const struct bino_mount *mount = bino_audit_submount_mount(submount);
 		enum bino_submount_view view = bino_audit_submount_view(submount);
 
@@ -280,7 +280,7 @@ static void print_submounts(struct output *out,
 }
 
 static void print_collisions(struct output *out,
-			     const struct bino_audit_export *export)
+			     const struct bino_audit_target *export)
 {
 	size_t i, j, n;
 	int c;
@@ -293,17 +293,17 @@ static void print_collisions(struct output *out,
 		snprintf(fmt, sizeof(fmt), " %s %%" PRIu64 "%s",
 			 bino_collision_name(c), c + 1 < BINO_COLLISION_NR ? "," : "\n");
 		print_u64(out, PRINT_ANY, bino_collision_name(c), fmt,
-			  bino_audit_export_collisions(export, c));
+			  bino_audit_target_collisions(export, c));
 	}
 	output_close(out);
 
 	output_open_object(out, "examples");
 	for (c = 0; c < BINO_COLLISION_NR; c++) {
 		output_open_array(out, bino_collision_name(c));
-		n = bino_audit_export_example_count(export, c);
+		n = bino_audit_target_example_count(export, c);
 		for (i = 0; i < n; i++) {
 			const struct bino_audit_example *example =
-				bino_audit_export_example(export, c, i);
+				bino_audit_target_example(export, c, i);
 			struct bino_key a = bino_audit_example_key(example, 0);
 			struct bino_key b = bino_audit_example_key(example, 1);
 
@@ -335,13 +335,13 @@ static void print_collisions(struct output *out,
 	}
 	output_close(out);
 
-	n = bino_audit_export_pair_count(export);
+	n = bino_audit_target_pair_count(export);
 	if (n)
 		print_string(out, PRINT_TEXT, NULL, "%s\n",
 			     "  colliding subvolume pairs:");
 	output_open_array(out, "subvolume_pairs");
 	for (i = 0; i < n; i++) {
-		const struct bino_audit_pair *pair = bino_audit_export_pair(export, i);
+		const struct bino_audit_pair *pair = bino_audit_target_pair(export, i);
 
 		output_open_object(out, NULL);
 		print_u64(out, PRINT_ANY, "a", "    %" PRIu64,
@@ -363,21 +363,21 @@ static void print_collisions(struct output *out,
 }
 
 static void print_verdict(struct output *out,
-			  const struct bino_audit_export *export)
+			  const struct bino_audit_target *export)
 {
 	const char *const *tool;
 	bool safe = true;
 	int c;
 
 	for (c = 0; c < BINO_COLLISION_NR; c++)
-		safe = safe && bino_audit_export_collisions(export, c) == 0;
+		safe = safe && bino_audit_target_collisions(export, c) == 0;
 	output_open_object(out, "verdict");
 	print_bool(out, PRINT_JSON, "safe", NULL, safe);
 	print_string(out, PRINT_TEXT, NULL, "  verdict: %s",
 		     safe ? "safe" : "unsafe for NFS clients");
 	output_open_object(out, "breaks");
 	for (c = 0; c < BINO_COLLISION_NR; c++) {
-		if (bino_audit_export_collisions(export, c) == 0)
+		if (bino_audit_target_collisions(export, c) == 0)
 			continue;
 		output_open_array(out, bino_collision_name(c));
 		print_string(out, PRINT_TEXT, NULL, "; %s breaks",
@@ -396,17 +396,17 @@ static void print_verdict(struct output *out,
 }
 
 static void print_devices(struct output *out,
-			  const struct bino_audit_export *export,
+			  const struct bino_audit_target *export,
 			  uint64_t *anomalies)
 {
-	size_t i, n = bino_audit_export_device_count(export);
+	size_t i, n = bino_audit_target_device_count(export);
 
 	if (n)
 		print_string(out, PRINT_TEXT, NULL, "%s\n", "  devices:");
 	output_open_array(out, "devices");
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_device *device =
-			bino_audit_export_device(export, i);
+			bino_audit_target_device(export, i);
 		enum bino_device_kind kind = bino_audit_device_kind(device);
 		const struct bino_mount *mount = bino_audit_device_mount(device);
 
@@ -447,18 +447,18 @@ struct audit_summary {
  */
 static void print_suggestion(struct output *out,
 			     const struct suggest_config *config,
-			     const struct bino_audit_export *export)
+			     const struct bino_audit_target *export)
 {
 	bool needed;
 
 	if (output_format(out) == OUTPUT_JSON) {
-		if (bino_audit_export_error(export))
+		if (bino_audit_target_error(export))
 			print_string(out, PRINT_JSON, "suggestion", NULL, NULL);
 		else
 			suggestion_json(out, "suggestion", config, export);
 		return;
 	}
-	if (bino_audit_export_error(export) || !audit_export_unsafe(export))
+	if (bino_audit_target_error(export) || !audit_export_unsafe(export))
 		return;
 	fflush(stdout);
 	putchar('\n');
@@ -466,15 +466,15 @@ static void print_suggestion(struct output *out,
 }
 
 static void print_export(struct output *out,
-			 const struct bino_audit_export *export,
+			 const struct bino_audit_target *export,
 			 const struct suggest_config *suggest,
 			 struct audit_summary *summary)
 {
-	enum bino_error err = bino_audit_export_error(export);
+	enum bino_error err = bino_audit_target_error(export);
 	uint64_t anomalies = 0;
 
 	output_open_object(out, NULL);
-	print_text_path(out, "path", "%s\n", bino_audit_export_path(export));
+	print_text_path(out, "path", "%s\n", bino_audit_target_path(export));
 	print_export_source(out, export);
 	print_bool(out, PRINT_JSON, "absent", NULL, audit_export_absent(export));
 	if (err) {
@@ -483,7 +483,7 @@ static void print_export(struct output *out,
 		output_open_object(out, "error");
 		print_string(out, PRINT_JSON, "step", NULL, bino_strerror(err));
 		print_i64(out, PRINT_JSON, "errno", NULL,
-			  bino_audit_export_errno(export));
+			  bino_audit_target_errno(export));
 		print_string(out, PRINT_JSON, "message", NULL, reason);
 		output_close(out);
 		print_string(out, PRINT_TEXT, NULL, "%s",
@@ -495,7 +495,7 @@ static void print_export(struct output *out,
 		print_string(out, PRINT_TEXT, NULL, "%s\n",
 			     audit_export_absent(export) ? ")" : "");
 		fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME,
-			bino_audit_export_path(export), bino_strerror(err),
+			bino_audit_target_path(export), bino_strerror(err),
 			reason);
 		if (suggest)
 			print_suggestion(out, suggest, export);
@@ -505,19 +505,19 @@ static void print_export(struct output *out,
 	summary->audited++;
 	print_string(out, PRINT_JSON, "error", NULL, NULL);
 	/* The server table's, as suggest says it: the same offline too. */
-	print_mount(out, "filesystem", bino_audit_export_filesystem(export));
-	if (bino_audit_export_filesystem(export)) {
+	print_mount(out, "filesystem", bino_audit_target_mount(export));
+	if (bino_audit_target_mount(export)) {
 		print_string(out, PRINT_TEXT, NULL, "%s", "  filesystem: ");
-		print_mount_text(out, bino_audit_export_filesystem(export));
+		print_mount_text(out, bino_audit_target_mount(export));
 		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
 	}
 	print_u64(out, PRINT_ANY, "entries", "  entries: %" PRIu64,
-		  bino_audit_export_entries(export));
+		  bino_audit_target_entries(export));
 	print_u64(out, PRINT_ANY, "unreadable", " (%" PRIu64 " unreadable)",
-		  bino_audit_export_unreadable(export));
+		  bino_audit_target_unreadable(export));
 	print_u64(out, PRINT_ANY, "client_filesystems",
 		  ", client filesystems: %" PRIu64 "\n",
-		  bino_audit_export_client_fs_count(export));
+		  bino_audit_target_client_fs_count(export));
 	print_subvols(out, export);
 	print_submounts(out, export);
 	print_collisions(out, export);
@@ -527,7 +527,7 @@ static void print_export(struct output *out,
 	if (suggest)
 		print_suggestion(out, suggest, export);
 	output_close(out);
-	if (audit_export_unsafe(export) || bino_audit_export_unreadable(export) ||
+	if (audit_export_unsafe(export) || bino_audit_target_unreadable(export) ||
 	    anomalies)
 		summary->findings = true;
 }

@@ -137,23 +137,23 @@ struct suggest_summary {
  * same path: a path is audited once per crossmnt among its clients, and
  * one suggestion is made, from the first unsafe audit of it.
  */
-static const struct bino_audit_export *
+static const struct bino_audit_target *
 suggest_source(const struct bino_audit *audit, size_t index)
 {
-	const struct bino_audit_export *exp = bino_audit_get(audit, index);
-	const char *path = bino_audit_export_path(exp);
+	const struct bino_audit_target *exp = bino_audit_get(audit, index);
+	const char *path = bino_audit_target_path(exp);
 	size_t j;
 
 	for (j = 0; j < index; j++) {
-		if (strcmp(bino_audit_export_path(bino_audit_get(audit, j)),
+		if (strcmp(bino_audit_target_path(bino_audit_get(audit, j)),
 			   path) == 0)
 			return NULL;
 	}
 	for (j = index; j < bino_audit_count(audit); j++) {
-		const struct bino_audit_export *other = bino_audit_get(audit, j);
+		const struct bino_audit_target *other = bino_audit_get(audit, j);
 
-		if (strcmp(bino_audit_export_path(other), path) == 0 &&
-		    !bino_audit_export_error(other) && audit_export_unsafe(other))
+		if (strcmp(bino_audit_target_path(other), path) == 0 &&
+		    !bino_audit_target_error(other) && audit_export_unsafe(other))
 			return other;
 	}
 	return exp;
@@ -162,7 +162,7 @@ suggest_source(const struct bino_audit *audit, size_t index)
 /* One path as text, after a blank line unless it is the first output. */
 static void suggest_text(const struct suggest_options *opts,
 			 const struct suggest_config *config,
-			 const struct bino_audit_export *exp,
+			 const struct bino_audit_target *exp,
 			 struct suggest_summary *summary)
 {
 	char *text = NULL;
@@ -192,7 +192,7 @@ static void suggest_text(const struct suggest_options *opts,
 
 static void suggest_json(struct output *out,
 			 const struct suggest_config *config,
-			 const struct bino_audit_export *exp,
+			 const struct bino_audit_target *exp,
 			 struct suggest_summary *summary)
 {
 	if (suggestion_json(out, NULL, config, exp) != 0)
@@ -252,7 +252,7 @@ int cmd_suggest(int argc, char **argv)
 		out = NULL;
 	}
 	for (i = 0; i < bino_audit_count(session.audit); i++) {
-		const struct bino_audit_export *exp =
+		const struct bino_audit_target *exp =
 			suggest_source(session.audit, i);
 
 		if (!exp)

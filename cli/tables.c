@@ -101,12 +101,12 @@ int read_mounts(const char *mountinfo_file, struct bino_mounts **ret)
 	return -1;
 }
 
-static void show_audit_progress(const struct bino_audit_export *exp,
+static void show_audit_progress(const struct bino_audit_target *exp,
 				uint64_t entries, void *data)
 {
 	(void)data;
 	fprintf(stderr, "\r\033[K%s: auditing %s: %" PRIu64 " entries",
-		PROGRAM_NAME, bino_audit_export_path(exp), entries);
+		PROGRAM_NAME, bino_audit_target_path(exp), entries);
 	fflush(stderr);
 }
 

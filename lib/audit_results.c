@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The audit's results, read through the public getters (bino_audit_get()
- * and the bino_audit_export_*, _example_*, _submount_*, _subvol_* and
+ * and the bino_audit_target_*, _example_*, _submount_*, _subvol_* and
  * _device_* accessors); the library prints nothing.  Pairs are sorted when
  * first asked for.
  */
@@ -16,7 +16,7 @@ BINO_PUBLIC size_t bino_audit_count(const struct bino_audit *audit)
 	return audit->count;
 }
 
-BINO_PUBLIC const struct bino_audit_export *
+BINO_PUBLIC const struct bino_audit_target *
 bino_audit_get(const struct bino_audit *audit, size_t index)
 {
 	if (!audit)
@@ -25,7 +25,7 @@ bino_audit_get(const struct bino_audit *audit, size_t index)
 }
 
 BINO_PUBLIC const char *
-bino_audit_export_path(const struct bino_audit_export *export)
+bino_audit_target_path(const struct bino_audit_target *export)
 {
 	if (!export)
 		return NULL;
@@ -33,7 +33,7 @@ bino_audit_export_path(const struct bino_audit_export *export)
 }
 
 BINO_PUBLIC const struct bino_export *
-bino_audit_export_source(const struct bino_audit_export *export)
+bino_audit_target_export(const struct bino_audit_target *export)
 {
 	if (!export)
 		return NULL;
@@ -41,14 +41,14 @@ bino_audit_export_source(const struct bino_audit_export *export)
 }
 
 BINO_PUBLIC bool
-bino_audit_export_covered(const struct bino_audit_export *export)
+bino_audit_target_covered(const struct bino_audit_target *export)
 {
 	if (!export)
 		return false;
 	return export->covered;
 }
 
-BINO_PUBLIC int bino_audit_export_flags(const struct bino_audit_export *export)
+BINO_PUBLIC int bino_audit_target_flags(const struct bino_audit_target *export)
 {
 	if (!export)
 		return 0;
@@ -56,7 +56,7 @@ BINO_PUBLIC int bino_audit_export_flags(const struct bino_audit_export *export)
 }
 
 BINO_PUBLIC const struct bino_mount *
-bino_audit_export_filesystem(const struct bino_audit_export *export)
+bino_audit_target_mount(const struct bino_audit_target *export)
 {
 	if (!export)
 		return NULL;
@@ -64,14 +64,14 @@ bino_audit_export_filesystem(const struct bino_audit_export *export)
 }
 
 BINO_PUBLIC enum bino_error
-bino_audit_export_error(const struct bino_audit_export *export)
+bino_audit_target_error(const struct bino_audit_target *export)
 {
 	if (!export)
 		return BINO_ERROR_INVALID_ARGUMENT;
 	return export->error;
 }
 
-BINO_PUBLIC int bino_audit_export_errno(const struct bino_audit_export *export)
+BINO_PUBLIC int bino_audit_target_errno(const struct bino_audit_target *export)
 {
 	if (!export)
 		return 0;
@@ -79,7 +79,7 @@ BINO_PUBLIC int bino_audit_export_errno(const struct bino_audit_export *export)
 }
 
 BINO_PUBLIC uint64_t
-bino_audit_export_entries(const struct bino_audit_export *export)
+bino_audit_target_entries(const struct bino_audit_target *export)
 {
 	if (!export)
 		return 0;
@@ -87,7 +87,7 @@ bino_audit_export_entries(const struct bino_audit_export *export)
 }
 
 BINO_PUBLIC uint64_t
-bino_audit_export_unreadable(const struct bino_audit_export *export)
+bino_audit_target_unreadable(const struct bino_audit_target *export)
 {
 	if (!export)
 		return 0;
@@ -95,7 +95,7 @@ bino_audit_export_unreadable(const struct bino_audit_export *export)
 }
 
 BINO_PUBLIC uint64_t
-bino_audit_export_collisions(const struct bino_audit_export *export,
+bino_audit_target_collisions(const struct bino_audit_target *export,
 			     enum bino_collision collision)
 {
 	if (!export)
@@ -106,7 +106,7 @@ bino_audit_export_collisions(const struct bino_audit_export *export,
 }
 
 BINO_PUBLIC size_t
-bino_audit_export_client_fs_count(const struct bino_audit_export *export)
+bino_audit_target_client_fs_count(const struct bino_audit_target *export)
 {
 	if (!export)
 		return 0;
@@ -114,7 +114,7 @@ bino_audit_export_client_fs_count(const struct bino_audit_export *export)
 }
 
 BINO_PUBLIC size_t
-bino_audit_export_example_count(const struct bino_audit_export *export,
+bino_audit_target_example_count(const struct bino_audit_target *export,
 				enum bino_collision collision)
 {
 	if (!export)
@@ -125,7 +125,7 @@ bino_audit_export_example_count(const struct bino_audit_export *export,
 }
 
 BINO_PUBLIC const struct bino_audit_example *
-bino_audit_export_example(const struct bino_audit_export *export,
+bino_audit_target_example(const struct bino_audit_target *export,
 			  enum bino_collision collision, size_t index)
 {
 	if (!export)
@@ -175,7 +175,7 @@ static int compare_pairs(const void *a, const void *b)
 }
 
 BINO_PUBLIC size_t
-bino_audit_export_pair_count(const struct bino_audit_export *export)
+bino_audit_target_pair_count(const struct bino_audit_target *export)
 {
 	if (!export)
 		return 0;
@@ -183,7 +183,7 @@ bino_audit_export_pair_count(const struct bino_audit_export *export)
 }
 
 BINO_PUBLIC const struct bino_audit_pair *
-bino_audit_export_pair(const struct bino_audit_export *export, size_t index)
+bino_audit_target_pair(const struct bino_audit_target *export, size_t index)
 {
 	if (!export)
 		return NULL;
@@ -191,13 +191,13 @@ bino_audit_export_pair(const struct bino_audit_export *export, size_t index)
 		return NULL;
 	/* Sorted on first use: the results no longer change after the run. */
 	if (index == 0)
-		qsort(((struct bino_audit_export *)export)->pairs,
+		qsort(((struct bino_audit_target *)export)->pairs,
 		      export->n_pairs, sizeof(*export->pairs), compare_pairs);
 	return &export->pairs[index];
 }
 
 BINO_PUBLIC size_t
-bino_audit_export_submount_count(const struct bino_audit_export *export)
+bino_audit_target_submount_count(const struct bino_audit_target *export)
 {
 	if (!export)
 		return 0;
@@ -205,7 +205,7 @@ bino_audit_export_submount_count(const struct bino_audit_export *export)
 }
 
 BINO_PUBLIC const struct bino_audit_submount *
-bino_audit_export_submount(const struct bino_audit_export *export, size_t index)
+bino_audit_target_submount(const struct bino_audit_target *export, size_t index)
 {
 	if (!export)
 		return NULL;
@@ -237,7 +237,7 @@ bino_audit_submount_client_fs(const struct bino_audit_submount *submount)
 }
 
 BINO_PUBLIC size_t
-bino_audit_export_subvol_count(const struct bino_audit_export *export)
+bino_audit_target_subvol_count(const struct bino_audit_target *export)
 {
 	if (!export)
 		return 0;
@@ -245,7 +245,7 @@ bino_audit_export_subvol_count(const struct bino_audit_export *export)
 }
 
 BINO_PUBLIC const struct bino_audit_subvol *
-bino_audit_export_subvol(const struct bino_audit_export *export, size_t index)
+bino_audit_target_subvol(const struct bino_audit_target *export, size_t index)
 {
 	if (!export)
 		return NULL;
@@ -380,7 +380,7 @@ bino_audit_subvol_mount(const struct bino_audit_subvol *subvol, size_t index)
 }
 
 BINO_PUBLIC size_t
-bino_audit_export_device_count(const struct bino_audit_export *export)
+bino_audit_target_device_count(const struct bino_audit_target *export)
 {
 	if (!export)
 		return 0;
@@ -388,7 +388,7 @@ bino_audit_export_device_count(const struct bino_audit_export *export)
 }
 
 BINO_PUBLIC const struct bino_audit_device *
-bino_audit_export_device(const struct bino_audit_export *export, size_t index)
+bino_audit_target_device(const struct bino_audit_target *export, size_t index)
 {
 	if (!export)
 		return NULL;

@@ -26,7 +26,7 @@
 enum bino_error bino__audit_note_device(struct audit_walk *aw,
 					struct bino_entry *entry)
 {
-	struct bino_audit_export *export = aw->export;
+	struct bino_audit_target *export = aw->export;
 	const struct bino_mounts *live = bino_walk_mounts(aw->walk);
 	struct bino_audit_device *device;
 	const struct bino_mount *mount;
@@ -101,7 +101,7 @@ enum bino_error bino__audit_note_subvol(struct audit_walk *aw,
 					struct bino_entry *entry,
 					size_t client_fs, bool holding)
 {
-	struct bino_audit_export *export = aw->export;
+	struct bino_audit_target *export = aw->export;
 	struct bino_key key = bino_entry_key(entry);
 	const struct bino_mount *mount = bino_entry_mount(entry);
 	struct bino_audit_subvol *subvol;
@@ -244,7 +244,7 @@ static int uuid_lookup_one(const char *path,
 }
 
 enum bino_error bino__audit_finish_subvols(struct bino_audit *audit,
-					   struct bino_audit_export *export)
+					   struct bino_audit_target *export)
 {
 	struct audit_fs_mounts fs = { 0 };
 	enum bino_error err = BINO_OK;

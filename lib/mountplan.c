@@ -166,7 +166,7 @@ static enum bino_error plan_add_mount(struct bino_mountplan *plan,
 	memcpy(step->uuid, uuid, sizeof(step->uuid));
 	step->path = strdup(path);
 	step->source = strdup(bino_mount_source(
-		bino_suggestion_filesystem(suggestion)));
+		bino_suggestion_mount(suggestion)));
 	step->options = mount_options(suggestion, step->subvolid);
 	if (!step->path || !step->source || !step->options) {
 		step_free(step);
@@ -185,7 +185,7 @@ bino_mountplan_add_suggestion(struct bino_mountplan *plan,
 
 	if (!plan || !suggestion)
 		return BINO_ERROR_INVALID_ARGUMENT;
-	fs = bino_suggestion_filesystem(suggestion);
+	fs = bino_suggestion_mount(suggestion);
 	if (strcmp(bino_mount_fstype(fs), "btrfs") != 0 ||
 	    !bino_suggestion_fs_uuid(suggestion))
 		return BINO_OK; /* nothing a btrfs mount could fix */
