@@ -177,7 +177,7 @@ static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 			usage_walk(stdout);
 			return -1;
 		default:
-			return usage_error("walk", "invalid option");
+			return usage_try("walk");
 		}
 	}
 	if (opts->print0 && opts->format == OUTPUT_JSON)
@@ -195,8 +195,7 @@ static void report_error(const struct walk_options *opts, struct output *out,
 	result->problems = true;
 	progress_clear(&result->progress);
 	if (!opts->quiet)
-		diag_path(bino_entry_path(entry), "%s (%s)",
-			  strerror(error_errno), bino_strerror(step));
+		diag_error(bino_entry_path(entry), step, error_errno);
 	if (output_format(out) != OUTPUT_JSON)
 		return;
 	output_begin(out);
@@ -205,7 +204,7 @@ static void report_error(const struct walk_options *opts, struct output *out,
 		   bino_entry_path_length(entry));
 	print_i64(out, PRINT_JSON, "errno", NULL, error_errno);
 	print_string(out, PRINT_JSON, "error", NULL, strerror(error_errno));
-	print_string(out, PRINT_JSON, "step", NULL, bino_strerror(step));
+	print_string(out, PRINT_JSON, "step", NULL, error_step(step));
 	output_end(out);
 }
 
@@ -390,7 +389,7 @@ int cmd_walk(int argc, char **argv)
 
 	ret = parse_walk_options(argc, argv, &opts);
 	if (ret < 0)
-		return EXIT_CLEAN;
+		return stdout_done();
 	if (ret > 0)
 		return ret;
 	setvbuf(stdout, stdout_buffer, _IOFBF, sizeof(stdout_buffer));
