@@ -640,6 +640,32 @@ static void audit_summarise(const struct audit_session *session,
 	}
 }
 
+/*
+ * The verdict of a path not audited: why is on stderr (once), this says
+ * whether it is absent and, for an offline server's export, its line.
+ */
+static void print_not_audited(const struct bino_audit_export *export)
+{
+	const struct bino_export *source = bino_audit_export_source(export);
+	char *file;
+
+	if (!audit_export_absent(export)) {
+		printf("not audited (the error is above)\n");
+		return;
+	}
+	printf("not audited: absent on this machine");
+	if (source) {
+		file = text_escape(bino_export_file(source),
+				   strlen(bino_export_file(source)));
+		printf(", exported to %s(%s) in %s:%" PRIu64,
+		       bino_export_client(source), bino_export_options(source),
+		       file ? file : bino_export_file(source),
+		       bino_export_line(source));
+		free(file);
+	}
+	putchar('\n');
+}
+
 /* The first lines: one verdict per audited path. */
 static void print_verdict_lines(const struct audit_options *opts,
 				const struct bino_audit *audit)
@@ -658,8 +684,7 @@ static void print_verdict_lines(const struct audit_options *opts,
 		printf("%s: ", escaped ? escaped : path);
 		free(escaped);
 		if (bino_audit_export_error(export)) {
-			printf("not audited%s\n", audit_export_absent(export) ?
-					 " (absent on this machine)" : "");
+			print_not_audited(export);
 			continue;
 		}
 		if (!audit_export_unsafe(export)) {
