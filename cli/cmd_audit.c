@@ -799,7 +799,9 @@ static int audit_report(const struct audit_options *opts,
 		printf("\n%s\n",
 		       "note: not root: directories others cannot read were not audited,\n"
 		       "and snapshot sources outside the audited trees may be unknown.");
-	print_next(audit);
+	/* With --suggest, what to do next is what was just printed. */
+	if (!opts->suggest)
+		print_next(audit);
 	return 0;
 }
 
