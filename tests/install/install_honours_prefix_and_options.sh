@@ -23,6 +23,8 @@ $lib/libbtrfsino.so
 $lib/pkgconfig/btrfsino.pc
 opt/bino/share/bash-completion/completions/btrfs-ino
 etc/fish/completions/btrfs-ino.fish
+opt/bino/lib/systemd/system/btrfs-ino-audit.service
+opt/bino/lib/systemd/system/btrfs-ino-audit.timer
 EOT
 (cd "$TMP/dest" && find . ! -type d -printf '%P\n') | sort >"$TMP/actual"
 if ! cmp -s "$TMP/expected" "$TMP/actual"; then
