@@ -57,8 +57,8 @@ void usage_audit(FILE *stream)
 		"per PATH, then a table (a tree) of each PATH, its subvolumes and their\n"
 		"server mounts, each with its collisions, and ends with the next command.\n\n"
 		"Output:\n"
-		"  -J, --json            one JSON document (btrfs-ino(1), \"JSON document\n"
-		"                        of audit\"); the table's columns are in it too\n"
+		"  -J, --json            one JSON document (btrfs-ino(1), JSON OUTPUT);\n"
+		"                        the table's values are in it too\n"
 		"      --format FORMAT   text (default) or prometheus: node_exporter\n"
 		"                        textfile collector metrics\n"
 		"  -o, --output LIST     the table's columns (see below)\n"
@@ -224,6 +224,11 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 				   "--server and --client-dir go with --suggest");
 	if (opts->prometheus && opts->format == OUTPUT_JSON)
 		return usage_error("audit", "--json and --format exclude each other");
+	if ((opts->prometheus || opts->format == OUTPUT_JSON) &&
+	    (opts->tree.mode != AUDIT_TREE_TREE || opts->tree.n_cols ||
+	     opts->tree.noheadings || opts->verbose))
+		return usage_error("audit", "a table option (-o, --list, --raw, --pairs, "
+				   "--noheadings, --verbose) goes with the text report only");
 	if (opts->table_only && (opts->verbose || opts->suggest))
 		return usage_error("audit", "--raw and --pairs print the table only: "
 				   "not with --verbose or --suggest");
@@ -657,7 +662,7 @@ static void print_not_audited(const struct bino_audit_export *export)
 	if (source) {
 		file = text_escape(bino_export_file(source),
 				   strlen(bino_export_file(source)));
-		printf(", exported to %s(%s) in %s:%" PRIu64,
+		printf(", exported to %s(%s) in %s:%u",
 		       bino_export_client(source), bino_export_options(source),
 		       file ? file : bino_export_file(source),
 		       bino_export_line(source));
