@@ -16,7 +16,8 @@ run_packages=(
 	btrfs-progs util-linux coreutils jq
 )
 # What the tests add: Criterion, the peers the tests compare against, the
-# NFS VM's parts, and the sanitizer/fuzz/leak tools.
+# NFS VM's parts, the sanitizer/fuzz/leak tools, and promtool (in Debian's
+# prometheus package) for the audit's metrics.
 test_packages=(
 	clang libcriterion-dev
 	findutils bfs fd-find xfsprogs bsdutils
@@ -24,6 +25,7 @@ test_packages=(
 	dpkg-dev libtirpc-dev
 	valgrind time systemd man-db
 	groff-base zsh fish
+	prometheus
 )
 
 # install_packages NAME...: apt-get install those not installed yet.
