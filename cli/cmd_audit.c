@@ -705,31 +705,39 @@ static void print_verdict_lines(const struct audit_options *opts,
 }
 
 /* The last line: what to run next. */
-static void print_next(const struct bino_audit *audit)
+static void print_next(const struct bino_audit *audit, bool blank)
 {
-	size_t i, n = bino_audit_count(audit), unsafe = 0;
+	size_t i, n = bino_audit_count(audit), unsafe = 0, audited = 0;
 	const char *first = NULL;
 
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_export *export = bino_audit_get(audit, i);
 
-		if (bino_audit_export_error(export) || !audit_export_unsafe(export))
+		if (bino_audit_export_error(export))
+			continue;
+		audited++;
+		if (!audit_export_unsafe(export))
 			continue;
 		if (!unsafe++)
 			first = bino_audit_export_path(export);
 	}
+	if (!audited)
+		return; /* nothing to go on: the errors say why */
 	if (!unsafe) {
-		printf("\nnext: nothing to change; 'btrfs-ino suggest PATH' shows the client mounts\n");
+		printf("%snext: nothing to change; 'btrfs-ino suggest PATH' shows the client mounts\n",
+		       blank ? "\n" : "");
 		return;
 	}
 	if (unsafe == 1) {
 		char *escaped = text_escape(first, strlen(first));
 
-		printf("\nnext: btrfs-ino suggest %s\n", escaped ? escaped : first);
+		printf("%snext: btrfs-ino suggest %s\n", blank ? "\n" : "",
+		       escaped ? escaped : first);
 		free(escaped);
 		return;
 	}
-	printf("\nnext: btrfs-ino suggest (%zu unsafe exports)\n", unsafe);
+	printf("%snext: btrfs-ino suggest (%zu unsafe exports)\n", blank ? "\n" : "",
+	       unsafe);
 }
 
 /* The JSON document, or with --verbose the full text report. */
@@ -768,7 +776,7 @@ static int audit_report(const struct audit_options *opts,
 	};
 	const struct bino_audit *audit = session->audit;
 	size_t i, n = bino_audit_count(audit);
-	bool counted = false;
+	bool counted = false, problems = false;
 
 	if (opts->prometheus)
 		return prometheus_write(stdout, session->exports, audit, seconds);
@@ -793,20 +801,24 @@ static int audit_report(const struct audit_options *opts,
 		if (audit_document(opts, session, out, &config) != 0)
 			return -1;
 	} else {
-		if (bino_exports_error_count(session->exports) ||
-		    bino_exports_warning_count(session->exports))
+		/* They end with a blank line of their own. */
+		problems = bino_exports_error_count(session->exports) ||
+			   bino_exports_warning_count(session->exports);
+		if (problems)
 			putchar('\n');
 		print_exports_problems(out, session->exports);
 		for (i = 0; opts->suggest && i < n; i++)
 			print_suggestion(out, &config, bino_audit_get(audit, i));
 	}
-	if (geteuid() != 0)
-		printf("\n%s\n",
+	if (geteuid() != 0) {
+		printf("%s%s\n", problems ? "" : "\n",
 		       "note: not root: directories others cannot read were not audited,\n"
 		       "and snapshot sources outside the audited trees may be unknown.");
+		problems = false;
+	}
 	/* With --suggest, what to do next is what was just printed. */
 	if (!opts->suggest)
-		print_next(audit);
+		print_next(audit, !problems);
 	return 0;
 }
 
