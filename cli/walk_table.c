@@ -18,7 +18,7 @@
 
 #include "escape.h"
 
-#define WALK_TABLE_CHUNK 4096
+#define WALK_TABLE_CHUNK 256
 
 enum walk_column {
 	WCOL_DEV,
