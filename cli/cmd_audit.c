@@ -12,12 +12,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "audit_tree.h"
 #include "btrfsino.h"
 #include "btrfs-ino.h"
+#include "color.h"
+#include "diag.h"
+#include "escape.h"
 #include "output.h"
+#include "prometheus.h"
 #include "report.h"
 #include "suggest_options.h"
 #include "suggestion.h"
@@ -34,6 +39,10 @@ struct audit_options {
 	struct audit_tree_options tree;
 	int flags;
 	enum output_format format;
+	bool prometheus; /* --format prometheus */
+	bool verbose; /* the per-export details and example paths */
+	bool table_only; /* --raw or --pairs: the table and nothing else */
+	enum color_when color;
 };
 
 void usage_audit(FILE *stream)
@@ -45,41 +54,58 @@ void usage_audit(FILE *stream)
 		"its client filesystems, the entries whose client (st_dev, st_ino) is shared\n"
 		"by distinct files (loop, hardlink, plain), the tools that will break, and the\n"
 		"raw device numbers met.  A PATH that is not exported is audited as if\n"
-		"exported with default options.  The text report opens with a tree of each\n"
-		"PATH, its subvolumes and their server mounts, each with its collisions.\n\n"
-		"Options:\n"
+		"exported with default options.  The report opens with one verdict line\n"
+		"per PATH, then a table (a tree) of each PATH, its subvolumes and their\n"
+		"server mounts, each with its collisions, and ends with the next command.\n\n"
+		"Output:\n"
+		"  -J, --json            one JSON document (btrfs-ino(1), JSON OUTPUT);\n"
+		"                        the table's values are in it too\n"
+		"      --format FORMAT   text (default) or prometheus: node_exporter\n"
+		"                        textfile collector metrics\n"
+		"  -o, --output LIST     the table's columns (see below)\n"
+		"  -l, --list            the table as a list, not a tree\n"
+		"  -r, --raw             the table only, raw (space-separated, escaped)\n"
+		"  -P, --pairs           the table only, as NAME=\"value\" pairs\n"
+		"  -n, --noheadings      no column headings\n"
+		"  -v, --verbose         also each PATH's details: subvolumes, mounts,\n"
+		"                        example paths of each collision, devices\n"
+		"      --color[=WHEN]    colour the output: auto (default), always, never\n"
+		"      --ascii           draw the tree with ASCII characters, not box drawing\n"
+		"      --full-tree       list every snapshot in the tree (by default a run of\n"
+		"                        more than 8 shows the first and last 3 and a count)\n\n"
+		"Audit:\n"
 		"      --exports FILE    use this exports(5) file instead of /etc/exports\n"
 		"                        and /etc/exports.d/*.exports\n"
 		"      --mountinfo FILE  the server's mount table (mountinfo format)\n"
 		"                        instead of this process's own\n"
 		"      --nfsv4           model NFSv4 clients: they also cross into\n"
 		"                        exported mounts without nohide\n"
-		"      --json            one JSON document (see README, \"JSON schema: audit\")\n"
 		"      --suggest         after each unsafe export, what 'suggest' prints for\n"
 		"                        it; with --json, a \"suggestion\" object per export\n"
 		"      --server NAME     with --suggest: the server's name in client lines\n"
 		"                        (default: this host's name)\n"
 		"      --client-dir DIR  with --suggest: where clients mount PATH (default:\n"
 		"                        PATH itself)\n"
-		"      --ascii           draw the tree with ASCII characters, not box drawing\n"
-		"      --full-tree       list every snapshot in the tree (by default a run of\n"
-		"                        more than 8 shows the first and last 3 and a count)\n"
 		"  -q, --quiet           no progress on stderr\n"
 		"  -h, --help            show this help and exit\n\n"
-		"Exit status: 0 nothing found, 1 collisions, unreadable entries,\n"
-		"unexplained devices or an exports file exportfs stops reading, 2 usage\n"
-		"error or nothing could be audited.\n",
+		"Columns (-o, default NAME,LOOP,HARDLINK,PLAIN,DETAILS):\n",
 		PROGRAM_NAME);
+	audit_tree_columns_help(stream);
+	fprintf(stream,
+		"\nExit status: 0 nothing found, 1 collisions, unreadable entries,\n"
+		"unexplained devices or an exports file exportfs stops reading, 2 usage\n"
+		"error or nothing could be audited.  See btrfs-ino(1).\n");
 }
 
 enum {
 	OPT_EXPORTS = 256,
 	OPT_MOUNTINFO,
 	OPT_NFSV4,
-	OPT_JSON,
 	OPT_SUGGEST,
 	OPT_ASCII,
 	OPT_FULL_TREE,
+	OPT_FORMAT,
+	OPT_COLOR,
 };
 
 static int parse_audit_options(int argc, char **argv, struct audit_options *opts)
@@ -88,7 +114,15 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 		{ "exports", required_argument, NULL, OPT_EXPORTS },
 		{ "mountinfo", required_argument, NULL, OPT_MOUNTINFO },
 		{ "nfsv4", no_argument, NULL, OPT_NFSV4 },
-		{ "json", no_argument, NULL, OPT_JSON },
+		{ "json", no_argument, NULL, 'J' },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "output", required_argument, NULL, 'o' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "raw", no_argument, NULL, 'r' },
+		{ "pairs", no_argument, NULL, 'P' },
+		{ "noheadings", no_argument, NULL, 'n' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "color", optional_argument, NULL, OPT_COLOR },
 		{ "suggest", no_argument, NULL, OPT_SUGGEST },
 		{ "ascii", no_argument, NULL, OPT_ASCII },
 		{ "full-tree", no_argument, NULL, OPT_FULL_TREE },
@@ -101,7 +135,7 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 
 	memset(opts, 0, sizeof(*opts));
 	opts->format = OUTPUT_TEXT;
-	while ((opt = getopt_long(argc, argv, "qh", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "Jo:lrPnvqh", options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_EXPORTS:
 			opts->exports_file = optarg;
@@ -112,8 +146,45 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 		case OPT_NFSV4:
 			opts->flags |= BINO_AUDIT_NFSV4;
 			break;
-		case OPT_JSON:
+		case 'J':
 			opts->format = OUTPUT_JSON;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "prometheus") == 0)
+				opts->prometheus = true;
+			else if (strcmp(optarg, "text") == 0)
+				opts->prometheus = false;
+			else
+				return usage_error("audit", "unknown format '%s'",
+						   optarg);
+			break;
+		case 'o':
+			if (audit_tree_parse_columns(optarg, opts->tree.cols,
+						     &opts->tree.n_cols) != 0)
+				return usage_error("audit", "unknown column in '%s'",
+						   optarg);
+			break;
+		case 'l':
+			opts->tree.mode = AUDIT_TREE_LIST;
+			break;
+		case 'r':
+			opts->tree.mode = AUDIT_TREE_RAW;
+			opts->table_only = true;
+			break;
+		case 'P':
+			opts->tree.mode = AUDIT_TREE_PAIRS;
+			opts->table_only = true;
+			break;
+		case 'n':
+			opts->tree.noheadings = true;
+			break;
+		case 'v':
+			opts->verbose = true;
+			break;
+		case OPT_COLOR:
+			if (color_parse_when(optarg, &opts->color) != 0)
+				return usage_error("audit", "unknown --color '%s'",
+						   optarg);
 			break;
 		case OPT_SUGGEST:
 			opts->suggest = true;
@@ -138,12 +209,23 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 			usage_audit(stdout);
 			return -1;
 		default:
-			return usage_error("audit", "invalid option");
+			return usage_try("audit");
 		}
 	}
 	if (!opts->suggest && (opts->client.server || opts->client.client_dir))
 		return usage_error("audit",
 				   "--server and --client-dir go with --suggest");
+	if (opts->prometheus && opts->format == OUTPUT_JSON)
+		return usage_error("audit", "--json and --format exclude each other");
+	if ((opts->prometheus || opts->format == OUTPUT_JSON) &&
+	    (opts->tree.mode != AUDIT_TREE_TREE || opts->tree.n_cols ||
+	     opts->tree.noheadings || opts->verbose))
+		return usage_error("audit", "a table option (-o, --list, --raw, --pairs, "
+				   "--noheadings, --verbose) goes with the text report only");
+	if (opts->table_only && (opts->verbose || opts->suggest))
+		return usage_error("audit", "--raw and --pairs print the table only: "
+				   "not with --verbose or --suggest");
+	opts->tree.color = color_wanted(opts->color);
 	return 0;
 }
 
@@ -467,8 +549,7 @@ static void print_suggestion(struct output *out,
 
 static void print_export(struct output *out,
 			 const struct bino_audit_target *export,
-			 const struct suggest_config *suggest,
-			 struct audit_summary *summary)
+			 const struct suggest_config *suggest)
 {
 	enum bino_error err = bino_audit_target_error(export);
 	uint64_t anomalies = 0;
@@ -481,28 +562,20 @@ static void print_export(struct output *out,
 		const char *reason = audit_export_reason(export);
 
 		output_open_object(out, "error");
-		print_string(out, PRINT_JSON, "step", NULL, bino_strerror(err));
+		print_string(out, PRINT_JSON, "step", NULL, error_step(err));
 		print_i64(out, PRINT_JSON, "errno", NULL,
 			  bino_audit_target_errno(export));
 		print_string(out, PRINT_JSON, "message", NULL, reason);
 		output_close(out);
-		print_string(out, PRINT_TEXT, NULL, "%s",
-			     audit_export_absent(export) ?
-				     "  not audited: absent on this machine (" :
-				     "  not audited: ");
-		print_string(out, PRINT_TEXT, NULL, "%s", bino_strerror(err));
-		print_string(out, PRINT_TEXT, NULL, ": %s", reason);
 		print_string(out, PRINT_TEXT, NULL, "%s\n",
-			     audit_export_absent(export) ? ")" : "");
-		fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME,
-			bino_audit_target_path(export), bino_strerror(err),
-			reason);
+			     audit_export_absent(export) ?
+				     "  not audited: absent on this machine" :
+				     "  not audited (see the error above)");
 		if (suggest)
 			print_suggestion(out, suggest, export);
 		output_close(out);
 		return;
 	}
-	summary->audited++;
 	print_string(out, PRINT_JSON, "error", NULL, NULL);
 	/* The server table's, as suggest says it: the same offline too. */
 	print_mount(out, "filesystem", bino_audit_target_mount(export));
@@ -527,14 +600,168 @@ static void print_export(struct output *out,
 	if (suggest)
 		print_suggestion(out, suggest, export);
 	output_close(out);
-	if (audit_export_unsafe(export) || bino_audit_target_unreadable(export) ||
-	    anomalies)
+}
+
+/* Devices met that the mount table does not explain. */
+static uint64_t export_anomalies(const struct bino_audit_target *export)
+{
+	size_t i, n = bino_audit_target_device_count(export);
+	uint64_t anomalies = 0;
+
+	for (i = 0; i < n; i++)
+		anomalies += bino_audit_device_kind(bino_audit_target_device(
+				     export, i)) == BINO_DEVICE_ANOMALY;
+	return anomalies;
+}
+
+/* What the exit status says, and each path not audited once on stderr. */
+static void audit_summarise(const struct audit_session *session,
+			    struct audit_summary *summary)
+{
+	size_t i, n = bino_audit_count(session->audit);
+
+	if (bino_exports_error_count(session->exports))
 		summary->findings = true;
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_target *export =
+			bino_audit_get(session->audit, i);
+		enum bino_error err = bino_audit_target_error(export);
+
+		if (err) {
+			diag_path(bino_audit_target_path(export), "%s: %s",
+				  bino_strerror(err), audit_export_reason(export));
+			continue;
+		}
+		summary->audited++;
+		if (audit_export_unsafe(export) ||
+		    bino_audit_target_unreadable(export) ||
+		    export_anomalies(export))
+			summary->findings = true;
+	}
+}
+
+/*
+ * The verdict of a path not audited: why is on stderr (once), this says
+ * whether it is absent and, for an offline server's export, its line.
+ */
+static void print_not_audited(const struct bino_audit_target *export)
+{
+	const struct bino_export *source = bino_audit_target_export(export);
+	char *file;
+
+	if (!audit_export_absent(export)) {
+		printf("not audited (the error is above)\n");
+		return;
+	}
+	printf("not audited: absent on this machine");
+	if (source) {
+		file = text_escape(bino_export_file(source),
+				   strlen(bino_export_file(source)));
+		printf(", exported to %s(%s) in %s:%u",
+		       bino_export_client(source), bino_export_options(source),
+		       file ? file : bino_export_file(source),
+		       bino_export_line(source));
+		free(file);
+	}
+	putchar('\n');
+}
+
+/* The first lines: one verdict per audited path. */
+static void print_verdict_lines(const struct audit_options *opts,
+				const struct bino_audit *audit)
+{
+	const char *red = opts->tree.color ? "\033[1;31m" : "";
+	const char *green = opts->tree.color ? "\033[32m" : "";
+	const char *reset = opts->tree.color ? "\033[0m" : "";
+	size_t i, n = bino_audit_count(audit);
+	int c;
+
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_target *export = bino_audit_get(audit, i);
+		const char *path = bino_audit_target_path(export);
+		char *escaped = text_escape(path, strlen(path));
+
+		printf("%s: ", escaped ? escaped : path);
+		free(escaped);
+		if (bino_audit_target_error(export)) {
+			print_not_audited(export);
+			continue;
+		}
+		if (!audit_export_unsafe(export)) {
+			printf("%ssafe%s\n", green, reset);
+			continue;
+		}
+		printf("%sunsafe%s:", red, reset);
+		for (c = 0; c < BINO_COLLISION_NR; c++)
+			printf(" %s %" PRIu64 "%s", bino_collision_name(c),
+			       bino_audit_target_collisions(export, c),
+			       c + 1 < BINO_COLLISION_NR ? "," : "\n");
+	}
+}
+
+/* The last line: what to run next. */
+static void print_next(const struct bino_audit *audit, bool blank)
+{
+	size_t i, n = bino_audit_count(audit), unsafe = 0, audited = 0;
+	const char *first = NULL;
+
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_target *export = bino_audit_get(audit, i);
+
+		if (bino_audit_target_error(export))
+			continue;
+		audited++;
+		if (!audit_export_unsafe(export))
+			continue;
+		if (!unsafe++)
+			first = bino_audit_target_path(export);
+	}
+	if (!audited)
+		return; /* nothing to go on: the errors say why */
+	if (!unsafe) {
+		printf("%snext: nothing to change; 'btrfs-ino suggest PATH' shows the client mounts\n",
+		       blank ? "\n" : "");
+		return;
+	}
+	if (unsafe == 1) {
+		char *escaped = text_escape(first, strlen(first));
+
+		printf("%snext: btrfs-ino suggest %s\n", blank ? "\n" : "",
+		       escaped ? escaped : first);
+		free(escaped);
+		return;
+	}
+	printf("%snext: btrfs-ino suggest (%zu unsafe exports)\n", blank ? "\n" : "",
+	       unsafe);
+}
+
+/* The JSON document, or with --verbose the full text report. */
+static int audit_document(const struct audit_options *opts,
+			  const struct audit_session *session,
+			  struct output *out, const struct suggest_config *config)
+{
+	size_t i, n = bino_audit_count(session->audit);
+
+	output_begin(out);
+	print_u64(out, PRINT_JSON, "version", NULL, AUDIT_SCHEMA_VERSION);
+	print_string(out, PRINT_JSON, "model", NULL,
+		     (opts->flags & BINO_AUDIT_NFSV4) ? "nfsv4" : "nfsv3");
+	print_bool(out, PRINT_JSON, "privileged", NULL, geteuid() == 0);
+	print_exports_problems(out, session->exports);
+	output_open_array(out, "exports");
+	for (i = 0; i < n; i++) {
+		if (i)
+			print_string(out, PRINT_TEXT, NULL, "%s", "\n");
+		print_export(out, bino_audit_get(session->audit, i),
+			     opts->suggest ? config : NULL);
+	}
+	output_close(out);
+	return output_end(out);
 }
 
 static int audit_report(const struct audit_options *opts,
 			const struct audit_session *session, struct output *out,
-			struct audit_summary *summary)
+			double seconds)
 {
 	struct suggest_config config = {
 		.exports = session->exports,
@@ -542,33 +769,52 @@ static int audit_report(const struct audit_options *opts,
 		.server = opts->client.server,
 		.client_dir = opts->client.client_dir,
 	};
-	size_t i, n = bino_audit_count(session->audit);
+	const struct bino_audit *audit = session->audit;
+	size_t i, n = bino_audit_count(audit);
+	bool counted = false, problems = false;
 
-	if (output_format(out) == OUTPUT_TEXT) {
-		if (audit_tree_print(stdout, session->audit, &opts->tree) != 0)
-			return -1;
+	if (opts->prometheus)
+		return prometheus_write(stdout, session->exports, audit, seconds);
+	if (output_format(out) == OUTPUT_JSON)
+		return audit_document(opts, session, out, &config);
+	if (!opts->table_only) {
+		print_verdict_lines(opts, audit);
 		putchar('\n');
 	}
-	output_begin(out);
-	print_u64(out, PRINT_JSON, "version", NULL, AUDIT_SCHEMA_VERSION);
-	print_string(out, PRINT_JSON, "model", NULL,
-		     (opts->flags & BINO_AUDIT_NFSV4) ? "nfsv4" : "nfsv3");
-	print_bool(out, PRINT_JSON, "privileged", NULL, geteuid() == 0);
-	if (print_exports_problems(out, session->exports))
-		summary->findings = true;
-	output_open_array(out, "exports");
-	for (i = 0; i < n; i++) {
-		if (i)
-			print_string(out, PRINT_TEXT, NULL, "%s", "\n");
-		print_export(out, bino_audit_get(session->audit, i),
-			     opts->suggest ? &config : NULL, summary);
+	fflush(stdout);
+	if (audit_tree_print(stdout, audit, &opts->tree) != 0)
+		return -1;
+	if (opts->table_only)
+		return 0;
+	for (i = 0; i < n; i++)
+		counted = counted || !bino_audit_target_error(bino_audit_get(audit, i));
+	/* The note is about counts: none when nothing was audited. */
+	if (counted)
+		printf("(collisions between two subvolumes are counted once, at the higher ID)\n");
+	if (opts->verbose) {
+		putchar('\n');
+		if (audit_document(opts, session, out, &config) != 0)
+			return -1;
+	} else {
+		/* They end with a blank line of their own. */
+		problems = bino_exports_error_count(session->exports) ||
+			   bino_exports_warning_count(session->exports);
+		if (problems)
+			putchar('\n');
+		print_exports_problems(out, session->exports);
+		for (i = 0; opts->suggest && i < n; i++)
+			print_suggestion(out, &config, bino_audit_get(audit, i));
 	}
-	output_close(out);
-	if (geteuid() != 0)
-		print_string(out, PRINT_TEXT, NULL, "\n%s",
-			     "note: not root: directories others cannot read were not audited,\n"
-			     "and snapshot sources outside the audited trees may be unknown.");
-	return output_end(out);
+	if (geteuid() != 0) {
+		printf("%s%s\n", problems ? "" : "\n",
+		       "note: not root: directories others cannot read were not audited,\n"
+		       "and snapshot sources outside the audited trees may be unknown.");
+		problems = false;
+	}
+	/* With --suggest, what to do next is what was just printed. */
+	if (!opts->suggest)
+		print_next(audit, !problems);
+	return 0;
 }
 
 int cmd_audit(int argc, char **argv)
@@ -578,11 +824,12 @@ int cmd_audit(int argc, char **argv)
 	struct audit_request request;
 	struct audit_session session;
 	struct output *out = NULL;
+	struct timespec start, end;
 	int ret;
 
 	ret = parse_audit_options(argc, argv, &opts);
 	if (ret < 0)
-		return EXIT_CLEAN;
+		return stdout_done();
 	if (ret > 0)
 		return ret;
 	memset(&request, 0, sizeof(request));
@@ -594,15 +841,20 @@ int cmd_audit(int argc, char **argv)
 	request.paths = argv + optind;
 	request.n_paths = (size_t)(argc - optind);
 	request.nothing_to_do = "nothing to audit: no exports and no btrfs mounted";
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	if (audit_session_run(&request, &session) != 0)
 		return EXIT_USAGE;
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	audit_summarise(&session, &summary);
 	ret = EXIT_USAGE;
 	out = output_create(opts.format, stdout);
 	if (!out) {
 		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
 		goto out_session;
 	}
-	if (audit_report(&opts, &session, out, &summary) != 0 ||
+	if (audit_report(&opts, &session, out,
+			 (double)(end.tv_sec - start.tv_sec) +
+				 (double)(end.tv_nsec - start.tv_nsec) / 1e9) != 0 ||
 	    fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: write error: %s\n", PROGRAM_NAME,
 			strerror(errno));

@@ -117,7 +117,7 @@ static int parse_suggest_options(int argc, char **argv,
 			usage_suggest(stdout);
 			return -1;
 		default:
-			return usage_error("suggest", "invalid option");
+			return usage_try("suggest");
 		}
 	}
 	if (opts->format == OUTPUT_JSON && opts->block != SUGGEST_ALL)
@@ -215,7 +215,7 @@ int cmd_suggest(int argc, char **argv)
 
 	ret = parse_suggest_options(argc, argv, &opts);
 	if (ret < 0)
-		return EXIT_CLEAN;
+		return stdout_done();
 	if (ret > 0)
 		return ret;
 	memset(&request, 0, sizeof(request));

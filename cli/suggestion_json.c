@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "btrfs-ino.h"
+#include "diag.h"
 #include "report.h"
 #include "suggestion_ctx.h"
 
@@ -92,7 +93,7 @@ static void json_error(struct output *out, enum bino_error err, int error_errno,
 		       const char *message)
 {
 	output_open_object(out, "error");
-	print_string(out, PRINT_JSON, "step", NULL, bino_strerror(err));
+	print_string(out, PRINT_JSON, "step", NULL, error_step(err));
 	print_i64(out, PRINT_JSON, "errno", NULL, error_errno);
 	print_string(out, PRINT_JSON, "message", NULL,
 		     message ? message : strerror(error_errno));

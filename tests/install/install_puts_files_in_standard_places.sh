@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # `meson install --destdir` with --prefix=/usr puts exactly the binary, the
-# header, the library with its soname links, btrfsino.pc, the man pages and
-# the three shell completions where Debian keeps them, the systemd units, all under DESTDIR;
+# header, the library with its soname links, btrfsino.pc, the man pages, the
+# three shell completions where Debian keeps them and the systemd units,
+# all under DESTDIR;
 # the installed binary runs against the installed library.
 set -euo pipefail
 # shellcheck source=tests/install/lib.sh
@@ -45,6 +46,8 @@ f usr/share/zsh/vendor-completions/_btrfs-ino
 f usr/share/fish/vendor_completions.d/btrfs-ino.fish
 f $unitdir/btrfs-ino-mount.service
 f $unitdir/btrfs-ino-mount.timer
+f $unitdir/btrfs-ino-audit.service
+f $unitdir/btrfs-ino-audit.timer
 EOT
 (cd "$TMP/dest" && find . \( -type f -printf 'f %P\n' \) -o \( -type l -printf 'l %P -> %l\n' \)) |
 	sort >"$TMP/actual"

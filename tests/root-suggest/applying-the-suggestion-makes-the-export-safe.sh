@@ -29,7 +29,7 @@ for block in crossmnt nohide; do
 	apply_and_run "$OUT/fstab" "$BTRFS_INO" audit -q --exports "$OUT/$block" "$FEX" \
 		>"$OUT/audit-$block" 2>&1 || rc=$?
 	check_eq "mounts + $block: audit exit status" 0 "$rc"
-	grep -q '^  verdict: safe$' "$OUT/audit-$block" || fail "mounts + $block: no safe verdict"
+	grep -qxF -- "$FEX: safe" "$OUT/audit-$block" || fail "mounts + $block: no safe verdict"
 done
 rc=0
 apply_and_run "$OUT/fstab" "$BTRFS_INO" audit -q --nfsv4 --exports "$OUT/nohide" "$FEX" \
