@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "audit_tree.h"
+#include "drift.h"
 #include "btrfsino.h"
 #include "btrfs-ino.h"
 #include "output.h"
@@ -23,14 +24,19 @@
 #include "tables.h"
 
 #define AUDIT_SCHEMA_VERSION 1
+#define SYSTEM_ETAB "/var/lib/nfs/etab"
+#define SYSTEM_FSTAB "/etc/fstab"
 
 struct audit_options {
 	const char *exports_file;
+	const char *etab_file;
+	const char *fstab_file;
 	const char *mountinfo_file;
 	bool quiet;
 	bool suggest;
 	struct suggest_config client; /* only server and client_dir */
 	struct audit_tree_options tree;
+	struct drift_input drift; /* set after the audit */
 	int flags;
 	enum output_format format;
 };
@@ -46,9 +52,18 @@ void usage_audit(FILE *stream)
 		"raw device numbers met.  A PATH that is not exported is audited as if\n"
 		"exported with default options.  The text report opens with a tree of each\n"
 		"PATH, its subvolumes and their server mounts, each with its collisions.\n\n"
+		"Without --exports the table exportfs left in " SYSTEM_ETAB " (what the\n"
+		"server serves now) is audited and compared with /etc/exports and\n"
+		"/etc/exports.d/*.exports (audited instead when the etab is absent or\n"
+		"empty); with --mountinfo neither, the btrfs lines of " SYSTEM_FSTAB " below\n"
+		"an export are checked to be mounted.  Drift is a finding.\n\n"
 		"Options:\n"
-		"      --exports FILE    use this exports(5) file instead of /etc/exports\n"
-		"                        and /etc/exports.d/*.exports\n"
+		"      --exports FILE    audit this exports(5) file instead of the etab and\n"
+		"                        the system's exports files (no etab is read)\n"
+		"      --etab FILE       audit this etab instead, compared with the exports\n"
+		"                        files (or --exports FILE)\n"
+		"      --fstab FILE      check this server fstab(5) (default: " SYSTEM_FSTAB "\n"
+		"                        without --exports and --mountinfo, else none)\n"
 		"      --mountinfo FILE  the server's mount table (mountinfo format)\n"
 		"                        instead of this process's own\n"
 		"      --nfsv4           model NFSv4 clients: they also cross into\n"
@@ -66,13 +81,16 @@ void usage_audit(FILE *stream)
 		"  -q, --quiet           no progress on stderr\n"
 		"  -h, --help            show this help and exit\n\n"
 		"Exit status: 0 nothing found, 1 collisions, unreadable entries,\n"
-		"unexplained devices or an exports file exportfs stops reading, 2 usage\n"
+		"unexplained devices, an exports file exportfs stops reading or drift\n"
+		"between the etab or fstab and what the server has, 2 usage\n"
 		"error or nothing could be audited.\n",
 		PROGRAM_NAME);
 }
 
 enum {
 	OPT_EXPORTS = 256,
+	OPT_ETAB,
+	OPT_FSTAB,
 	OPT_MOUNTINFO,
 	OPT_NFSV4,
 	OPT_JSON,
@@ -87,6 +105,8 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 {
 	static const struct option options[] = {
 		{ "exports", required_argument, NULL, OPT_EXPORTS },
+		{ "etab", required_argument, NULL, OPT_ETAB },
+		{ "fstab", required_argument, NULL, OPT_FSTAB },
 		{ "mountinfo", required_argument, NULL, OPT_MOUNTINFO },
 		{ "nfsv4", no_argument, NULL, OPT_NFSV4 },
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -107,6 +127,12 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 		switch (opt) {
 		case OPT_EXPORTS:
 			opts->exports_file = optarg;
+			break;
+		case OPT_ETAB:
+			opts->etab_file = optarg;
+			break;
+		case OPT_FSTAB:
+			opts->fstab_file = optarg;
 			break;
 		case OPT_MOUNTINFO:
 			opts->mountinfo_file = optarg;
@@ -542,12 +568,13 @@ static int audit_report(const struct audit_options *opts,
 			struct audit_summary *summary)
 {
 	struct suggest_config config = {
-		.exports = session->exports,
+		.exports = session->files, /* what to change: the files */
 		.mounts = session->mounts,
 		.server = opts->client.server,
 		.client_dir = opts->client.client_dir,
 	};
 	size_t i, n = bino_audit_count(session->audit);
+	long drift;
 
 	if (output_format(out) == OUTPUT_TEXT) {
 		if (audit_tree_print(stdout, session->audit, &opts->tree) != 0)
@@ -559,7 +586,12 @@ static int audit_report(const struct audit_options *opts,
 	print_string(out, PRINT_JSON, "model", NULL,
 		     (opts->flags & BINO_AUDIT_NFSV4) ? "nfsv4" : "nfsv3");
 	print_bool(out, PRINT_JSON, "privileged", NULL, geteuid() == 0);
-	if (print_exports_problems(out, session->exports))
+	if (print_exports_problems(out, session->files))
+		summary->findings = true;
+	drift = print_drift(out, &opts->drift);
+	if (drift < 0)
+		return -1;
+	if (drift > 0)
 		summary->findings = true;
 	output_open_array(out, "exports");
 	for (i = 0; i < n; i++) {
@@ -592,6 +624,9 @@ int cmd_audit(int argc, char **argv)
 		return ret;
 	memset(&request, 0, sizeof(request));
 	request.exports_file = opts.exports_file;
+	request.etab_file = opts.etab_file;
+	if (!request.etab_file && !opts.exports_file)
+		request.etab_file = SYSTEM_ETAB;
 	request.mountinfo_file = opts.mountinfo_file;
 	request.flags = opts.flags;
 	request.quiet = opts.quiet;
@@ -601,6 +636,15 @@ int cmd_audit(int argc, char **argv)
 	request.nothing_to_do = "nothing to audit: no exports and no btrfs mounted";
 	if (audit_session_run(&request, &session) != 0)
 		return EXIT_USAGE;
+	opts.drift = (struct drift_input){
+		.session = &session,
+		.etab_file = request.etab_file,
+		.files_name = opts.exports_file ? opts.exports_file :
+			"/etc/exports and /etc/exports.d",
+		.fstab_file = opts.fstab_file,
+	};
+	if (!opts.fstab_file && !opts.exports_file && !opts.mountinfo_file)
+		opts.drift.fstab_file = SYSTEM_FSTAB;
 	ret = EXIT_USAGE;
 	out = output_create(opts.format, stdout);
 	if (!out) {
