@@ -495,6 +495,16 @@ static int write_target(FILE *out, struct target *t)
 			goto out;
 		}
 	}
+	for (i = 0; i < t->appended.n;) {
+		/* Not twice: once applied, a line is not suggested again. */
+		if (lines_has(&old, t->appended.line[i])) {
+			free(t->appended.line[i]);
+			memmove(t->appended.line + i, t->appended.line + i + 1,
+				(--t->appended.n - i) * sizeof(char *));
+		} else {
+			i++;
+		}
+	}
 	if (t->appended.n) {
 		/* Lines only added, after the last line (given its newline). */
 		struct edit *grown = realloc(t->edit, (t->n_edits + 1) * sizeof(*grown));
