@@ -55,12 +55,12 @@ _btrfs_ino()
 	audit | suggest)
 		# The options both take; --format only suggest does.
 		case $prev in
-		--exports | --mountinfo)
+		--exports | --mountinfo | --etab | --fstab)
 			compopt -o filenames 2>/dev/null
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 			return
 			;;
-		--client-dir)
+		--client-dir | --output-dir)
 			compopt -o filenames 2>/dev/null
 			mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 			return
@@ -76,11 +76,11 @@ _btrfs_ino()
 			;;
 		esac
 		if [[ $command == audit ]]; then
-			opts='--exports --mountinfo --nfsv4 --json --suggest --ascii --full-tree
-				--server --client-dir -q --quiet -h --help'
+			opts='--exports --etab --fstab --mountinfo --nfsv4 --json --suggest --ascii
+				--full-tree --server --client-dir -q --quiet -h --help'
 		else
-			opts='--exports --mountinfo --format --json --server --client-dir -q --quiet
-				-h --help'
+			opts='--exports --mountinfo --format --json --diff --fstab --output-dir --server
+				--client-dir -q --quiet -h --help'
 		fi
 		;;
 	*)
