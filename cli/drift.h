@@ -26,7 +26,8 @@ struct drift_input {
  * entry in effect that no file holds; an etab exportfs would not have
  * written (it stops at a syntax error); a btrfs line of @fstab_file at or
  * below an exported path that is not mounted in the session's mount table.
- * Returns the number of findings, or -1 when @fstab_file cannot be read.
+ * An unreadable @fstab_file is said on stderr and not checked.  Returns the
+ * number of findings, or -1 when out of memory.
  */
 long print_drift(struct output *out, const struct drift_input *in);
 
