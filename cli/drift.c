@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "btrfs-ino.h"
+#include "escape.h"
 #include "report.h"
 
 /* ---- what a list of options sets --------------------------------------- */
@@ -283,6 +284,18 @@ static void open_finding(struct output *out, const char *kind,
 	print_string(out, PRINT_ANY, "client", " to %s: ", bino_export_client(e));
 }
 
+/* One difference {option, files, in_effect}; *@n counts them for text. */
+static void print_difference(struct output *out, const char *option,
+			     const char *file, const char *live, size_t *n)
+{
+	output_open_object(out, NULL);
+	print_string(out, PRINT_JSON, "option", NULL, option);
+	print_string(out, PRINT_ANY, "files", *n ? ", %s" : "%s", file);
+	print_string(out, PRINT_ANY, "in_effect", " (in effect: %s)", live);
+	output_close(out);
+	(*n)++;
+}
+
 /*
  * The settings of @file's entry that differ from @live's, as
  * "differences": [{option, files, in_effect}]; returns their number.
@@ -296,38 +309,18 @@ static size_t print_differences(struct output *out, const struct effect *file,
 	for (i = 0; i < N_SETTINGS; i++) {
 		const char *a = effect_value(file, i), *b = effect_value(live, i);
 
-		if (strcmp(a, b) == 0)
-			continue;
-		output_open_object(out, NULL);
-		print_string(out, PRINT_JSON, "option", NULL, settings[i].key);
-		print_string(out, PRINT_ANY, "files", n ? ", %s" : "%s", a);
-		print_string(out, PRINT_ANY, "in_effect", " (in effect: %s)", b);
-		output_close(out);
-		n++;
+		if (strcmp(a, b) != 0)
+			print_difference(out, settings[i].key, a, b, &n);
 	}
 	for (i = 0; i < file->n_extra; i++) {
-		if (extra_in(live, file->extra[i]))
-			continue;
-		output_open_object(out, NULL);
-		print_string(out, PRINT_JSON, "option", NULL, file->extra[i]);
-		print_string(out, PRINT_ANY, "files", n ? ", %s" : "%s",
-			     file->extra[i]);
-		print_string(out, PRINT_ANY, "in_effect", " (in effect: %s)",
-			     "not set");
-		output_close(out);
-		n++;
+		if (!extra_in(live, file->extra[i]))
+			print_difference(out, file->extra[i], file->extra[i],
+					 "not set", &n);
 	}
 	for (i = 0; i < live->n_extra; i++) {
-		if (extra_in(file, live->extra[i]))
-			continue;
-		output_open_object(out, NULL);
-		print_string(out, PRINT_JSON, "option", NULL, live->extra[i]);
-		print_string(out, PRINT_ANY, "files", n ? ", %s" : "%s",
-			     "not set");
-		print_string(out, PRINT_ANY, "in_effect", " (in effect: %s)",
-			     live->extra[i]);
-		output_close(out);
-		n++;
+		if (!extra_in(file, live->extra[i]))
+			print_difference(out, live->extra[i], "not set",
+					 live->extra[i], &n);
 	}
 	output_close(out);
 	return n;
@@ -420,23 +413,6 @@ static long print_exports_drift(struct output *out,
 }
 
 /* ---- the fstab drift --------------------------------------------------- */
-
-/* Undo fstab(5)'s octal escapes (\040) in place. */
-static void unescape_octal(char *s)
-{
-	char *w = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
-		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*w++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*w++ = *s;
-		}
-	}
-	*w = '\0';
-}
 
 /* Whether @target is @path or below it. */
 static bool at_or_below(const char *target, const char *path)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "btrfs-ino.h"
+#include "escape.h"
 
 #define SYSTEM_EXPORTS "/etc/exports"
 #define UNIT_DIR_PREFIX "# file: /etc/systemd/system/"
@@ -111,23 +112,6 @@ static bool lines_split(struct lines *l, const char *text, size_t len,
 		p += n + 1;
 	}
 	return true;
-}
-
-/* Undo put_octal_escaped(): "\ooo" stands for that byte. */
-static void unescape_octal(char *s)
-{
-	char *w = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
-		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*w++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*w++ = *s;
-		}
-	}
-	*w = '\0';
 }
 
 static bool is_comment_or_blank(const char *line)
