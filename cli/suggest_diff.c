@@ -504,18 +504,19 @@ static int write_target(FILE *out, struct target *t)
 		grown->new = t->appended;
 		memset(&t->appended, 0, sizeof(t->appended));
 		if (!newline_at_end && old.n) {
+			/* The last line is replaced by itself with its newline. */
+			char *last;
+
 			grown->first = old.n;
-			if (!lines_add(&grown->new, "", 0)) {
+			if (!lines_add(&grown->new, old.line[old.n - 1],
+				       strlen(old.line[old.n - 1]))) {
 				rc = -1;
 				goto out;
 			}
+			last = grown->new.line[grown->new.n - 1];
 			memmove(grown->new.line + 1, grown->new.line,
 				(grown->new.n - 1) * sizeof(char *));
-			grown->new.line[0] = strdup(old.line[old.n - 1]);
-			if (!grown->new.line[0]) {
-				rc = -1;
-				goto out;
-			}
+			grown->new.line[0] = last;
 		}
 	}
 	if (t->n_edits == 0)
