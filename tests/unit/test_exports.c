@@ -1878,7 +1878,7 @@ Test(exports, an_etab_exportfs_wrote_is_read_whole_line_by_line)
 		free(escaped);
 	}
 	cr_expect_eq(bino_exports_count(exports), i);
-	cr_expect_eq(i, 8);
+	cr_expect_eq(i, 10);
 	bino_exports_destroy(exports);
 	free(text);
 }
