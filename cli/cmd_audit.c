@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "audit_tree.h"
+#include "drift.h"
 #include "btrfsino.h"
 #include "btrfs-ino.h"
 #include "color.h"
@@ -29,14 +30,19 @@
 #include "tables.h"
 
 #define AUDIT_SCHEMA_VERSION 1
+#define SYSTEM_ETAB "/var/lib/nfs/etab"
+#define SYSTEM_FSTAB "/etc/fstab"
 
 struct audit_options {
 	const char *exports_file;
+	const char *etab_file;
+	const char *fstab_file;
 	const char *mountinfo_file;
 	bool quiet;
 	bool suggest;
 	struct suggest_config client; /* only server and client_dir */
 	struct audit_tree_options tree;
+	struct drift_input drift; /* set after the audit */
 	int flags;
 	enum output_format format;
 	bool prometheus; /* --format prometheus */
@@ -57,6 +63,12 @@ void usage_audit(FILE *stream)
 		"exported with default options.  The report opens with one verdict line\n"
 		"per PATH, then a table (a tree) of each PATH, its subvolumes and their\n"
 		"server mounts, each with its collisions, and ends with the next command.\n\n"
+		"Without --exports the table exportfs left in " SYSTEM_ETAB " (what the\n"
+		"server serves now) is audited and compared with /etc/exports and\n"
+		"/etc/exports.d/*.exports (audited instead when the etab is absent or\n"
+		"empty).  Without --exports and --mountinfo, the btrfs lines of\n"
+		SYSTEM_FSTAB " at or below an export are checked to be mounted.\n"
+		"Drift is a finding.\n\n"
 		"Output:\n"
 		"  -J, --json            one JSON document (btrfs-ino(1), JSON OUTPUT);\n"
 		"                        the table's values are in it too\n"
@@ -74,8 +86,12 @@ void usage_audit(FILE *stream)
 		"      --full-tree       list every snapshot in the tree (by default a run of\n"
 		"                        more than 8 shows the first and last 3 and a count)\n\n"
 		"Audit:\n"
-		"      --exports FILE    use this exports(5) file instead of /etc/exports\n"
-		"                        and /etc/exports.d/*.exports\n"
+		"      --exports FILE    audit this exports(5) file instead of the etab and\n"
+		"                        the system's exports files (no etab is read)\n"
+		"      --etab FILE       audit this etab instead, compared with the exports\n"
+		"                        files (or --exports FILE)\n"
+		"      --fstab FILE      check this server fstab(5) (default: " SYSTEM_FSTAB "\n"
+		"                        without --exports and --mountinfo, else none)\n"
 		"      --mountinfo FILE  the server's mount table (mountinfo format)\n"
 		"                        instead of this process's own\n"
 		"      --nfsv4           model NFSv4 clients: they also cross into\n"
@@ -93,12 +109,15 @@ void usage_audit(FILE *stream)
 	audit_tree_columns_help(stream);
 	fprintf(stream,
 		"\nExit status: 0 nothing found, 1 collisions, unreadable entries,\n"
-		"unexplained devices or an exports file exportfs stops reading, 2 usage\n"
-		"error or nothing could be audited.  See btrfs-ino(1).\n");
+		"unexplained devices, an exports file exportfs stops reading or drift\n"
+		"between the etab or fstab and what the server has, 2 usage error or\n"
+		"nothing could be audited.  See btrfs-ino(1).\n");
 }
 
 enum {
 	OPT_EXPORTS = 256,
+	OPT_ETAB,
+	OPT_FSTAB,
 	OPT_MOUNTINFO,
 	OPT_NFSV4,
 	OPT_SUGGEST,
@@ -112,6 +131,8 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 {
 	static const struct option options[] = {
 		{ "exports", required_argument, NULL, OPT_EXPORTS },
+		{ "etab", required_argument, NULL, OPT_ETAB },
+		{ "fstab", required_argument, NULL, OPT_FSTAB },
 		{ "mountinfo", required_argument, NULL, OPT_MOUNTINFO },
 		{ "nfsv4", no_argument, NULL, OPT_NFSV4 },
 		{ "json", no_argument, NULL, 'J' },
@@ -139,6 +160,12 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 		switch (opt) {
 		case OPT_EXPORTS:
 			opts->exports_file = optarg;
+			break;
+		case OPT_ETAB:
+			opts->etab_file = optarg;
+			break;
+		case OPT_FSTAB:
+			opts->fstab_file = optarg;
 			break;
 		case OPT_MOUNTINFO:
 			opts->mountinfo_file = optarg;
@@ -620,7 +647,7 @@ static void audit_summarise(const struct audit_session *session,
 {
 	size_t i, n = bino_audit_count(session->audit);
 
-	if (bino_exports_error_count(session->exports))
+	if (bino_exports_error_count(session->files))
 		summary->findings = true;
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_target *export =
@@ -735,10 +762,27 @@ static void print_next(const struct bino_audit *audit, bool blank)
 	       unsafe);
 }
 
+/*
+ * The drift report (drift.c); drift, like a collision, is a finding for the
+ * exit status.  0, or -1 out of memory.
+ */
+static int note_drift(struct output *out, const struct drift_input *drift,
+		      struct audit_summary *summary)
+{
+	long found = print_drift(out, drift);
+
+	if (found < 0)
+		return -1;
+	if (found > 0)
+		summary->findings = true;
+	return 0;
+}
+
 /* The JSON document, or with --verbose the full text report. */
 static int audit_document(const struct audit_options *opts,
 			  const struct audit_session *session,
-			  struct output *out, const struct suggest_config *config)
+			  struct output *out, const struct suggest_config *config,
+			  struct audit_summary *summary)
 {
 	size_t i, n = bino_audit_count(session->audit);
 
@@ -747,7 +791,9 @@ static int audit_document(const struct audit_options *opts,
 	print_string(out, PRINT_JSON, "model", NULL,
 		     (opts->flags & BINO_AUDIT_NFSV4) ? "nfsv4" : "nfsv3");
 	print_bool(out, PRINT_JSON, "privileged", NULL, geteuid() == 0);
-	print_exports_problems(out, session->exports);
+	print_exports_problems(out, session->files);
+	if (note_drift(out, &opts->drift, summary) != 0)
+		return -1;
 	output_open_array(out, "exports");
 	for (i = 0; i < n; i++) {
 		if (i)
@@ -761,10 +807,10 @@ static int audit_document(const struct audit_options *opts,
 
 static int audit_report(const struct audit_options *opts,
 			const struct audit_session *session, struct output *out,
-			double seconds)
+			double seconds, struct audit_summary *summary)
 {
 	struct suggest_config config = {
-		.exports = session->exports,
+		.exports = session->files, /* what to change: the files */
 		.mounts = session->mounts,
 		.server = opts->client.server,
 		.client_dir = opts->client.client_dir,
@@ -776,7 +822,7 @@ static int audit_report(const struct audit_options *opts,
 	if (opts->prometheus)
 		return prometheus_write(stdout, session->exports, audit, seconds);
 	if (output_format(out) == OUTPUT_JSON)
-		return audit_document(opts, session, out, &config);
+		return audit_document(opts, session, out, &config, summary);
 	if (!opts->table_only) {
 		print_verdict_lines(opts, audit);
 		putchar('\n');
@@ -793,15 +839,17 @@ static int audit_report(const struct audit_options *opts,
 		printf("(collisions between two subvolumes are counted once, at the higher ID)\n");
 	if (opts->verbose) {
 		putchar('\n');
-		if (audit_document(opts, session, out, &config) != 0)
+		if (audit_document(opts, session, out, &config, summary) != 0)
 			return -1;
 	} else {
 		/* They end with a blank line of their own. */
-		problems = bino_exports_error_count(session->exports) ||
-			   bino_exports_warning_count(session->exports);
+		problems = bino_exports_error_count(session->files) ||
+			   bino_exports_warning_count(session->files);
 		if (problems)
 			putchar('\n');
-		print_exports_problems(out, session->exports);
+		print_exports_problems(out, session->files);
+		if (note_drift(out, &opts->drift, summary) != 0)
+			return -1;
 		for (i = 0; opts->suggest && i < n; i++)
 			print_suggestion(out, &config, bino_audit_get(audit, i));
 	}
@@ -834,6 +882,9 @@ int cmd_audit(int argc, char **argv)
 		return ret;
 	memset(&request, 0, sizeof(request));
 	request.exports_file = opts.exports_file;
+	request.etab_file = opts.etab_file;
+	if (!request.etab_file && !opts.exports_file)
+		request.etab_file = SYSTEM_ETAB;
 	request.mountinfo_file = opts.mountinfo_file;
 	request.flags = opts.flags;
 	request.quiet = opts.quiet;
@@ -845,6 +896,15 @@ int cmd_audit(int argc, char **argv)
 	if (audit_session_run(&request, &session) != 0)
 		return EXIT_USAGE;
 	clock_gettime(CLOCK_MONOTONIC, &end);
+	opts.drift = (struct drift_input){
+		.session = &session,
+		.etab_file = request.etab_file,
+		.files_name = opts.exports_file ? opts.exports_file :
+			"/etc/exports and /etc/exports.d",
+		.fstab_file = opts.fstab_file,
+	};
+	if (!opts.fstab_file && !opts.exports_file && !opts.mountinfo_file)
+		opts.drift.fstab_file = SYSTEM_FSTAB;
 	audit_summarise(&session, &summary);
 	ret = EXIT_USAGE;
 	out = output_create(opts.format, stdout);
@@ -854,7 +914,8 @@ int cmd_audit(int argc, char **argv)
 	}
 	if (audit_report(&opts, &session, out,
 			 (double)(end.tv_sec - start.tv_sec) +
-				 (double)(end.tv_nsec - start.tv_nsec) / 1e9) != 0 ||
+				 (double)(end.tv_nsec - start.tv_nsec) / 1e9,
+			 &summary) != 0 ||
 	    fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: write error: %s\n", PROGRAM_NAME,
 			strerror(errno));

@@ -61,12 +61,12 @@ _btrfs_ino()
 	audit | suggest)
 		# The options both take; --format's values differ.
 		case $prev in
-		--exports | --mountinfo)
+		--exports | --mountinfo | --etab | --fstab)
 			compopt -o filenames 2>/dev/null
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 			return
 			;;
-		--client-dir)
+		--client-dir | --output-dir)
 			compopt -o filenames 2>/dev/null
 			mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 			return
@@ -91,12 +91,12 @@ _btrfs_ino()
 			;;
 		esac
 		if [[ $command == audit ]]; then
-			opts='--exports --mountinfo --nfsv4 -J --json --format -o --output -l --list
+			opts='--exports --etab --fstab --mountinfo --nfsv4 -J --json --format -o --output -l --list
 				-r --raw -P --pairs -n --noheadings -v --verbose --color --suggest --ascii --full-tree
 				--server --client-dir -q --quiet -h --help'
 		else
-			opts='--exports --mountinfo --format --json --server --client-dir -q --quiet
-				-h --help'
+			opts='--exports --mountinfo --format --json --diff --fstab --output-dir --server
+				--client-dir -q --quiet -h --help'
 		fi
 		;;
 	mount)

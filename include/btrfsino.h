@@ -596,6 +596,10 @@ enum bino_error bino_entry_stat(struct bino_entry *entry,
  * it.  Differences from exportfs, all reported as errors or warnings: a NUL
  * byte (also from "\000") and a line over BINO_EXPORTS_LINE_MAX bytes are
  * errors; an entry whose path is not absolute is left out with a warning.
+ *
+ * The live table exportfs writes for mountd (/var/lib/nfs/etab: a line
+ * "path<TAB>client(options)" per client, every option it knows written out)
+ * is exports(5) text too and is read the same way.
  */
 struct bino_exports;
 struct bino_export;

@@ -135,3 +135,16 @@ btrfs_subvols() {
 		printf '%s %s %s\n' "$id" "$parent" "$of"
 	done
 }
+
+# ---------------------------------------------------------------------------
+# The live export table (etab)
+
+# etab_line PATH: the etab line exportfs 2.6.2 wrote (in the VM, see
+# tests/data/etab/README.md) for "/srv/a 127.0.0.1(rw,async,
+# no_subtree_check,no_root_squash)", with PATH in place of /srv/a.
+ETAB_FIXTURE=$SRCDIR/tests/data/etab/debian12-nfs-utils-2.6.2.etab
+etab_line() {
+	awk -v path="$1" -F '\t' '$1 == "/srv/a" { print path "\t" $2 }' "$ETAB_FIXTURE"
+}
+# The exports(5) line that etab_line is exportfs's expansion of.
+ETAB_OPTIONS="rw,async,no_subtree_check,no_root_squash"
