@@ -411,10 +411,20 @@ static void put_line(FILE *out, char mark, const char *line, bool unended)
 		fputs("\\ No newline at end of file\n", out);
 }
 
-/* Write hunks for edits [@from, @to) of @t over @old. */
-static void put_hunk(FILE *out, const struct target *t, size_t from, size_t to,
+/* Edits [from, to) of a target, written as one hunk. */
+struct hunk {
+	size_t from;
+	size_t to;
+};
+
+/*
+ * Write the hunk @h of @t over @old; @unended: @old's last line has no
+ * newline.
+ */
+static void put_hunk(FILE *out, const struct target *t, struct hunk h,
 		     const struct lines *old, bool unended, long *offset)
 {
+	size_t from = h.from, to = h.to;
 	size_t n = old->n, i, j, line;
 	size_t start = t->edit[from].first > DIFF_CONTEXT ?
 			       t->edit[from].first - DIFF_CONTEXT : 1;
@@ -530,7 +540,8 @@ static int write_target(FILE *out, struct target *t)
 				   t->edit[i].first <= t->edit[i - 1].last + 2 * DIFF_CONTEXT + 1;
 		     i++)
 			;
-		put_hunk(out, t, from, i, &old, !newline_at_end, &offset);
+		put_hunk(out, t, (struct hunk){ .from = from, .to = i }, &old,
+			 !newline_at_end, &offset);
 	}
 out:
 	if (rc)
