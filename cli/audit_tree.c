@@ -8,10 +8,11 @@
  * Components: tree_nest() finds each subvolume's parent row,
  * tree_attribute() spreads the colliding subvolume pairs over the
  * subvolumes, tree_place_mounts() hangs each server mount under a row;
- * tree_export(), tree_subvol(), tree_kids() and tree_mounts() add one row
- * per node (branch characters, name, verdict, details) to struct tree;
- * tree_write() prints the rows with the columns aligned.  Only the public
- * audit API is used.
+ * tree_export(), tree_subvol(), tree_kids() and tree_mounts() add one
+ * libsmartcols line per node under its parent's; tree_table() defines the
+ * columns (-o) and the form (tree, --list, --raw, --pairs), and libsmartcols
+ * fits them to the terminal as findmnt's are.  Only the public audit API is
+ * used.
  */
 #include "audit_tree.h"
 
@@ -20,9 +21,13 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+#include <libsmartcols.h>
 
 #include "escape.h"
 #include "report.h"
@@ -30,41 +35,71 @@
 /* A parent with more snapshots than this shows the first and last few. */
 #define TREE_SNAPSHOTS_MAX 8
 #define TREE_SNAPSHOTS_EDGE 3
-/* Columns wider than this are not padded: one long path must not push all. */
-#define TREE_NAME_COLUMN_MAX 48
-#define TREE_VERDICT_COLUMN_MAX 40
 
 #define NO_PARENT SIZE_MAX /* the export's row */
 #define OWN_MOUNT (SIZE_MAX - 1) /* a subvolume's own mount, shown with it */
 
-struct tree_style {
-	const char *branch, *last, *vertical, *blank, *more;
+/* The columns, as -o names them; the tree is always NAME. */
+enum tree_column {
+	COL_NAME,
+	COL_TYPE,
+	COL_ID,
+	COL_PARENT,
+	COL_OF,
+	COL_LOOP,
+	COL_HARDLINK,
+	COL_PLAIN,
+	COL_CLIENT_FS,
+	COL_EXPORT,
+	COL_DETAILS,
+	COL_NR,
 };
 
-static const struct tree_style tree_utf8 = {
-	"\u251c\u2500 ", "\u2514\u2500 ", "\u2502  ", "   ", "\u2026",
+static const struct {
+	const char *name;
+	double whint;
+	int flags;
+	const char *help;
+} tree_columns[COL_NR] = {
+	[COL_NAME] = { "NAME", 0.3, SCOLS_FL_TREE | SCOLS_FL_NOEXTREMES,
+		       "export path, subvolume path below its parent, mount" },
+	[COL_TYPE] = { "TYPE", 0, 0,
+		       "export, subvolume, snapshot, mount, folded or other" },
+	[COL_ID] = { "ID", 0, SCOLS_FL_RIGHT, "subvolume ID or mount ID" },
+	[COL_PARENT] = { "PARENT", 0, SCOLS_FL_RIGHT,
+			 "ID of the subvolume row it hangs from" },
+	[COL_OF] = { "OF", 0, SCOLS_FL_RIGHT, "a snapshot's source subvolume ID" },
+	[COL_LOOP] = { "LOOP", 0, SCOLS_FL_RIGHT, "loop collisions counted here" },
+	[COL_HARDLINK] = { "HARDLINK", 0, SCOLS_FL_RIGHT,
+			   "hardlink collisions counted here" },
+	[COL_PLAIN] = { "PLAIN", 0, SCOLS_FL_RIGHT,
+			"plain collisions counted here" },
+	[COL_CLIENT_FS] = { "CLIENT-FS", 0, SCOLS_FL_RIGHT,
+			    "the client filesystem it is in" },
+	[COL_EXPORT] = { "EXPORT", 0, SCOLS_FL_NOEXTREMES, "the audited path" },
+	[COL_DETAILS] = { "DETAILS", 0.5, SCOLS_FL_TRUNC,
+			  "what it is and what clients see" },
 };
-static const struct tree_style tree_ascii = { "|- ", "`- ", "|  ", "   ", "..." };
 
-struct tree_row {
-	char *lead; /* branch characters */
-	char *name, *verdict, *details;
+static const enum tree_column tree_default[] = {
+	COL_NAME, COL_LOOP, COL_HARDLINK, COL_PLAIN, COL_DETAILS,
 };
 
 struct tree {
-	const struct tree_style *style;
+	struct libscols_table *table;
+	int cols[COL_NR]; /* per tree_column: its table column, or -1 */
 	bool full;
-	struct tree_row *rows;
-	size_t n_rows, cap_rows;
-	/* The branch characters of the current node's ancestors. */
-	char *lead;
-	size_t lead_len, lead_cap;
+	bool color;
 	bool failed;
+	/* The line new rows hang from (NULL: top level). */
+	struct libscols_line *parent;
+	struct libscols_line *last; /* the row added last */
+	uint64_t parent_id; /* the subvolume ID of @parent, 0 if none */
 
 	/* The export being drawn, per subvolume index. */
-	const struct bino_audit_export *exp;
+	const struct bino_audit_target *exp;
 	size_t n_subvols;
-	size_t *parent; /* index of the subvolume holding it, or NO_PARENT */
+	size_t *parent_of; /* index of the subvolume holding it, or NO_PARENT */
 	uint64_t (*counts)[BINO_COLLISION_NR]; /* attributed to it */
 	size_t *partners; /* pairs it is in whose counts are elsewhere */
 	uint64_t *partner_ids; /* the last of those */
@@ -103,17 +138,6 @@ static char *tree_path(struct tree *tree, const char *path)
 	return escaped;
 }
 
-/* "LOOP 4 / hardlink 0 / plain 12": loops shout, they stop find. */
-static char *tree_counts(struct tree *tree, const uint64_t *counts)
-{
-	return tree_printf(tree, "%s %" PRIu64 " / hardlink %" PRIu64
-			   " / plain %" PRIu64,
-			   counts[BINO_COLLISION_LOOP] ? "LOOP" : "loop",
-			   counts[BINO_COLLISION_LOOP],
-			   counts[BINO_COLLISION_HARDLINK],
-			   counts[BINO_COLLISION_PLAIN]);
-}
-
 static bool counts_zero(const uint64_t *counts)
 {
 	int c;
@@ -135,91 +159,104 @@ static bool path_below(const char *path, const char *dir)
 	return strncmp(path, dir, len) == 0 && (path[len] == '/' || !path[len]);
 }
 
-/* Display columns of a UTF-8 string (one per character). */
-static size_t columns(const char *s)
-{
-	size_t n = 0;
-
-	for (; s && *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
-
 /* ---- rows -------------------------------------------------------------- */
 
-/* Add a row; takes @name, @verdict and @details (NULL after a failure). */
-static void tree_add(struct tree *tree, const char *branch, char *name,
-		     char *verdict, char *details)
+/* Set cell @col of @line to @text, which it takes (NULL after a failure). */
+static void tree_cell(struct tree *tree, struct libscols_line *line,
+		      enum tree_column col, char *text, const char *color)
 {
-	struct tree_row *row;
-
-	if (!tree->failed && tree->n_rows == tree->cap_rows) {
-		size_t cap = tree->cap_rows ? 2 * tree->cap_rows : 64;
-		struct tree_row *rows = realloc(tree->rows, cap * sizeof(*rows));
-
-		if (!rows) {
-			tree->failed = true;
-		} else {
-			tree->rows = rows;
-			tree->cap_rows = cap;
-		}
-	}
-	if (tree->failed || !name || !verdict || !details) {
+	if (!text) {
 		tree->failed = true;
-		free(name);
-		free(verdict);
-		free(details);
 		return;
 	}
-	row = &tree->rows[tree->n_rows];
-	row->lead = tree_printf(tree, "%.*s%s", (int)tree->lead_len,
-				tree->lead ? tree->lead : "", branch);
-	row->name = name;
-	row->verdict = verdict;
-	row->details = details;
-	if (!row->lead) {
-		free(name);
-		free(verdict);
-		free(details);
+	if (tree->failed || tree->cols[col] < 0) {
+		free(text);
 		return;
 	}
-	tree->n_rows++;
+	if (scols_line_refer_data(line, (size_t)tree->cols[col], text) != 0) {
+		free(text);
+		tree->failed = true;
+		return;
+	}
+	if (color && tree->color)
+		scols_cell_set_color(scols_line_get_cell(line, (size_t)tree->cols[col]),
+				     color);
 }
 
-/* Descend: the children of the row just added get @segment in their lead. */
-static size_t tree_push(struct tree *tree, const char *segment)
+static void tree_u64(struct tree *tree, struct libscols_line *line,
+		     enum tree_column col, uint64_t value)
 {
-	size_t old = tree->lead_len, len = strlen(segment);
+	tree_cell(tree, line, col, tree_printf(tree, "%" PRIu64, value), NULL);
+}
 
-	if (tree->lead_len + len + 1 > tree->lead_cap) {
-		size_t cap = 2 * (tree->lead_len + len + 1);
-		char *lead = realloc(tree->lead, cap);
+/* The three counts; loops in red (they stop find), the others in yellow. */
+static void tree_counts(struct tree *tree, struct libscols_line *line,
+			const uint64_t *counts)
+{
+	static const enum tree_column col[BINO_COLLISION_NR] = {
+		[BINO_COLLISION_LOOP] = COL_LOOP,
+		[BINO_COLLISION_HARDLINK] = COL_HARDLINK,
+		[BINO_COLLISION_PLAIN] = COL_PLAIN,
+	};
+	int c;
 
-		if (!lead) {
-			tree->failed = true;
-			return old;
-		}
-		tree->lead = lead;
-		tree->lead_cap = cap;
+	for (c = 0; c < BINO_COLLISION_NR; c++)
+		tree_cell(tree, line, col[c],
+			  tree_printf(tree, "%" PRIu64, counts[c]),
+			  !counts[c] ? NULL :
+			  c == BINO_COLLISION_LOOP ? "red" : "yellow");
+}
+
+/*
+ * Add a row under the current parent: its type, @name and @details (taken,
+ * NULL after a failure), and its ID (0: none).  Returns the line or NULL.
+ */
+static struct libscols_line *tree_add(struct tree *tree, const char *type,
+				      uint64_t id, char *name, char *details)
+{
+	struct libscols_line *line = NULL;
+
+	if (!tree->failed)
+		line = scols_table_new_line(tree->table, tree->parent);
+	if (!line) {
+		tree->failed = true;
+		free(name);
+		free(details);
+		return NULL;
 	}
-	memcpy(tree->lead + tree->lead_len, segment, len);
-	tree->lead_len += len;
+	tree->last = line;
+	tree_cell(tree, line, COL_NAME, name, NULL);
+	tree_cell(tree, line, COL_DETAILS, details, NULL);
+	tree_cell(tree, line, COL_TYPE, strdup(type), NULL);
+	if (id)
+		tree_u64(tree, line, COL_ID, id);
+	if (tree->parent_id)
+		tree_u64(tree, line, COL_PARENT, tree->parent_id);
+	tree_cell(tree, line, COL_EXPORT,
+		  tree_path(tree, bino_audit_target_path(tree->exp)), NULL);
+	return line;
+}
+
+/* What tree_push() changes, for tree_pop(). */
+struct tree_level {
+	struct libscols_line *parent;
+	uint64_t parent_id;
+};
+
+/* Descend: the next rows hang from the row just added (subvolume @id). */
+static struct tree_level tree_push(struct tree *tree, uint64_t id)
+{
+	struct tree_level old = { tree->parent, tree->parent_id };
+
+	tree->parent = tree->last;
+	tree->parent_id = id;
 	return old;
 }
 
-static void tree_pop(struct tree *tree, size_t old)
+static void tree_pop(struct tree *tree, struct tree_level old)
 {
-	tree->lead_len = old;
-}
-
-static const char *branch(const struct tree *tree, bool last)
-{
-	return last ? tree->style->last : tree->style->branch;
-}
-
-static const char *below(const struct tree *tree, bool last)
-{
-	return last ? tree->style->blank : tree->style->vertical;
+	tree->parent = old.parent;
+	tree->parent_id = old.parent_id;
 }
 
 /* ---- one export -------------------------------------------------------- */
@@ -230,7 +267,7 @@ static size_t subvol_index(const struct tree *tree, uint64_t id)
 	size_t i;
 
 	for (i = 0; i < tree->n_subvols; i++) {
-		if (bino_audit_subvol_id(bino_audit_export_subvol(tree->exp, i)) == id)
+		if (bino_audit_subvol_id(bino_audit_target_subvol(tree->exp, i)) == id)
 			return i;
 	}
 	return NO_PARENT;
@@ -243,24 +280,24 @@ static size_t subvol_index(const struct tree *tree, uint64_t id)
  */
 static void tree_attribute(struct tree *tree)
 {
-	size_t i, n = bino_audit_export_pair_count(tree->exp);
+	size_t i, n = bino_audit_target_pair_count(tree->exp);
 	int c;
 
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_pair *pair =
-			bino_audit_export_pair(tree->exp, i);
-		size_t a = subvol_index(tree, pair->subvolid_a);
-		size_t b = subvol_index(tree, pair->subvolid_b);
+			bino_audit_target_pair(tree->exp, i);
+		size_t a = subvol_index(tree, bino_audit_pair_subvolid(pair, 0));
+		size_t b = subvol_index(tree, bino_audit_pair_subvolid(pair, 1));
 
 		for (c = 0; c < BINO_COLLISION_NR; c++) {
 			if (b == NO_PARENT)
-				tree->unattributed[c] += pair->collisions[c];
+				tree->unattributed[c] += bino_audit_pair_collisions(pair, c);
 			else
-				tree->counts[b][c] += pair->collisions[c];
+				tree->counts[b][c] += bino_audit_pair_collisions(pair, c);
 		}
 		if (a != NO_PARENT && a != b) {
 			tree->partners[a]++;
-			tree->partner_ids[a] = pair->subvolid_b;
+			tree->partner_ids[a] = bino_audit_pair_subvolid(pair, 1);
 		}
 	}
 }
@@ -272,17 +309,17 @@ static void tree_nest(struct tree *tree)
 
 	for (i = 0; i < tree->n_subvols; i++) {
 		const struct bino_audit_subvol *subvol =
-			bino_audit_export_subvol(tree->exp, i);
+			bino_audit_target_subvol(tree->exp, i);
 		uint64_t parent_id = bino_audit_subvol_parent_id(subvol);
 
-		tree->parent[i] = NO_PARENT;
+		tree->parent_of[i] = NO_PARENT;
 		/* Known also when the subvolume could not be opened. */
 		if (i == 0 || !parent_id)
 			continue;
 		for (j = 0; j < i; j++) {
-			if (bino_audit_subvol_id(bino_audit_export_subvol(tree->exp, j)) ==
+			if (bino_audit_subvol_id(bino_audit_target_subvol(tree->exp, j)) ==
 			    parent_id) {
-				tree->parent[i] = j;
+				tree->parent_of[i] = j;
 				break;
 			}
 		}
@@ -301,7 +338,7 @@ static bool has_children(const struct tree *tree, size_t index)
 	size_t j;
 
 	for (j = index + 1; j < tree->n_subvols; j++) {
-		if (tree->parent[j] == index)
+		if (tree->parent_of[j] == index)
 			return true;
 	}
 	return false;
@@ -311,8 +348,8 @@ static bool has_children(const struct tree *tree, size_t index)
 static bool has_mounts(const struct tree *tree, size_t index)
 {
 	const struct bino_audit_subvol *subvol =
-		bino_audit_export_subvol(tree->exp, index);
-	size_t k, n = bino_audit_export_submount_count(tree->exp);
+		bino_audit_target_subvol(tree->exp, index);
+	size_t k, n = bino_audit_target_submount_count(tree->exp);
 
 	if (bino_audit_subvol_mount_count(subvol))
 		return true;
@@ -326,7 +363,7 @@ static bool has_mounts(const struct tree *tree, size_t index)
 /* A snapshot that may be folded into "N more snapshots": a leaf. */
 static bool foldable(const struct tree *tree, size_t index)
 {
-	return is_snapshot(bino_audit_export_subvol(tree->exp, index)) &&
+	return is_snapshot(bino_audit_target_subvol(tree->exp, index)) &&
 	       !has_children(tree, index) && !has_mounts(tree, index);
 }
 
@@ -334,11 +371,11 @@ static bool foldable(const struct tree *tree, size_t index)
 static const struct bino_audit_submount *
 find_submount(const struct tree *tree, const struct bino_mount *mount)
 {
-	size_t i, n = bino_audit_export_submount_count(tree->exp);
+	size_t i, n = bino_audit_target_submount_count(tree->exp);
 
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_submount *submount =
-			bino_audit_export_submount(tree->exp, i);
+			bino_audit_target_submount(tree->exp, i);
 
 		/* Not by ID: an unlisted mount is of another table. */
 		if (bino_audit_submount_mount(submount) == mount)
@@ -352,7 +389,7 @@ static char *mount_verdict(struct tree *tree, const struct bino_mount *mount,
 			   const struct bino_audit_submount *submount)
 {
 	const char *target = bino_mount_target(mount);
-	const char *path = bino_audit_export_path(tree->exp);
+	const char *path = bino_audit_target_path(tree->exp);
 	size_t client_fs;
 
 	if (!submount) {
@@ -382,15 +419,20 @@ static char *mount_verdict(struct tree *tree, const struct bino_mount *mount,
 }
 
 static void tree_mount(struct tree *tree, const struct bino_mount *mount,
-		       const struct bino_audit_submount *submount, bool last)
+		       const struct bino_audit_submount *submount)
 {
 	char *target = tree_path(tree, bino_mount_target(mount));
+	char *verdict = mount_verdict(tree, mount, submount);
+	struct libscols_line *line;
 
-	tree_add(tree, branch(tree, last),
-		 tree_printf(tree, "mount %" PRIu64, bino_mount_id(mount)),
-		 mount_verdict(tree, mount, submount),
-		 tree_printf(tree, "on %s (%s)", target ? target : "",
-			     bino_mount_fstype(mount)));
+	line = tree_add(tree, "mount", bino_mount_id(mount),
+			tree_printf(tree, "mount %" PRIu64, bino_mount_id(mount)),
+			tree_printf(tree, "%s, on %s (%s)", verdict ? verdict : "",
+				    target ? target : "", bino_mount_fstype(mount)));
+	if (line && submount)
+		tree_u64(tree, line, COL_CLIENT_FS,
+			 bino_audit_submount_client_fs(submount));
+	free(verdict);
 	free(target);
 }
 
@@ -398,7 +440,7 @@ static void tree_mount(struct tree *tree, const struct bino_mount *mount,
 static char *subvol_name(struct tree *tree, size_t index)
 {
 	const struct bino_audit_subvol *subvol =
-		bino_audit_export_subvol(tree->exp, index);
+		bino_audit_target_subvol(tree->exp, index);
 	const char *path = bino_audit_subvol_path(subvol);
 	const char *fs_path = bino_audit_subvol_fs_path(subvol);
 	const char *base;
@@ -416,12 +458,12 @@ static char *subvol_name(struct tree *tree, size_t index)
 		free(escaped);
 		return name;
 	}
-	base = tree->parent[index] == NO_PARENT ?
-		       bino_audit_export_path(tree->exp) :
+	base = tree->parent_of[index] == NO_PARENT ?
+		       bino_audit_target_path(tree->exp) :
 		       bino_audit_subvol_path(
-			       bino_audit_export_subvol(tree->exp, tree->parent[index]));
+			       bino_audit_target_subvol(tree->exp, tree->parent_of[index]));
 	if (!base)
-		base = bino_audit_export_path(tree->exp);
+		base = bino_audit_target_path(tree->exp);
 	len = strlen(base);
 	if (strcmp(base, "/") == 0 && path[0] == '/' && path[1])
 		return tree_path(tree, path + 1);
@@ -430,17 +472,18 @@ static char *subvol_name(struct tree *tree, size_t index)
 	return tree_path(tree, path);
 }
 
-static char *subvol_verdict(struct tree *tree, size_t index)
+/* Where a subvolume's collisions are counted if not at its own row. */
+static char *subvol_counted_at(struct tree *tree, size_t index)
 {
 	if (!counts_zero(tree->counts[index]))
-		return tree_counts(tree, tree->counts[index]);
+		return tree_printf(tree, "%s", "");
 	if (tree->partners[index] == 1)
-		return tree_printf(tree, "(counted at %" PRIu64 ")",
+		return tree_printf(tree, "counted at %" PRIu64 ", ",
 				   tree->partner_ids[index]);
 	if (tree->partners[index])
-		return tree_printf(tree, "(counted at %zu others)",
+		return tree_printf(tree, "counted at %zu others, ",
 				   tree->partners[index]);
-	return tree_printf(tree, "ok");
+	return tree_printf(tree, "%s", "");
 }
 
 /*
@@ -450,13 +493,13 @@ static char *subvol_verdict(struct tree *tree, size_t index)
 static char *source_name(struct tree *tree, uint64_t id)
 {
 	size_t i = subvol_index(tree, id);
-	const char *path, *base = bino_audit_export_path(tree->exp);
+	const char *path, *base = bino_audit_target_path(tree->exp);
 	size_t len = strlen(base);
 	char *escaped, *name;
 
 	if (i == NO_PARENT)
 		return tree_printf(tree, "%s", "");
-	path = bino_audit_subvol_path(bino_audit_export_subvol(tree->exp, i));
+	path = bino_audit_subvol_path(bino_audit_target_subvol(tree->exp, i));
 	if (!path || strncmp(path, base, len) != 0 || path[len] != '/')
 		return tree_printf(tree, "%s", "");
 	escaped = tree_path(tree, path + len + 1);
@@ -468,12 +511,12 @@ static char *source_name(struct tree *tree, uint64_t id)
 static char *subvol_details(struct tree *tree, size_t index)
 {
 	const struct bino_audit_subvol *subvol =
-		bino_audit_export_subvol(tree->exp, index);
+		bino_audit_target_subvol(tree->exp, index);
 	uint64_t id = bino_audit_subvol_id(subvol);
 	uint64_t of = bino_audit_subvol_snapshot_of(subvol);
 	size_t client_fs = bino_audit_subvol_client_fs(subvol);
 	int info_errno = bino_audit_subvol_info_errno(subvol);
-	char what[64], extra[96], *source = NULL, *details;
+	char what[64], extra[96], *source = NULL, *counted, *details;
 
 	if (of) {
 		snprintf(what, sizeof(what), "snapshot %" PRIu64 " of %" PRIu64, id, of);
@@ -492,8 +535,11 @@ static char *subvol_details(struct tree *tree, size_t index)
 	if (client_fs)
 		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
 			 ", client fs %zu", client_fs);
-	details = tree_printf(tree, "%s%s%s%s", what, source ? source : "", extra,
+	counted = subvol_counted_at(tree, index);
+	details = tree_printf(tree, "%s%s%s%s%s", counted ? counted : "", what,
+			      source ? source : "", extra,
 			      index == 0 ? ", holds the export" : "");
+	free(counted);
 	free(source);
 	return details;
 }
@@ -510,8 +556,8 @@ static size_t tree_children(struct tree *tree, size_t index, size_t *kids)
 	for (j = 0; j < tree->n_subvols; j++) {
 		if (j == index)
 			continue;
-		if (index == NO_PARENT ? (j == 0 || tree->parent[j] == NO_PARENT)
-				       : tree->parent[j] == index)
+		if (index == NO_PARENT ? (j == 0 || tree->parent_of[j] == NO_PARENT)
+				       : tree->parent_of[j] == index)
 			kids[n++] = j;
 	}
 	return n;
@@ -524,7 +570,7 @@ static bool subvol_mount(const struct tree *tree, const struct bino_mount *mount
 
 	for (i = 0; i < tree->n_subvols; i++) {
 		const struct bino_audit_subvol *subvol =
-			bino_audit_export_subvol(tree->exp, i);
+			bino_audit_target_subvol(tree->exp, i);
 
 		for (j = 0; j < bino_audit_subvol_mount_count(subvol); j++) {
 			if (bino_mount_id(bino_audit_subvol_mount(subvol, j)) ==
@@ -542,11 +588,11 @@ static bool subvol_mount(const struct tree *tree, const struct bino_mount *mount
  */
 static void tree_place_mounts(struct tree *tree)
 {
-	size_t i, k, best, n = bino_audit_export_submount_count(tree->exp);
+	size_t i, k, best, n = bino_audit_target_submount_count(tree->exp);
 
 	for (k = 0; k < n; k++) {
 		const struct bino_mount *mount = bino_audit_submount_mount(
-			bino_audit_export_submount(tree->exp, k));
+			bino_audit_target_submount(tree->exp, k));
 		const char *target = bino_mount_target(mount);
 
 		tree->placed[k] = NO_PARENT;
@@ -556,10 +602,10 @@ static void tree_place_mounts(struct tree *tree)
 		}
 		for (i = 0, best = 0; i < tree->n_subvols; i++) {
 			const char *path = bino_audit_subvol_path(
-				bino_audit_export_subvol(tree->exp, i));
+				bino_audit_target_subvol(tree->exp, i));
 
 			if (i == 0)
-				path = bino_audit_export_path(tree->exp);
+				path = bino_audit_target_path(tree->exp);
 			if (path && path_below(target, path) && strlen(path) >= best) {
 				best = strlen(path);
 				tree->placed[k] = i;
@@ -573,39 +619,36 @@ static void tree_place_mounts(struct tree *tree)
  * server mounts, then the other mounts placed under it; the last of them
  * is the last row of the level unless @more follows.
  */
-static void tree_mounts(struct tree *tree, size_t index, bool more)
+static void tree_mounts(struct tree *tree, size_t index)
 {
 	const struct bino_audit_subvol *subvol =
-		index == NO_PARENT ? NULL : bino_audit_export_subvol(tree->exp, index);
+		index == NO_PARENT ? NULL : bino_audit_target_subvol(tree->exp, index);
 	size_t i, n_own = subvol ? bino_audit_subvol_mount_count(subvol) : 0;
-	size_t n = bino_audit_export_submount_count(tree->exp), rows = n_own;
+	size_t n = bino_audit_target_submount_count(tree->exp);
 
-	for (i = 0; i < n; i++)
-		rows += tree->placed[i] == index;
 	for (i = 0; i < n_own; i++) {
 		const struct bino_mount *mount = bino_audit_subvol_mount(subvol, i);
 
-		tree_mount(tree, mount, find_submount(tree, mount),
-			   --rows == 0 && !more);
+		tree_mount(tree, mount, find_submount(tree, mount));
 	}
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_submount *submount =
-			bino_audit_export_submount(tree->exp, i);
+			bino_audit_target_submount(tree->exp, i);
 
 		if (tree->placed[i] != index)
 			continue;
-		tree_mount(tree, bino_audit_submount_mount(submount), submount,
-			   --rows == 0 && !more);
+		tree_mount(tree, bino_audit_submount_mount(submount), submount);
 	}
 }
 
-static void tree_subvol(struct tree *tree, size_t index, bool last);
+static void tree_subvol(struct tree *tree, size_t index);
 
 /* Rows for the subvolumes in @kids, the last rows of their level. */
 static void tree_kids(struct tree *tree, const size_t *kids, size_t n)
 {
 	size_t i, folded = 0, seen = 0, total = 0;
 	uint64_t counts[BINO_COLLISION_NR] = { 0 };
+	struct libscols_line *line;
 	bool fold;
 	int c;
 
@@ -621,33 +664,45 @@ static void tree_kids(struct tree *tree, const size_t *kids, size_t n)
 					counts[c] += tree->counts[kids[i]][c];
 				if (++folded < total - 2 * TREE_SNAPSHOTS_EDGE)
 					continue;
-				tree_add(tree, branch(tree, false),
-					 tree_printf(tree, "%s %zu more snapshots",
-						     tree->style->more, folded),
-					 tree_counts(tree, counts),
-					 tree_printf(tree, "--full-tree lists them"));
+				line = tree_add(tree, "folded", 0,
+						tree_printf(tree, "%zu more snapshots",
+							    folded),
+						tree_printf(tree, "--full-tree lists them"));
+				if (line)
+					tree_counts(tree, line, counts);
 				continue;
 			}
 		}
-		tree_subvol(tree, kids[i], i + 1 == n);
+		tree_subvol(tree, kids[i]);
 	}
 }
 
-static void tree_subvol(struct tree *tree, size_t index, bool last)
+static void tree_subvol(struct tree *tree, size_t index)
 {
-	size_t n_kids, old;
+	const struct bino_audit_subvol *subvol =
+		bino_audit_target_subvol(tree->exp, index);
+	uint64_t id = bino_audit_subvol_id(subvol);
+	struct libscols_line *line;
+	struct tree_level old;
+	size_t n_kids;
 	size_t *kids;
 
-	tree_add(tree, branch(tree, last), subvol_name(tree, index),
-		 subvol_verdict(tree, index), subvol_details(tree, index));
+	line = tree_add(tree, is_snapshot(subvol) ? "snapshot" : "subvolume", id,
+			subvol_name(tree, index), subvol_details(tree, index));
+	if (!line)
+		return;
+	tree_counts(tree, line, tree->counts[index]);
+	if (bino_audit_subvol_snapshot_of(subvol))
+		tree_u64(tree, line, COL_OF, bino_audit_subvol_snapshot_of(subvol));
+	tree_u64(tree, line, COL_CLIENT_FS, bino_audit_subvol_client_fs(subvol));
 	kids = malloc(tree->n_subvols * sizeof(*kids));
 	if (!kids) {
 		tree->failed = true;
 		return;
 	}
 	n_kids = tree_children(tree, index, kids);
-	old = tree_push(tree, below(tree, last));
-	tree_mounts(tree, index, n_kids > 0);
+	old = tree_push(tree, id);
+	tree_mounts(tree, index);
 	tree_kids(tree, kids, n_kids);
 	tree_pop(tree, old);
 	free(kids);
@@ -655,8 +710,8 @@ static void tree_subvol(struct tree *tree, size_t index, bool last)
 
 static char *export_details(struct tree *tree)
 {
-	const struct bino_export *source = bino_audit_export_source(tree->exp);
-	uint64_t unreadable = bino_audit_export_unreadable(tree->exp);
+	const struct bino_export *source = bino_audit_target_export(tree->exp);
+	uint64_t unreadable = bino_audit_target_unreadable(tree->exp);
 	/* The client tells apart two rows of one path (crossmnt differs). */
 	char *client = source ? tree_path(tree, bino_export_client(source)) : NULL;
 	char more[64] = "";
@@ -666,66 +721,73 @@ static char *export_details(struct tree *tree)
 		snprintf(more, sizeof(more), ", %" PRIu64 " unreadable", unreadable);
 	details = tree_printf(tree, "%s%s, %" PRIu64 " entries%s, %zu client fs",
 			      !source ? "not exported" :
-			      bino_audit_export_covered(tree->exp) ?
+			      bino_audit_target_covered(tree->exp) ?
 				      "covered by an export to " :
 				      "export to ",
 			      client ? client : "",
-			      bino_audit_export_entries(tree->exp), more,
-			      bino_audit_export_client_fs_count(tree->exp));
+			      bino_audit_target_entries(tree->exp), more,
+			      bino_audit_target_client_fs_count(tree->exp));
 	free(client);
 	return details;
 }
 
 /* The export's rows before its subvolumes: mounts, and counts no subvolume has. */
-static void tree_export_rest(struct tree *tree, size_t n_kids)
+static void tree_export_rest(struct tree *tree)
 {
-	bool other = !counts_zero(tree->unattributed);
+	struct libscols_line *line;
 
-	tree_mounts(tree, NO_PARENT, other || n_kids > 0);
-	if (other)
-		tree_add(tree, branch(tree, n_kids == 0),
-			 tree_printf(tree, "(not in a subvolume)"),
-			 tree_counts(tree, tree->unattributed),
-			 tree_printf(tree, "entries off btrfs or of subvolumes not listed"));
+	tree_mounts(tree, NO_PARENT);
+	if (counts_zero(tree->unattributed))
+		return;
+	line = tree_add(tree, "other", 0, tree_printf(tree, "(not in a subvolume)"),
+			tree_printf(tree, "entries off btrfs or of subvolumes not listed"));
+	if (line)
+		tree_counts(tree, line, tree->unattributed);
 }
 
-static void tree_export(struct tree *tree, const struct bino_audit_export *exp)
+static void tree_export(struct tree *tree, const struct bino_audit_target *exp)
 {
-	enum bino_error err = bino_audit_export_error(exp);
+	enum bino_error err = bino_audit_target_error(exp);
 	uint64_t totals[BINO_COLLISION_NR];
-	size_t n = bino_audit_export_subvol_count(exp), n_kids, old;
+	size_t n = bino_audit_target_subvol_count(exp), n_kids;
+	struct libscols_line *line;
+	struct tree_level old;
 	size_t *kids;
 	int c;
 
 	memset(tree->unattributed, 0, sizeof(tree->unattributed));
 	tree->exp = exp;
 	tree->n_subvols = err ? 0 : n;
+	tree->parent = NULL;
+	tree->parent_id = 0;
 	if (err) {
-		tree_add(tree, "", tree_path(tree, bino_audit_export_path(exp)),
-			 tree_printf(tree, "not audited"),
+		/* Why is said once, on stderr. */
+		tree_add(tree, "export", 0,
+			 tree_path(tree, bino_audit_target_path(exp)),
 			 audit_export_absent(exp) ?
-				 tree_printf(tree, "%sabsent on this machine",
-					     bino_audit_export_source(exp) ?
+				 tree_printf(tree, "not audited: %sabsent on this machine",
+					     bino_audit_target_export(exp) ?
 						     "exported, " : "") :
-				 tree_printf(tree, "%s: %s", bino_strerror(err),
-					     audit_export_reason(exp)));
+				 tree_printf(tree, "not audited"));
 		return;
 	}
 	for (c = 0; c < BINO_COLLISION_NR; c++)
-		totals[c] = bino_audit_export_collisions(exp, c);
-	tree_add(tree, "", tree_path(tree, bino_audit_export_path(exp)),
-		 counts_zero(totals) ? tree_printf(tree, "ok") :
-				       tree_counts(tree, totals),
-		 export_details(tree));
+		totals[c] = bino_audit_target_collisions(exp, c);
+	line = tree_add(tree, "export", 0,
+			tree_path(tree, bino_audit_target_path(exp)),
+			export_details(tree));
+	if (!line)
+		return;
+	tree_counts(tree, line, totals);
 
-	tree->parent = calloc(n + 1, sizeof(*tree->parent));
+	tree->parent_of = calloc(n + 1, sizeof(*tree->parent_of));
 	tree->counts = calloc(n + 1, sizeof(*tree->counts));
 	tree->partners = calloc(n + 1, sizeof(*tree->partners));
 	tree->partner_ids = calloc(n + 1, sizeof(*tree->partner_ids));
-	tree->placed = calloc(bino_audit_export_submount_count(exp) + 1,
+	tree->placed = calloc(bino_audit_target_submount_count(exp) + 1,
 			      sizeof(*tree->placed));
 	kids = calloc(n + 1, sizeof(*kids));
-	if (!tree->parent || !tree->counts || !tree->partners ||
+	if (!tree->parent_of || !tree->counts || !tree->partners ||
 	    !tree->partner_ids || !tree->placed || !kids) {
 		tree->failed = true;
 		goto out_free;
@@ -734,8 +796,8 @@ static void tree_export(struct tree *tree, const struct bino_audit_export *exp)
 	tree_attribute(tree);
 	tree_place_mounts(tree);
 	n_kids = n ? tree_children(tree, NO_PARENT, kids) : 0;
-	old = tree_push(tree, "");
-	tree_export_rest(tree, n_kids);
+	old = tree_push(tree, 0);
+	tree_export_rest(tree);
 	tree_kids(tree, kids, n_kids);
 	tree_pop(tree, old);
 out_free:
@@ -744,8 +806,8 @@ out_free:
 	free(tree->partner_ids);
 	free(tree->partners);
 	free(tree->counts);
-	free(tree->parent);
-	tree->parent = NULL;
+	free(tree->parent_of);
+	tree->parent_of = NULL;
 	tree->counts = NULL;
 	tree->partners = NULL;
 	tree->partner_ids = NULL;
@@ -754,85 +816,129 @@ out_free:
 
 /* ---- output ------------------------------------------------------------ */
 
-static void pad(FILE *stream, size_t have, size_t want)
-{
-	for (; have < want; have++)
-		fputc(' ', stream);
-}
-
-static void tree_write(const struct tree *tree, FILE *stream)
-{
-	size_t i, name_width = 0, verdict_width = 0, w;
-
-	for (i = 0; i < tree->n_rows; i++) {
-		const struct tree_row *row = &tree->rows[i];
-
-		w = columns(row->lead) + columns(row->name);
-		if (w <= TREE_NAME_COLUMN_MAX && w > name_width)
-			name_width = w;
-		w = columns(row->verdict);
-		if (w <= TREE_VERDICT_COLUMN_MAX && w > verdict_width)
-			verdict_width = w;
-	}
-	for (i = 0; i < tree->n_rows; i++) {
-		const struct tree_row *row = &tree->rows[i];
-
-		fprintf(stream, "%s%s", row->lead, row->name);
-		pad(stream, columns(row->lead) + columns(row->name), name_width);
-		fprintf(stream, "  %s", row->verdict);
-		pad(stream, columns(row->verdict), verdict_width);
-		fprintf(stream, "  %s\n", row->details);
-	}
-}
-
-/* Whether the locale the user chose (LC_ALL, LC_CTYPE, LANG) is UTF-8. */
+/* Whether the locale in effect (set by audit_tree_print) is UTF-8. */
 static bool locale_is_utf8(void)
 {
-	const char *current = setlocale(LC_CTYPE, NULL);
-	char *saved = current ? strdup(current) : NULL;
-	bool utf8 = false;
+	return strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+}
 
-	if (setlocale(LC_CTYPE, ""))
-		utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-	setlocale(LC_CTYPE, saved ? saved : "C");
-	free(saved);
-	return utf8;
+static int column_by_name(const char *name, size_t len)
+{
+	int col;
+
+	for (col = 0; col < COL_NR; col++) {
+		if (strlen(tree_columns[col].name) == len &&
+		    strncasecmp(tree_columns[col].name, name, len) == 0)
+			return col;
+	}
+	return -1;
+}
+
+int audit_tree_parse_columns(const char *list, int *cols, size_t *n_cols)
+{
+	const char *p = list;
+
+	*n_cols = 0;
+	if (!*p)
+		return -1;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		int col = column_by_name(p, len);
+
+		if (col < 0 || *n_cols == COL_NR)
+			return -1;
+		cols[(*n_cols)++] = col;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
+void audit_tree_columns_help(FILE *stream)
+{
+	int col;
+
+	for (col = 0; col < COL_NR; col++)
+		fprintf(stream, "  %10s  %s\n", tree_columns[col].name,
+			tree_columns[col].help);
+}
+
+static int tree_table(struct tree *tree, const struct audit_tree_options *opts)
+{
+	size_t i, n = opts->n_cols;
+	const int *cols = opts->cols;
+	int defaults[COL_NR];
+
+	if (!n) {
+		for (i = 0; i < sizeof(tree_default) / sizeof(tree_default[0]); i++)
+			defaults[i] = tree_default[i];
+		cols = defaults;
+		n = i;
+	}
+	tree->table = scols_new_table();
+	if (!tree->table)
+		return -1;
+	for (i = 0; i < COL_NR; i++)
+		tree->cols[i] = -1;
+	for (i = 0; i < n; i++) {
+		int flags = tree_columns[cols[i]].flags;
+		struct libscols_column *column;
+
+		if (opts->mode != AUDIT_TREE_TREE)
+			flags &= ~SCOLS_FL_TREE;
+		column = scols_table_new_column(tree->table,
+						tree_columns[cols[i]].name,
+						tree_columns[cols[i]].whint, flags);
+		if (!column)
+			return -1;
+		tree->cols[cols[i]] = (int)i;
+	}
+	scols_table_enable_ascii(tree->table, opts->ascii || !locale_is_utf8());
+	scols_table_enable_noheadings(tree->table, opts->noheadings);
+	scols_table_enable_raw(tree->table, opts->mode == AUDIT_TREE_RAW);
+	scols_table_enable_export(tree->table, opts->mode == AUDIT_TREE_PAIRS);
+	scols_table_enable_colors(tree->table, opts->color);
+	tree->color = opts->color;
+	return 0;
 }
 
 int audit_tree_print(FILE *stream, const struct bino_audit *audit,
 		     const struct audit_tree_options *opts)
 {
+	const char *current = setlocale(LC_CTYPE, NULL);
+	char *saved = current ? strdup(current) : NULL;
 	struct tree tree;
 	size_t i;
+	int ret = -1;
 
+	/*
+	 * The user's character set, for the tree's characters and the width
+	 * of names, while the table is built and printed only.
+	 */
+	setlocale(LC_CTYPE, "");
 	memset(&tree, 0, sizeof(tree));
-	tree.style = !opts->ascii && locale_is_utf8() ? &tree_utf8 : &tree_ascii;
 	tree.full = opts->full;
+	if (tree_table(&tree, opts) != 0) {
+		errno = ENOMEM;
+		goto out_table;
+	}
 	for (i = 0; i < bino_audit_count(audit) && !tree.failed; i++)
 		tree_export(&tree, bino_audit_get(audit, i));
-	if (!tree.failed) {
-		bool counted = false;
-
-		tree_write(&tree, stream);
-		/* The note is about counts: none when nothing was audited. */
-		for (i = 0; i < bino_audit_count(audit); i++)
-			counted = counted ||
-				  !bino_audit_export_error(bino_audit_get(audit, i));
-		if (counted)
-			fputs("(collisions between two subvolumes are counted once, at the higher ID)\n",
-			      stream);
-	}
-	for (i = 0; i < tree.n_rows; i++) {
-		free(tree.rows[i].lead);
-		free(tree.rows[i].name);
-		free(tree.rows[i].verdict);
-		free(tree.rows[i].details);
-	}
-	free(tree.rows);
-	free(tree.lead);
 	if (tree.failed) {
 		errno = ENOMEM;
-		return -1;
+		goto out_table;
 	}
-	return 0;
+	scols_table_set_stream(tree.table, stream);
+	errno = 0;
+	if (scols_print_table(tree.table) != 0 || ferror(stream)) {
+		if (!errno)
+			errno = EIO;
+		goto out_table;
+	}
+	ret = 0;
+out_table:
+	scols_unref_table(tree.table);
+	setlocale(LC_CTYPE, saved ? saved : "C");
+	free(saved);
+	return ret;
 }

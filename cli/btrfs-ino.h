@@ -32,7 +32,19 @@ void usage_mount(FILE *stream);
 int cmd_exec(int argc, char **argv);
 void usage_exec(FILE *stream);
 
-/* "Try 'btrfs-ino CMD --help'." on stderr; returns EXIT_USAGE. */
+/*
+ * After getopt reported a bad option: "Try 'btrfs-ino CMD --help' for more
+ * information." on stderr; returns EXIT_USAGE.
+ */
+int usage_try(const char *command);
+
+/*
+ * Flush stdout after --help or --version: on a write error report it and
+ * return 1 (util-linux's close_stdout), else EXIT_CLEAN.
+ */
+int stdout_done(void);
+
+/* "btrfs-ino: MESSAGE" and the usage_try() line; returns EXIT_USAGE. */
 int usage_error(const char *command, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -12,28 +12,43 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "audit_tree.h"
+#include "drift.h"
 #include "btrfsino.h"
 #include "btrfs-ino.h"
+#include "color.h"
+#include "diag.h"
+#include "escape.h"
 #include "output.h"
+#include "prometheus.h"
 #include "report.h"
 #include "suggest_options.h"
 #include "suggestion.h"
 #include "tables.h"
 
 #define AUDIT_SCHEMA_VERSION 1
+#define SYSTEM_ETAB "/var/lib/nfs/etab"
+#define SYSTEM_FSTAB "/etc/fstab"
 
 struct audit_options {
 	const char *exports_file;
+	const char *etab_file;
+	const char *fstab_file;
 	const char *mountinfo_file;
 	bool quiet;
 	bool suggest;
 	struct suggest_config client; /* only server and client_dir */
 	struct audit_tree_options tree;
+	struct drift_input drift; /* set after the audit */
 	int flags;
 	enum output_format format;
+	bool prometheus; /* --format prometheus */
+	bool verbose; /* the per-export details and example paths */
+	bool table_only; /* --raw or --pairs: the table and nothing else */
+	enum color_when color;
 };
 
 void usage_audit(FILE *stream)
@@ -45,50 +60,90 @@ void usage_audit(FILE *stream)
 		"its client filesystems, the entries whose client (st_dev, st_ino) is shared\n"
 		"by distinct files (loop, hardlink, plain), the tools that will break, and the\n"
 		"raw device numbers met.  A PATH that is not exported is audited as if\n"
-		"exported with default options.  The text report opens with a tree of each\n"
-		"PATH, its subvolumes and their server mounts, each with its collisions.\n\n"
-		"Options:\n"
-		"      --exports FILE    use this exports(5) file instead of /etc/exports\n"
-		"                        and /etc/exports.d/*.exports\n"
+		"exported with default options.  The report opens with one verdict line\n"
+		"per PATH, then a table (a tree) of each PATH, its subvolumes and their\n"
+		"server mounts, each with its collisions, and ends with the next command.\n\n"
+		"Without --exports the table exportfs left in " SYSTEM_ETAB " (what the\n"
+		"server serves now) is audited and compared with /etc/exports and\n"
+		"/etc/exports.d/*.exports (audited instead when the etab is absent or\n"
+		"empty).  Without --exports and --mountinfo, the btrfs lines of\n"
+		SYSTEM_FSTAB " at or below an export are checked to be mounted.\n"
+		"Drift is a finding.\n\n"
+		"Output:\n"
+		"  -J, --json            one JSON document (btrfs-ino(1), JSON OUTPUT);\n"
+		"                        the table's values are in it too\n"
+		"      --format FORMAT   text (default) or prometheus: node_exporter\n"
+		"                        textfile collector metrics\n"
+		"  -o, --output LIST     the table's columns (see below)\n"
+		"  -l, --list            the table as a list, not a tree\n"
+		"  -r, --raw             the table only, raw (space-separated, escaped)\n"
+		"  -P, --pairs           the table only, as NAME=\"value\" pairs\n"
+		"  -n, --noheadings      no column headings\n"
+		"  -v, --verbose         also each PATH's details: subvolumes, mounts,\n"
+		"                        example paths of each collision, devices\n"
+		"      --color[=WHEN]    colour the output: auto (default), always, never\n"
+		"      --ascii           draw the tree with ASCII characters, not box drawing\n"
+		"      --full-tree       list every snapshot in the tree (by default a run of\n"
+		"                        more than 8 shows the first and last 3 and a count)\n\n"
+		"Audit:\n"
+		"      --exports FILE    audit this exports(5) file instead of the etab and\n"
+		"                        the system's exports files (no etab is read)\n"
+		"      --etab FILE       audit this etab instead, compared with the exports\n"
+		"                        files (or --exports FILE)\n"
+		"      --fstab FILE      check this server fstab(5) (default: " SYSTEM_FSTAB "\n"
+		"                        without --exports and --mountinfo, else none)\n"
 		"      --mountinfo FILE  the server's mount table (mountinfo format)\n"
 		"                        instead of this process's own\n"
 		"      --nfsv4           model NFSv4 clients: they also cross into\n"
 		"                        exported mounts without nohide\n"
-		"      --json            one JSON document (see README, \"JSON schema: audit\")\n"
 		"      --suggest         after each unsafe export, what 'suggest' prints for\n"
 		"                        it; with --json, a \"suggestion\" object per export\n"
 		"      --server NAME     with --suggest: the server's name in client lines\n"
 		"                        (default: this host's name)\n"
 		"      --client-dir DIR  with --suggest: where clients mount PATH (default:\n"
 		"                        PATH itself)\n"
-		"      --ascii           draw the tree with ASCII characters, not box drawing\n"
-		"      --full-tree       list every snapshot in the tree (by default a run of\n"
-		"                        more than 8 shows the first and last 3 and a count)\n"
 		"  -q, --quiet           no progress on stderr\n"
 		"  -h, --help            show this help and exit\n\n"
-		"Exit status: 0 nothing found, 1 collisions, unreadable entries,\n"
-		"unexplained devices or an exports file exportfs stops reading, 2 usage\n"
-		"error or nothing could be audited.\n",
+		"Columns (-o, default NAME,LOOP,HARDLINK,PLAIN,DETAILS):\n",
 		PROGRAM_NAME);
+	audit_tree_columns_help(stream);
+	fprintf(stream,
+		"\nExit status: 0 nothing found, 1 collisions, unreadable entries,\n"
+		"unexplained devices, an exports file exportfs stops reading or drift\n"
+		"between the etab or fstab and what the server has, 2 usage error or\n"
+		"nothing could be audited.  See btrfs-ino(1).\n");
 }
 
 enum {
 	OPT_EXPORTS = 256,
+	OPT_ETAB,
+	OPT_FSTAB,
 	OPT_MOUNTINFO,
 	OPT_NFSV4,
-	OPT_JSON,
 	OPT_SUGGEST,
 	OPT_ASCII,
 	OPT_FULL_TREE,
+	OPT_FORMAT,
+	OPT_COLOR,
 };
 
 static int parse_audit_options(int argc, char **argv, struct audit_options *opts)
 {
 	static const struct option options[] = {
 		{ "exports", required_argument, NULL, OPT_EXPORTS },
+		{ "etab", required_argument, NULL, OPT_ETAB },
+		{ "fstab", required_argument, NULL, OPT_FSTAB },
 		{ "mountinfo", required_argument, NULL, OPT_MOUNTINFO },
 		{ "nfsv4", no_argument, NULL, OPT_NFSV4 },
-		{ "json", no_argument, NULL, OPT_JSON },
+		{ "json", no_argument, NULL, 'J' },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "output", required_argument, NULL, 'o' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "raw", no_argument, NULL, 'r' },
+		{ "pairs", no_argument, NULL, 'P' },
+		{ "noheadings", no_argument, NULL, 'n' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "color", optional_argument, NULL, OPT_COLOR },
 		{ "suggest", no_argument, NULL, OPT_SUGGEST },
 		{ "ascii", no_argument, NULL, OPT_ASCII },
 		{ "full-tree", no_argument, NULL, OPT_FULL_TREE },
@@ -101,10 +156,16 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 
 	memset(opts, 0, sizeof(*opts));
 	opts->format = OUTPUT_TEXT;
-	while ((opt = getopt_long(argc, argv, "qh", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "Jo:lrPnvqh", options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_EXPORTS:
 			opts->exports_file = optarg;
+			break;
+		case OPT_ETAB:
+			opts->etab_file = optarg;
+			break;
+		case OPT_FSTAB:
+			opts->fstab_file = optarg;
 			break;
 		case OPT_MOUNTINFO:
 			opts->mountinfo_file = optarg;
@@ -112,8 +173,45 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 		case OPT_NFSV4:
 			opts->flags |= BINO_AUDIT_NFSV4;
 			break;
-		case OPT_JSON:
+		case 'J':
 			opts->format = OUTPUT_JSON;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "prometheus") == 0)
+				opts->prometheus = true;
+			else if (strcmp(optarg, "text") == 0)
+				opts->prometheus = false;
+			else
+				return usage_error("audit", "unknown format '%s'",
+						   optarg);
+			break;
+		case 'o':
+			if (audit_tree_parse_columns(optarg, opts->tree.cols,
+						     &opts->tree.n_cols) != 0)
+				return usage_error("audit", "unknown column in '%s'",
+						   optarg);
+			break;
+		case 'l':
+			opts->tree.mode = AUDIT_TREE_LIST;
+			break;
+		case 'r':
+			opts->tree.mode = AUDIT_TREE_RAW;
+			opts->table_only = true;
+			break;
+		case 'P':
+			opts->tree.mode = AUDIT_TREE_PAIRS;
+			opts->table_only = true;
+			break;
+		case 'n':
+			opts->tree.noheadings = true;
+			break;
+		case 'v':
+			opts->verbose = true;
+			break;
+		case OPT_COLOR:
+			if (color_parse_when(optarg, &opts->color) != 0)
+				return usage_error("audit", "unknown --color '%s'",
+						   optarg);
 			break;
 		case OPT_SUGGEST:
 			opts->suggest = true;
@@ -138,12 +236,23 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 			usage_audit(stdout);
 			return -1;
 		default:
-			return usage_error("audit", "invalid option");
+			return usage_try("audit");
 		}
 	}
 	if (!opts->suggest && (opts->client.server || opts->client.client_dir))
 		return usage_error("audit",
 				   "--server and --client-dir go with --suggest");
+	if (opts->prometheus && opts->format == OUTPUT_JSON)
+		return usage_error("audit", "--json and --format exclude each other");
+	if ((opts->prometheus || opts->format == OUTPUT_JSON) &&
+	    (opts->tree.mode != AUDIT_TREE_TREE || opts->tree.n_cols ||
+	     opts->tree.noheadings || opts->verbose))
+		return usage_error("audit", "a table option (-o, --list, --raw, --pairs, "
+				   "--noheadings, --verbose) goes with the text report only");
+	if (opts->table_only && (opts->verbose || opts->suggest))
+		return usage_error("audit", "--raw and --pairs print the table only: "
+				   "not with --verbose or --suggest");
+	opts->tree.color = color_wanted(opts->color);
 	return 0;
 }
 
@@ -151,14 +260,14 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 /* ---- formatting -------------------------------------------------------- */
 
 static void print_export_source(struct output *out,
-				const struct bino_audit_export *export)
+				const struct bino_audit_target *export)
 {
-	const struct bino_export *source = bino_audit_export_source(export);
-	int flags = bino_audit_export_flags(export);
+	const struct bino_export *source = bino_audit_target_export(export);
+	int flags = bino_audit_target_flags(export);
 
 	print_export_json(out, export);
 	if (source) {
-		if (bino_audit_export_covered(export))
+		if (bino_audit_target_covered(export))
 			print_text_path(out, NULL, "  covered by the export of %s to ",
 					bino_export_path(source));
 		else
@@ -171,7 +280,7 @@ static void print_export_source(struct output *out,
 		print_u64(out, PRINT_TEXT, NULL, ":%" PRIu64 "\n",
 			  bino_export_line(source));
 	} else {
-		if (!bino_audit_export_error(export))
+		if (!bino_audit_target_error(export))
 			print_string(out, PRINT_TEXT, NULL, "%s\n",
 				     "  not exported: audited as if exported with default options");
 	}
@@ -180,16 +289,16 @@ static void print_export_source(struct output *out,
 }
 
 static void print_subvols(struct output *out,
-			  const struct bino_audit_export *export)
+			  const struct bino_audit_target *export)
 {
-	size_t i, j, n = bino_audit_export_subvol_count(export);
+	size_t i, j, n = bino_audit_target_subvol_count(export);
 
 	if (n)
 		print_string(out, PRINT_TEXT, NULL, "%s\n", "  subvolumes:");
 	output_open_array(out, "subvolumes");
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_subvol *subvol =
-			bino_audit_export_subvol(export, i);
+			bino_audit_target_subvol(export, i);
 		int info_errno = bino_audit_subvol_info_errno(subvol);
 		uint64_t of = bino_audit_subvol_snapshot_of(subvol);
 
@@ -252,9 +361,9 @@ static void print_subvols(struct output *out,
 }
 
 static void print_submounts(struct output *out,
-			    const struct bino_audit_export *export)
+			    const struct bino_audit_target *export)
 {
-	size_t i, n = bino_audit_export_submount_count(export);
+	size_t i, n = bino_audit_target_submount_count(export);
 
 	if (n)
 		print_string(out, PRINT_TEXT, NULL, "%s\n",
@@ -262,7 +371,7 @@ static void print_submounts(struct output *out,
 	output_open_array(out, "submounts");
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_submount *submount =
-			bino_audit_export_submount(export, i);
+			bino_audit_target_submount(export, i);
 		const struct bino_mount *mount = bino_audit_submount_mount(submount);
 		enum bino_submount_view view = bino_audit_submount_view(submount);
 
@@ -280,7 +389,7 @@ static void print_submounts(struct output *out,
 }
 
 static void print_collisions(struct output *out,
-			     const struct bino_audit_export *export)
+			     const struct bino_audit_target *export)
 {
 	size_t i, j, n;
 	int c;
@@ -293,17 +402,17 @@ static void print_collisions(struct output *out,
 		snprintf(fmt, sizeof(fmt), " %s %%" PRIu64 "%s",
 			 bino_collision_name(c), c + 1 < BINO_COLLISION_NR ? "," : "\n");
 		print_u64(out, PRINT_ANY, bino_collision_name(c), fmt,
-			  bino_audit_export_collisions(export, c));
+			  bino_audit_target_collisions(export, c));
 	}
 	output_close(out);
 
 	output_open_object(out, "examples");
 	for (c = 0; c < BINO_COLLISION_NR; c++) {
 		output_open_array(out, bino_collision_name(c));
-		n = bino_audit_export_example_count(export, c);
+		n = bino_audit_target_example_count(export, c);
 		for (i = 0; i < n; i++) {
 			const struct bino_audit_example *example =
-				bino_audit_export_example(export, c, i);
+				bino_audit_target_example(export, c, i);
 			struct bino_key a = bino_audit_example_key(example, 0);
 			struct bino_key b = bino_audit_example_key(example, 1);
 
@@ -335,24 +444,26 @@ static void print_collisions(struct output *out,
 	}
 	output_close(out);
 
-	n = bino_audit_export_pair_count(export);
+	n = bino_audit_target_pair_count(export);
 	if (n)
 		print_string(out, PRINT_TEXT, NULL, "%s\n",
 			     "  colliding subvolume pairs:");
 	output_open_array(out, "subvolume_pairs");
 	for (i = 0; i < n; i++) {
-		const struct bino_audit_pair *pair = bino_audit_export_pair(export, i);
+		const struct bino_audit_pair *pair = bino_audit_target_pair(export, i);
 
 		output_open_object(out, NULL);
-		print_u64(out, PRINT_ANY, "a", "    %" PRIu64, pair->subvolid_a);
-		print_u64(out, PRINT_ANY, "b", " and %" PRIu64 ":", pair->subvolid_b);
+		print_u64(out, PRINT_ANY, "a", "    %" PRIu64,
+			  bino_audit_pair_subvolid(pair, 0));
+		print_u64(out, PRINT_ANY, "b", " and %" PRIu64 ":",
+			  bino_audit_pair_subvolid(pair, 1));
 		for (c = 0; c < BINO_COLLISION_NR; c++) {
 			char fmt[32];
 
 			snprintf(fmt, sizeof(fmt), " %s %%" PRIu64,
 				 bino_collision_name(c));
 			print_u64(out, PRINT_ANY, bino_collision_name(c), fmt,
-				  pair->collisions[c]);
+				  bino_audit_pair_collisions(pair, c));
 		}
 		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
 		output_close(out);
@@ -361,21 +472,21 @@ static void print_collisions(struct output *out,
 }
 
 static void print_verdict(struct output *out,
-			  const struct bino_audit_export *export)
+			  const struct bino_audit_target *export)
 {
 	const char *const *tool;
 	bool safe = true;
 	int c;
 
 	for (c = 0; c < BINO_COLLISION_NR; c++)
-		safe = safe && bino_audit_export_collisions(export, c) == 0;
+		safe = safe && bino_audit_target_collisions(export, c) == 0;
 	output_open_object(out, "verdict");
 	print_bool(out, PRINT_JSON, "safe", NULL, safe);
 	print_string(out, PRINT_TEXT, NULL, "  verdict: %s",
 		     safe ? "safe" : "unsafe for NFS clients");
 	output_open_object(out, "breaks");
 	for (c = 0; c < BINO_COLLISION_NR; c++) {
-		if (bino_audit_export_collisions(export, c) == 0)
+		if (bino_audit_target_collisions(export, c) == 0)
 			continue;
 		output_open_array(out, bino_collision_name(c));
 		print_string(out, PRINT_TEXT, NULL, "; %s breaks",
@@ -394,17 +505,17 @@ static void print_verdict(struct output *out,
 }
 
 static void print_devices(struct output *out,
-			  const struct bino_audit_export *export,
+			  const struct bino_audit_target *export,
 			  uint64_t *anomalies)
 {
-	size_t i, n = bino_audit_export_device_count(export);
+	size_t i, n = bino_audit_target_device_count(export);
 
 	if (n)
 		print_string(out, PRINT_TEXT, NULL, "%s\n", "  devices:");
 	output_open_array(out, "devices");
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_device *device =
-			bino_audit_export_device(export, i);
+			bino_audit_target_device(export, i);
 		enum bino_device_kind kind = bino_audit_device_kind(device);
 		const struct bino_mount *mount = bino_audit_device_mount(device);
 
@@ -445,18 +556,18 @@ struct audit_summary {
  */
 static void print_suggestion(struct output *out,
 			     const struct suggest_config *config,
-			     const struct bino_audit_export *export)
+			     const struct bino_audit_target *export)
 {
 	bool needed;
 
 	if (output_format(out) == OUTPUT_JSON) {
-		if (bino_audit_export_error(export))
+		if (bino_audit_target_error(export))
 			print_string(out, PRINT_JSON, "suggestion", NULL, NULL);
 		else
 			suggestion_json(out, "suggestion", config, export);
 		return;
 	}
-	if (bino_audit_export_error(export) || !audit_export_unsafe(export))
+	if (bino_audit_target_error(export) || !audit_export_unsafe(export))
 		return;
 	fflush(stdout);
 	putchar('\n');
@@ -464,58 +575,49 @@ static void print_suggestion(struct output *out,
 }
 
 static void print_export(struct output *out,
-			 const struct bino_audit_export *export,
-			 const struct suggest_config *suggest,
-			 struct audit_summary *summary)
+			 const struct bino_audit_target *export,
+			 const struct suggest_config *suggest)
 {
-	enum bino_error err = bino_audit_export_error(export);
+	enum bino_error err = bino_audit_target_error(export);
 	uint64_t anomalies = 0;
 
 	output_open_object(out, NULL);
-	print_text_path(out, "path", "%s\n", bino_audit_export_path(export));
+	print_text_path(out, "path", "%s\n", bino_audit_target_path(export));
 	print_export_source(out, export);
 	print_bool(out, PRINT_JSON, "absent", NULL, audit_export_absent(export));
 	if (err) {
 		const char *reason = audit_export_reason(export);
 
 		output_open_object(out, "error");
-		print_string(out, PRINT_JSON, "step", NULL, bino_strerror(err));
+		print_string(out, PRINT_JSON, "step", NULL, error_step(err));
 		print_i64(out, PRINT_JSON, "errno", NULL,
-			  bino_audit_export_errno(export));
+			  bino_audit_target_errno(export));
 		print_string(out, PRINT_JSON, "message", NULL, reason);
 		output_close(out);
-		print_string(out, PRINT_TEXT, NULL, "%s",
-			     audit_export_absent(export) ?
-				     "  not audited: absent on this machine (" :
-				     "  not audited: ");
-		print_string(out, PRINT_TEXT, NULL, "%s", bino_strerror(err));
-		print_string(out, PRINT_TEXT, NULL, ": %s", reason);
 		print_string(out, PRINT_TEXT, NULL, "%s\n",
-			     audit_export_absent(export) ? ")" : "");
-		fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME,
-			bino_audit_export_path(export), bino_strerror(err),
-			reason);
+			     audit_export_absent(export) ?
+				     "  not audited: absent on this machine" :
+				     "  not audited (see the error above)");
 		if (suggest)
 			print_suggestion(out, suggest, export);
 		output_close(out);
 		return;
 	}
-	summary->audited++;
 	print_string(out, PRINT_JSON, "error", NULL, NULL);
 	/* The server table's, as suggest says it: the same offline too. */
-	print_mount(out, "filesystem", bino_audit_export_filesystem(export));
-	if (bino_audit_export_filesystem(export)) {
+	print_mount(out, "filesystem", bino_audit_target_mount(export));
+	if (bino_audit_target_mount(export)) {
 		print_string(out, PRINT_TEXT, NULL, "%s", "  filesystem: ");
-		print_mount_text(out, bino_audit_export_filesystem(export));
+		print_mount_text(out, bino_audit_target_mount(export));
 		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
 	}
 	print_u64(out, PRINT_ANY, "entries", "  entries: %" PRIu64,
-		  bino_audit_export_entries(export));
+		  bino_audit_target_entries(export));
 	print_u64(out, PRINT_ANY, "unreadable", " (%" PRIu64 " unreadable)",
-		  bino_audit_export_unreadable(export));
+		  bino_audit_target_unreadable(export));
 	print_u64(out, PRINT_ANY, "client_filesystems",
 		  ", client filesystems: %" PRIu64 "\n",
-		  bino_audit_export_client_fs_count(export));
+		  bino_audit_target_client_fs_count(export));
 	print_subvols(out, export);
 	print_submounts(out, export);
 	print_collisions(out, export);
@@ -525,48 +627,242 @@ static void print_export(struct output *out,
 	if (suggest)
 		print_suggestion(out, suggest, export);
 	output_close(out);
-	if (audit_export_unsafe(export) || bino_audit_export_unreadable(export) ||
-	    anomalies)
-		summary->findings = true;
 }
 
-static int audit_report(const struct audit_options *opts,
-			const struct audit_session *session, struct output *out,
-			struct audit_summary *summary)
+/* Devices met that the mount table does not explain. */
+static uint64_t export_anomalies(const struct bino_audit_target *export)
 {
-	struct suggest_config config = {
-		.exports = session->exports,
-		.mounts = session->mounts,
-		.server = opts->client.server,
-		.client_dir = opts->client.client_dir,
-	};
+	size_t i, n = bino_audit_target_device_count(export);
+	uint64_t anomalies = 0;
+
+	for (i = 0; i < n; i++)
+		anomalies += bino_audit_device_kind(bino_audit_target_device(
+				     export, i)) == BINO_DEVICE_ANOMALY;
+	return anomalies;
+}
+
+/* What the exit status says, and each path not audited once on stderr. */
+static void audit_summarise(const struct audit_session *session,
+			    struct audit_summary *summary)
+{
 	size_t i, n = bino_audit_count(session->audit);
 
-	if (output_format(out) == OUTPUT_TEXT) {
-		if (audit_tree_print(stdout, session->audit, &opts->tree) != 0)
-			return -1;
-		putchar('\n');
+	if (bino_exports_error_count(session->files))
+		summary->findings = true;
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_target *export =
+			bino_audit_get(session->audit, i);
+		enum bino_error err = bino_audit_target_error(export);
+
+		if (err) {
+			diag_path(bino_audit_target_path(export), "%s: %s",
+				  bino_strerror(err), audit_export_reason(export));
+			continue;
+		}
+		summary->audited++;
+		if (audit_export_unsafe(export) ||
+		    bino_audit_target_unreadable(export) ||
+		    export_anomalies(export))
+			summary->findings = true;
 	}
+}
+
+/*
+ * The verdict of a path not audited: why is on stderr (once), this says
+ * whether it is absent and, for an offline server's export, its line.
+ */
+static void print_not_audited(const struct bino_audit_target *export)
+{
+	const struct bino_export *source = bino_audit_target_export(export);
+	char *file;
+
+	if (!audit_export_absent(export)) {
+		printf("not audited (the error is above)\n");
+		return;
+	}
+	printf("not audited: absent on this machine");
+	if (source) {
+		file = text_escape(bino_export_file(source),
+				   strlen(bino_export_file(source)));
+		printf(", exported to %s(%s) in %s:%u",
+		       bino_export_client(source), bino_export_options(source),
+		       file ? file : bino_export_file(source),
+		       bino_export_line(source));
+		free(file);
+	}
+	putchar('\n');
+}
+
+/* The first lines: one verdict per audited path. */
+static void print_verdict_lines(const struct audit_options *opts,
+				const struct bino_audit *audit)
+{
+	const char *red = opts->tree.color ? "\033[1;31m" : "";
+	const char *green = opts->tree.color ? "\033[32m" : "";
+	const char *reset = opts->tree.color ? "\033[0m" : "";
+	size_t i, n = bino_audit_count(audit);
+	int c;
+
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_target *export = bino_audit_get(audit, i);
+		const char *path = bino_audit_target_path(export);
+		char *escaped = text_escape(path, strlen(path));
+
+		printf("%s: ", escaped ? escaped : path);
+		free(escaped);
+		if (bino_audit_target_error(export)) {
+			print_not_audited(export);
+			continue;
+		}
+		if (!audit_export_unsafe(export)) {
+			printf("%ssafe%s\n", green, reset);
+			continue;
+		}
+		printf("%sunsafe%s:", red, reset);
+		for (c = 0; c < BINO_COLLISION_NR; c++)
+			printf(" %s %" PRIu64 "%s", bino_collision_name(c),
+			       bino_audit_target_collisions(export, c),
+			       c + 1 < BINO_COLLISION_NR ? "," : "\n");
+	}
+}
+
+/* The last line: what to run next. */
+static void print_next(const struct bino_audit *audit, bool blank)
+{
+	size_t i, n = bino_audit_count(audit), unsafe = 0, audited = 0;
+	const char *first = NULL;
+
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_target *export = bino_audit_get(audit, i);
+
+		if (bino_audit_target_error(export))
+			continue;
+		audited++;
+		if (!audit_export_unsafe(export))
+			continue;
+		if (!unsafe++)
+			first = bino_audit_target_path(export);
+	}
+	if (!audited)
+		return; /* nothing to go on: the errors say why */
+	if (!unsafe) {
+		printf("%snext: nothing to change; 'btrfs-ino suggest PATH' shows the client mounts\n",
+		       blank ? "\n" : "");
+		return;
+	}
+	if (unsafe == 1) {
+		char *escaped = text_escape(first, strlen(first));
+
+		printf("%snext: btrfs-ino suggest %s\n", blank ? "\n" : "",
+		       escaped ? escaped : first);
+		free(escaped);
+		return;
+	}
+	printf("%snext: btrfs-ino suggest (%zu unsafe exports)\n", blank ? "\n" : "",
+	       unsafe);
+}
+
+/*
+ * The drift report (drift.c); drift, like a collision, is a finding for the
+ * exit status.  0, or -1 out of memory.
+ */
+static int note_drift(struct output *out, const struct drift_input *drift,
+		      struct audit_summary *summary)
+{
+	long found = print_drift(out, drift);
+
+	if (found < 0)
+		return -1;
+	if (found > 0)
+		summary->findings = true;
+	return 0;
+}
+
+/* The JSON document, or with --verbose the full text report. */
+static int audit_document(const struct audit_options *opts,
+			  const struct audit_session *session,
+			  struct output *out, const struct suggest_config *config,
+			  struct audit_summary *summary)
+{
+	size_t i, n = bino_audit_count(session->audit);
+
 	output_begin(out);
 	print_u64(out, PRINT_JSON, "version", NULL, AUDIT_SCHEMA_VERSION);
 	print_string(out, PRINT_JSON, "model", NULL,
 		     (opts->flags & BINO_AUDIT_NFSV4) ? "nfsv4" : "nfsv3");
 	print_bool(out, PRINT_JSON, "privileged", NULL, geteuid() == 0);
-	if (print_exports_problems(out, session->exports))
-		summary->findings = true;
+	print_exports_problems(out, session->files);
+	if (note_drift(out, &opts->drift, summary) != 0)
+		return -1;
 	output_open_array(out, "exports");
 	for (i = 0; i < n; i++) {
 		if (i)
 			print_string(out, PRINT_TEXT, NULL, "%s", "\n");
 		print_export(out, bino_audit_get(session->audit, i),
-			     opts->suggest ? &config : NULL, summary);
+			     opts->suggest ? config : NULL);
 	}
 	output_close(out);
-	if (geteuid() != 0)
-		print_string(out, PRINT_TEXT, NULL, "\n%s",
-			     "note: not root: directories others cannot read were not audited,\n"
-			     "and snapshot sources outside the audited trees may be unknown.");
 	return output_end(out);
+}
+
+static int audit_report(const struct audit_options *opts,
+			const struct audit_session *session, struct output *out,
+			double seconds, struct audit_summary *summary)
+{
+	struct suggest_config config = {
+		.exports = session->files, /* what to change: the files */
+		.mounts = session->mounts,
+		.server = opts->client.server,
+		.client_dir = opts->client.client_dir,
+	};
+	const struct bino_audit *audit = session->audit;
+	size_t i, n = bino_audit_count(audit);
+	bool counted = false, problems = false;
+
+	if (opts->prometheus)
+		return prometheus_write(stdout, session->exports, audit, seconds);
+	if (output_format(out) == OUTPUT_JSON)
+		return audit_document(opts, session, out, &config, summary);
+	if (!opts->table_only) {
+		print_verdict_lines(opts, audit);
+		putchar('\n');
+	}
+	fflush(stdout);
+	if (audit_tree_print(stdout, audit, &opts->tree) != 0)
+		return -1;
+	if (opts->table_only)
+		return 0;
+	for (i = 0; i < n; i++)
+		counted = counted || !bino_audit_target_error(bino_audit_get(audit, i));
+	/* The note is about counts: none when nothing was audited. */
+	if (counted)
+		printf("(collisions between two subvolumes are counted once, at the higher ID)\n");
+	if (opts->verbose) {
+		putchar('\n');
+		if (audit_document(opts, session, out, &config, summary) != 0)
+			return -1;
+	} else {
+		/* They end with a blank line of their own. */
+		problems = bino_exports_error_count(session->files) ||
+			   bino_exports_warning_count(session->files);
+		if (problems)
+			putchar('\n');
+		print_exports_problems(out, session->files);
+		if (note_drift(out, &opts->drift, summary) != 0)
+			return -1;
+		for (i = 0; opts->suggest && i < n; i++)
+			print_suggestion(out, &config, bino_audit_get(audit, i));
+	}
+	if (geteuid() != 0) {
+		printf("%s%s\n", problems ? "" : "\n",
+		       "note: not root: directories others cannot read were not audited,\n"
+		       "and snapshot sources outside the audited trees may be unknown.");
+		problems = false;
+	}
+	/* With --suggest, what to do next is what was just printed. */
+	if (!opts->suggest)
+		print_next(audit, !problems);
+	return 0;
 }
 
 int cmd_audit(int argc, char **argv)
@@ -576,15 +872,19 @@ int cmd_audit(int argc, char **argv)
 	struct audit_request request;
 	struct audit_session session;
 	struct output *out = NULL;
+	struct timespec start, end;
 	int ret;
 
 	ret = parse_audit_options(argc, argv, &opts);
 	if (ret < 0)
-		return EXIT_CLEAN;
+		return stdout_done();
 	if (ret > 0)
 		return ret;
 	memset(&request, 0, sizeof(request));
 	request.exports_file = opts.exports_file;
+	request.etab_file = opts.etab_file;
+	if (!request.etab_file && !opts.exports_file)
+		request.etab_file = SYSTEM_ETAB;
 	request.mountinfo_file = opts.mountinfo_file;
 	request.flags = opts.flags;
 	request.quiet = opts.quiet;
@@ -592,15 +892,30 @@ int cmd_audit(int argc, char **argv)
 	request.paths = argv + optind;
 	request.n_paths = (size_t)(argc - optind);
 	request.nothing_to_do = "nothing to audit: no exports and no btrfs mounted";
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	if (audit_session_run(&request, &session) != 0)
 		return EXIT_USAGE;
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	opts.drift = (struct drift_input){
+		.session = &session,
+		.etab_file = request.etab_file,
+		.files_name = opts.exports_file ? opts.exports_file :
+			"/etc/exports and /etc/exports.d",
+		.fstab_file = opts.fstab_file,
+	};
+	if (!opts.fstab_file && !opts.exports_file && !opts.mountinfo_file)
+		opts.drift.fstab_file = SYSTEM_FSTAB;
+	audit_summarise(&session, &summary);
 	ret = EXIT_USAGE;
 	out = output_create(opts.format, stdout);
 	if (!out) {
 		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
 		goto out_session;
 	}
-	if (audit_report(&opts, &session, out, &summary) != 0 ||
+	if (audit_report(&opts, &session, out,
+			 (double)(end.tv_sec - start.tv_sec) +
+				 (double)(end.tv_nsec - start.tv_nsec) / 1e9,
+			 &summary) != 0 ||
 	    fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: write error: %s\n", PROGRAM_NAME,
 			strerror(errno));

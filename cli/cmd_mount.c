@@ -105,11 +105,11 @@ static void put_path(FILE *out, const char *path)
 /* Whether an earlier audited path is the same (one per crossmnt variant). */
 static bool seen_before(const struct bino_audit *audit, size_t index)
 {
-	const char *path = bino_audit_export_path(bino_audit_get(audit, index));
+	const char *path = bino_audit_target_path(bino_audit_get(audit, index));
 	size_t j;
 
 	for (j = 0; j < index; j++) {
-		if (strcmp(bino_audit_export_path(bino_audit_get(audit, j)),
+		if (strcmp(bino_audit_target_path(bino_audit_get(audit, j)),
 			   path) == 0)
 			return true;
 	}
@@ -126,12 +126,12 @@ static int check_exported(const struct bino_audit *audit)
 	int ret = 0;
 
 	for (i = 0; i < bino_audit_count(audit); i++) {
-		const struct bino_audit_export *exp = bino_audit_get(audit, i);
+		const struct bino_audit_target *exp = bino_audit_get(audit, i);
 
-		if (bino_audit_export_error(exp) || bino_audit_export_source(exp))
+		if (bino_audit_target_error(exp) || bino_audit_target_export(exp))
 			continue;
 		fprintf(stderr, "%s: mount: ", PROGRAM_NAME);
-		put_path(stderr, bino_audit_export_path(exp));
+		put_path(stderr, bino_audit_target_path(exp));
 		fputs(": not exported nor below an export; refusing to change "
 		      "mounts there\n", stderr);
 		ret = EXIT_USAGE;
@@ -207,15 +207,15 @@ static void run_step(struct mount_run *run, const struct bino_mountplan_step *st
 }
 
 /* Plan and carry out what one audited path needs. */
-static void mount_export(struct mount_run *run, const struct bino_audit_export *exp)
+static void mount_export(struct mount_run *run, const struct bino_audit_target *exp)
 {
-	const char *path = bino_audit_export_path(exp);
+	const char *path = bino_audit_target_path(exp);
 	struct bino_suggestion *sug = NULL;
 	size_t first = bino_mountplan_count(run->plan), i;
 	bool mounted = false;
 	enum bino_error err;
 
-	err = bino_audit_export_error(exp);
+	err = bino_audit_target_error(exp);
 	if (!err) {
 		err = bino_mountplan_add_stale(run->plan, run->session.mounts, path);
 		if (!err)
@@ -224,8 +224,8 @@ static void mount_export(struct mount_run *run, const struct bino_audit_export *
 			err = bino_mountplan_add_suggestion(run->plan, sug);
 	}
 	if (err) {
-		int saved = bino_audit_export_error(exp) ?
-			bino_audit_export_errno(exp) : errno;
+		int saved = bino_audit_target_error(exp) ?
+			bino_audit_target_errno(exp) : errno;
 
 		fprintf(stderr, "%s: mount: ", PROGRAM_NAME);
 		put_path(stderr, path);
@@ -246,7 +246,7 @@ static void mount_export(struct mount_run *run, const struct bino_audit_export *
 		      "  they next look up their directories; clients that listed them "
 		      "before\n  may need to remount to stop seeing the loop\n", stdout);
 	}
-	if (mounted && !(bino_audit_export_flags(exp) &
+	if (mounted && !(bino_audit_target_flags(exp) &
 			 (BINO_EXPORT_CROSSMNT | BINO_EXPORT_NOHIDE))) {
 		fputs("note: the export of ", stdout);
 		put_path(stdout, path);

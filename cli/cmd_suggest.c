@@ -15,14 +15,19 @@
 #include "output.h"
 #include "report.h"
 #include "suggest_options.h"
+#include "suggest_diff.h"
 #include "suggestion.h"
 #include "tables.h"
 
 #define SUGGEST_SCHEMA_VERSION 1
+#define SYSTEM_FSTAB "/etc/fstab"
 
 struct suggest_options {
 	const char *exports_file;
 	const char *mountinfo_file;
+	const char *fstab_file;
+	const char *output_dir;
+	bool diff;
 	struct suggest_config client; /* only server and client_dir */
 	enum suggest_block block;
 	enum output_format format;
@@ -49,6 +54,14 @@ void usage_suggest(FILE *stream)
 		"                        snapshot-hook\n"
 		"      --json            one JSON document: per PATH the facts and the text\n"
 		"                        of every block (see btrfs-ino(1))\n"
+		"      --diff            unified diffs of the exports file(s) and the server\n"
+		"                        fstab instead: apply with 'patch -d / -p0'; one\n"
+		"                        kind of file with --format exports or server-fstab,\n"
+		"                        which 'patch FILE' also applies\n"
+		"      --fstab FILE      the server fstab --diff appends to (default:\n"
+		"                        " SYSTEM_FSTAB ")\n"
+		"      --output-dir DIR  also write the mount units into DIR, each in a file\n"
+		"                        named as systemd requires\n"
 		"      --server NAME     the server's name in client lines (default: this\n"
 		"                        host's name)\n"
 		"      --client-dir DIR  where clients mount PATH (default: PATH itself)\n"
@@ -65,6 +78,9 @@ enum {
 	OPT_MOUNTINFO,
 	OPT_FORMAT,
 	OPT_JSON,
+	OPT_DIFF,
+	OPT_FSTAB,
+	OPT_OUTPUT_DIR,
 };
 
 static int parse_suggest_options(int argc, char **argv,
@@ -76,6 +92,9 @@ static int parse_suggest_options(int argc, char **argv,
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "json", no_argument, NULL, OPT_JSON },
 		SUGGEST_LONG_OPTIONS,
+		{ "diff", no_argument, NULL, OPT_DIFF },
+		{ "fstab", required_argument, NULL, OPT_FSTAB },
+		{ "output-dir", required_argument, NULL, OPT_OUTPUT_DIR },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -110,6 +129,15 @@ static int parse_suggest_options(int argc, char **argv,
 			if (ret)
 				return ret;
 			break;
+		case OPT_DIFF:
+			opts->diff = true;
+			break;
+		case OPT_FSTAB:
+			opts->fstab_file = optarg;
+			break;
+		case OPT_OUTPUT_DIR:
+			opts->output_dir = optarg;
+			break;
 		case 'q':
 			opts->quiet = true;
 			break;
@@ -117,12 +145,20 @@ static int parse_suggest_options(int argc, char **argv,
 			usage_suggest(stdout);
 			return -1;
 		default:
-			return usage_error("suggest", "invalid option");
+			return usage_try("suggest");
 		}
 	}
 	if (opts->format == OUTPUT_JSON && opts->block != SUGGEST_ALL)
 		return usage_error("suggest",
 				   "--json holds every block: it excludes --format");
+	if (opts->diff && opts->format == OUTPUT_JSON)
+		return usage_error("suggest", "--diff excludes --json");
+	if (opts->diff && opts->block != SUGGEST_ALL &&
+	    opts->block != SUGGEST_EXPORTS && opts->block != SUGGEST_SERVER_FSTAB)
+		return usage_error("suggest",
+				   "--diff changes the exports and server-fstab files only");
+	if (opts->fstab_file && !opts->diff)
+		return usage_error("suggest", "--fstab goes with --diff");
 	return 0;
 }
 
@@ -137,23 +173,23 @@ struct suggest_summary {
  * same path: a path is audited once per crossmnt among its clients, and
  * one suggestion is made, from the first unsafe audit of it.
  */
-static const struct bino_audit_export *
+static const struct bino_audit_target *
 suggest_source(const struct bino_audit *audit, size_t index)
 {
-	const struct bino_audit_export *exp = bino_audit_get(audit, index);
-	const char *path = bino_audit_export_path(exp);
+	const struct bino_audit_target *exp = bino_audit_get(audit, index);
+	const char *path = bino_audit_target_path(exp);
 	size_t j;
 
 	for (j = 0; j < index; j++) {
-		if (strcmp(bino_audit_export_path(bino_audit_get(audit, j)),
+		if (strcmp(bino_audit_target_path(bino_audit_get(audit, j)),
 			   path) == 0)
 			return NULL;
 	}
 	for (j = index; j < bino_audit_count(audit); j++) {
-		const struct bino_audit_export *other = bino_audit_get(audit, j);
+		const struct bino_audit_target *other = bino_audit_get(audit, j);
 
-		if (strcmp(bino_audit_export_path(other), path) == 0 &&
-		    !bino_audit_export_error(other) && audit_export_unsafe(other))
+		if (strcmp(bino_audit_target_path(other), path) == 0 &&
+		    !bino_audit_target_error(other) && audit_export_unsafe(other))
 			return other;
 	}
 	return exp;
@@ -162,7 +198,7 @@ suggest_source(const struct bino_audit *audit, size_t index)
 /* One path as text, after a blank line unless it is the first output. */
 static void suggest_text(const struct suggest_options *opts,
 			 const struct suggest_config *config,
-			 const struct bino_audit_export *exp,
+			 const struct bino_audit_target *exp,
 			 struct suggest_summary *summary)
 {
 	char *text = NULL;
@@ -192,7 +228,7 @@ static void suggest_text(const struct suggest_options *opts,
 
 static void suggest_json(struct output *out,
 			 const struct suggest_config *config,
-			 const struct bino_audit_export *exp,
+			 const struct bino_audit_target *exp,
 			 struct suggest_summary *summary)
 {
 	if (suggestion_json(out, NULL, config, exp) != 0)
@@ -209,13 +245,14 @@ int cmd_suggest(int argc, char **argv)
 	struct audit_session session;
 	struct suggest_config config;
 	struct output *out = NULL;
+	struct suggest_diff *diff = NULL;
 	size_t exports_errors;
 	int ret;
 	size_t i;
 
 	ret = parse_suggest_options(argc, argv, &opts);
 	if (ret < 0)
-		return EXIT_CLEAN;
+		return stdout_done();
 	if (ret > 0)
 		return ret;
 	memset(&request, 0, sizeof(request));
@@ -234,6 +271,15 @@ int cmd_suggest(int argc, char **argv)
 		.client_dir = opts.client.client_dir,
 	};
 	ret = EXIT_USAGE;
+	if (opts.diff) {
+		diff = suggest_diff_create(opts.exports_file,
+					   opts.fstab_file ? opts.fstab_file :
+							     SYSTEM_FSTAB);
+		if (!diff) {
+			fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+			goto out_session;
+		}
+	}
 	/* In text, the exports errors and warnings come first, in their own output. */
 	out = output_create(opts.format == OUTPUT_JSON ? OUTPUT_JSON : OUTPUT_TEXT,
 			    stdout);
@@ -252,12 +298,22 @@ int cmd_suggest(int argc, char **argv)
 		out = NULL;
 	}
 	for (i = 0; i < bino_audit_count(session.audit); i++) {
-		const struct bino_audit_export *exp =
+		const struct bino_audit_target *exp =
 			suggest_source(session.audit, i);
 
 		if (!exp)
 			continue;
-		if (out)
+		if (opts.output_dir && !bino_audit_target_error(exp) &&
+		    audit_export_unsafe(exp) &&
+		    suggest_write_units(&config, exp, opts.output_dir,
+					!opts.quiet) != 0)
+			goto out_output;
+		if (diff) {
+			if (suggest_diff_add(diff, &config, exp) == 0) {
+				summary.audited++;
+				summary.needed += audit_export_unsafe(exp);
+			}
+		} else if (out)
 			suggest_json(out, &config, exp, &summary);
 		else
 			suggest_text(&opts, &config, exp, &summary);
@@ -267,6 +323,8 @@ int cmd_suggest(int argc, char **argv)
 		if (output_end(out) != 0)
 			summary.audited = 0;
 	}
+	if (diff && suggest_diff_write(diff, opts.block, stdout) != 0)
+		summary.audited = 0;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: write error: %s\n", PROGRAM_NAME, strerror(errno));
 		goto out_output;
@@ -274,6 +332,7 @@ int cmd_suggest(int argc, char **argv)
 	if (summary.audited)
 		ret = summary.needed || exports_errors ? EXIT_FINDINGS : EXIT_CLEAN;
 out_output:
+	suggest_diff_destroy(diff);
 	output_destroy(out);
 out_session:
 	audit_session_release(&session);

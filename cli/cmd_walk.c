@@ -18,6 +18,7 @@
 #include "escape.h"
 #include "output.h"
 #include "progress.h"
+#include "walk_table.h"
 
 struct walk_options {
 	int flags;
@@ -28,6 +29,8 @@ struct walk_options {
 	bool post_order;
 	bool quiet;
 	enum output_format format;
+	bool table; /* -o, --list, --raw, --pairs or --noheadings */
+	struct walk_table_options table_opts;
 };
 
 struct walk_result {
@@ -35,6 +38,8 @@ struct walk_result {
 	size_t usable_starts;
 	uint64_t events; /* everything the walk returned */
 	struct progress progress;
+	struct walk_table *table; /* the table form, or NULL */
+	bool table_failed; /* a row could not be added or printed */
 };
 
 void usage_walk(FILE *stream)
@@ -44,7 +49,13 @@ void usage_walk(FILE *stream)
 		"List every entry below each PATH with its true identity\n"
 		"(device, subvolume ID, inode), one per line: DEV SUBVOLID INO PATH.\n\n"
 		"Output:\n"
-		"      --json             JSON Lines: one object per entry, loop or error\n"
+		"  -J, --json             JSON Lines: one object per entry, loop or error,\n"
+		"                         streamed\n"
+		"  -o, --output LIST      a table of these columns (see below)\n"
+		"  -l, --list             a table with aligned columns (held to the end)\n"
+		"  -r, --raw              a raw table: space-separated, escaped\n"
+		"      --pairs            a table of NAME=\"value\" pairs (-P is find's)\n"
+		"  -n, --noheadings       a table without column headings\n"
 		"      --stat             add mode, nlink, uid, gid, size, times, mount ID\n"
 		"  -0, --print0           print only paths, each followed by NUL\n"
 		"  -q, --quiet            do not report errors, loops or progress on stderr\n"
@@ -63,14 +74,16 @@ void usage_walk(FILE *stream)
 		"      --no-statx-subvol  do not use statx STATX_SUBVOL\n"
 		"      --no-subvol-ioctl  do not use the btrfs ioctl either\n"
 		"  -h, --help             show this help and exit\n\n"
-		"Exit status: 0 all walked, 1 loops or unreadable entries,\n"
-		"2 usage error or no PATH usable.\n",
+		"Columns (-o, default DEV,SUBVOLID,INO,PATH):\n",
 		PROGRAM_NAME);
+	walk_table_columns_help(stream);
+	fprintf(stream,
+		"\nExit status: 0 all walked, 1 loops or unreadable entries,\n"
+		"2 usage error or no PATH usable.  See btrfs-ino(1).\n");
 }
 
 enum {
-	OPT_JSON = 256,
-	OPT_STAT,
+	OPT_STAT = 256,
 	OPT_DEPTH,
 	OPT_MAXDEPTH,
 	OPT_XDEV,
@@ -79,12 +92,18 @@ enum {
 	OPT_NO_STATX_SUBVOL,
 	OPT_NO_SUBVOL_IOCTL,
 	OPT_THREADS,
+	OPT_PAIRS,
 };
 
 static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 {
 	static const struct option options[] = {
-		{ "json", no_argument, NULL, OPT_JSON },
+		{ "json", no_argument, NULL, 'J' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "raw", no_argument, NULL, 'r' },
+		{ "pairs", no_argument, NULL, OPT_PAIRS },
+		{ "noheadings", no_argument, NULL, 'n' },
 		{ "stat", no_argument, NULL, OPT_STAT },
 		{ "print0", no_argument, NULL, '0' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -108,12 +127,34 @@ static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 	if (opts->threads < 1)
 		opts->threads = 1;
 	opts->format = OUTPUT_TEXT;
-	while ((opt = getopt_long(argc, argv, "0qPHLh", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "0qPHLhJo:lrn", options, NULL)) != -1) {
 		char *end;
 
 		switch (opt) {
-		case OPT_JSON:
+		case 'J':
 			opts->format = OUTPUT_JSON;
+			break;
+		case 'o':
+			if (walk_table_parse_columns(optarg, &opts->table_opts) != 0)
+				return usage_error("walk", "unknown column in '%s'",
+						   optarg);
+			opts->table = true;
+			break;
+		case 'l':
+			opts->table_opts.mode = WALK_TABLE_LIST;
+			opts->table = true;
+			break;
+		case 'r':
+			opts->table_opts.mode = WALK_TABLE_RAW;
+			opts->table = true;
+			break;
+		case OPT_PAIRS:
+			opts->table_opts.mode = WALK_TABLE_PAIRS;
+			opts->table = true;
+			break;
+		case 'n':
+			opts->table_opts.noheadings = true;
+			opts->table = true;
 			break;
 		case OPT_STAT:
 			opts->stat = true;
@@ -177,11 +218,16 @@ static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 			usage_walk(stdout);
 			return -1;
 		default:
-			return usage_error("walk", "invalid option");
+			return usage_try("walk");
 		}
 	}
 	if (opts->print0 && opts->format == OUTPUT_JSON)
 		return usage_error("walk", "--print0 and --json exclude each other");
+	if (opts->table && (opts->print0 || opts->format == OUTPUT_JSON || opts->stat))
+		return usage_error("walk", "a table (-o, --list, --raw, --pairs, "
+				   "--noheadings) excludes --print0, --json and --stat");
+	if (opts->table && walk_table_needs_stat(&opts->table_opts))
+		opts->stat = true;
 	if (optind >= argc)
 		return usage_error("walk", "no PATH given");
 	return 0;
@@ -195,8 +241,7 @@ static void report_error(const struct walk_options *opts, struct output *out,
 	result->problems = true;
 	progress_clear(&result->progress);
 	if (!opts->quiet)
-		diag_path(bino_entry_path(entry), "%s (%s)",
-			  strerror(error_errno), bino_strerror(step));
+		diag_error(bino_entry_path(entry), step, error_errno);
 	if (output_format(out) != OUTPUT_JSON)
 		return;
 	output_begin(out);
@@ -205,7 +250,7 @@ static void report_error(const struct walk_options *opts, struct output *out,
 		   bino_entry_path_length(entry));
 	print_i64(out, PRINT_JSON, "errno", NULL, error_errno);
 	print_string(out, PRINT_JSON, "error", NULL, strerror(error_errno));
-	print_string(out, PRINT_JSON, "step", NULL, bino_strerror(step));
+	print_string(out, PRINT_JSON, "step", NULL, error_step(step));
 	output_end(out);
 }
 
@@ -368,6 +413,12 @@ static int walk_paths(const struct walk_options *opts, char **paths,
 			       bino_entry_path_length(entry) + 1, stdout);
 			continue;
 		}
+		if (result->table) {
+			if (walk_table_add(result->table, entry,
+					   opts->stat ? &st : NULL) != 0)
+				result->table_failed = true;
+			continue;
+		}
 		print_entry(out, entry, opts->stat ? &st : NULL);
 	}
 	bino_walk_destroy(walk);
@@ -390,19 +441,30 @@ int cmd_walk(int argc, char **argv)
 
 	ret = parse_walk_options(argc, argv, &opts);
 	if (ret < 0)
-		return EXIT_CLEAN;
+		return stdout_done();
 	if (ret > 0)
 		return ret;
 	setvbuf(stdout, stdout_buffer, _IOFBF, sizeof(stdout_buffer));
 	progress_init(&result.progress, "walk", !opts.quiet);
 	out = output_create(opts.format, stdout);
-	if (!out) {
+	if (opts.table)
+		result.table = walk_table_create(&opts.table_opts, stdout);
+	if (!out || (opts.table && !result.table)) {
 		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+		output_destroy(out);
 		return EXIT_USAGE;
 	}
 	ret = walk_paths(&opts, argv + optind, (size_t)(argc - optind), out,
 			 &result);
 	output_destroy(out);
+	if (result.table && (result.table_failed ||
+			     walk_table_finish(result.table) != 0))
+		ret = -1;
+	walk_table_destroy(result.table);
+	if (ret < 0 && result.table_failed) {
+		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+		return EXIT_USAGE;
+	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: write error: %s\n", PROGRAM_NAME,
 			strerror(errno));

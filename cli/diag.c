@@ -22,3 +22,39 @@ void diag_path(const char *path, const char *fmt, ...)
 	va_end(args);
 	fputc('\n', stderr);
 }
+
+const char *error_step(enum bino_error err)
+{
+	static const char *const steps[] = {
+		[BINO_OK] = "ok",
+		[BINO_ERROR_STOP_ITERATION] = "end",
+		[BINO_ERROR_NO_MEMORY] = "memory",
+		[BINO_ERROR_INVALID_ARGUMENT] = "argument",
+		[BINO_ERROR_OPEN_FAILED] = "open",
+		[BINO_ERROR_STAT_FAILED] = "stat",
+		[BINO_ERROR_READDIR_FAILED] = "readdir",
+		[BINO_ERROR_SUBVOLID_FAILED] = "subvolid",
+		[BINO_ERROR_FILE_HANDLE_FAILED] = "file_handle",
+		[BINO_ERROR_CHANGED_DURING_WALK] = "changed",
+		[BINO_ERROR_MOUNTINFO_FAILED] = "mountinfo",
+		[BINO_ERROR_EXPORTS_READ_FAILED] = "exports_read",
+		[BINO_ERROR_EXPORTS_SYNTAX] = "exports_syntax",
+		[BINO_ERROR_NOT_FOUND] = "not_found",
+		[BINO_ERROR_MOUNTINFO_SYNTAX] = "mountinfo_syntax",
+		[BINO_ERROR_MOUNT_FAILED] = "mount",
+		[BINO_ERROR_UMOUNT_FAILED] = "umount",
+		[BINO_ERROR_SUBVOL_INFO_FAILED] = "subvol_info",
+	};
+
+	if ((unsigned)err < sizeof(steps) / sizeof(steps[0]) && steps[err])
+		return steps[err];
+	return "unknown";
+}
+
+void diag_error(const char *path, enum bino_error err, int errnum)
+{
+	if (errnum)
+		diag_path(path, "%s: %s", bino_strerror(err), strerror(errnum));
+	else
+		diag_path(path, "%s", bino_strerror(err));
+}

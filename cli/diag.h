@@ -10,4 +10,18 @@
 void diag_path(const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+#include "btrfsino.h"
+
+/*
+ * The step that failed as a short token for JSON ("stat", "open",
+ * "readdir"...): bino_strerror() gives a phrase for people.
+ */
+const char *error_step(enum bino_error err);
+
+/*
+ * The one wording of an error on a path, in every command:
+ * "btrfs-ino: PATH: Could not stat: No such file or directory".
+ */
+void diag_error(const char *path, enum bino_error err, int errnum);
+
 #endif

@@ -31,4 +31,10 @@ char *text_escape(const char *s, size_t len);
  */
 bool text_needs_escape(const char *s, size_t len);
 
+/*
+ * Undo the octal escapes of fstab(5) and exports(5) fields in place: "\ooo"
+ * (below \400) stands for that byte; other backslashes stay.
+ */
+void unescape_octal(char *s);
+
 #endif

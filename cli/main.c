@@ -3,6 +3,7 @@
  * btrfs-ino: the command table and the options common to all commands.
  * Each command lives in its own cmd_*.c and uses the public API only.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -45,6 +46,24 @@ static void usage_main(FILE *stream)
 		"help", "describe a command", PROGRAM_NAME, PROGRAM_NAME);
 }
 
+int usage_try(const char *command)
+{
+	fprintf(stderr, "Try '%s%s%s --help' for more information.\n",
+		PROGRAM_NAME, command ? " " : "", command ? command : "");
+	return EXIT_USAGE;
+}
+
+int stdout_done(void)
+{
+	/* util-linux's close_stdout(): a help nobody could read is a failure. */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s: write error: %s\n", PROGRAM_NAME,
+			strerror(errno ? errno : EIO));
+		return EXIT_FAILURE;
+	}
+	return EXIT_CLEAN;
+}
+
 int usage_error(const char *command, const char *fmt, ...)
 {
 	va_list args;
@@ -53,9 +72,8 @@ int usage_error(const char *command, const char *fmt, ...)
 	va_start(args, fmt);
 	vfprintf(stderr, fmt, args);
 	va_end(args);
-	fprintf(stderr, "\nTry '%s%s%s --help' for more information.\n",
-		PROGRAM_NAME, command ? " " : "", command ? command : "");
-	return EXIT_USAGE;
+	fputc('\n', stderr);
+	return usage_try(command);
 }
 
 static const struct command *find_command(const char *name)
@@ -75,13 +93,13 @@ static int cmd_help(int argc, char **argv)
 
 	if (argc < 2) {
 		usage_main(stdout);
-		return EXIT_CLEAN;
+		return stdout_done();
 	}
 	command = find_command(argv[1]);
 	if (!command)
 		return usage_error(NULL, "unknown command '%s'", argv[1]);
 	command->usage(stdout);
-	return EXIT_CLEAN;
+	return stdout_done();
 }
 
 int main(int argc, char **argv)
@@ -94,18 +112,21 @@ int main(int argc, char **argv)
 	const struct command *command;
 	int opt, first;
 
+	/* getopt names the program after argv[0]: not the install path. */
+	argv[0] = (char *)PROGRAM_NAME;
 	/* Stop at the command name: its options are its own. */
 	while ((opt = getopt_long(argc, argv, "+hV", options, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
 			usage_main(stdout);
-			return EXIT_CLEAN;
+			return stdout_done();
 		case 'V':
 			printf("%s %s (libbtrfsino %s)\n", PROGRAM_NAME,
 			       BTRFS_INO_VERSION, bino_version());
-			return EXIT_CLEAN;
+			return stdout_done();
 		default:
-			return usage_error(NULL, "invalid option");
+			/* getopt said what was wrong, as util-linux tools do. */
+			return usage_try(NULL);
 		}
 	}
 	if (optind >= argc)
@@ -116,6 +137,7 @@ int main(int argc, char **argv)
 	if (!command)
 		return usage_error(NULL, "unknown command '%s'", argv[optind]);
 	first = optind;
+	argv[first] = (char *)PROGRAM_NAME; /* getopt's messages, as above */
 	optind = 0; /* restart getopt for the command's own options */
 	return command->run(argc - first, argv + first);
 }

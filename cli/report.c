@@ -65,34 +65,34 @@ void print_mount_text(struct output *out, const struct bino_mount *mount)
 	print_text_path(out, NULL, " root %s)", bino_mount_root(mount));
 }
 
-const char *audit_export_reason(const struct bino_audit_export *exp)
+const char *audit_export_reason(const struct bino_audit_target *exp)
 {
-	if (bino_audit_export_error(exp) == BINO_ERROR_NOT_FOUND &&
-	    bino_audit_export_errno(exp) == 0)
+	if (bino_audit_target_error(exp) == BINO_ERROR_NOT_FOUND &&
+	    bino_audit_target_errno(exp) == 0)
 		return "the --mountinfo file lists no mount at or above it";
-	return strerror(bino_audit_export_errno(exp));
+	return strerror(bino_audit_target_errno(exp));
 }
 
-bool audit_export_absent(const struct bino_audit_export *exp)
+bool audit_export_absent(const struct bino_audit_target *exp)
 {
-	return bino_audit_export_error(exp) == BINO_ERROR_STAT_FAILED &&
-	       bino_audit_export_errno(exp) == ENOENT;
+	return bino_audit_target_error(exp) == BINO_ERROR_STAT_FAILED &&
+	       bino_audit_target_errno(exp) == ENOENT;
 }
 
-bool audit_export_unsafe(const struct bino_audit_export *exp)
+bool audit_export_unsafe(const struct bino_audit_target *exp)
 {
 	int c;
 
 	for (c = 0; c < BINO_COLLISION_NR; c++) {
-		if (bino_audit_export_collisions(exp, c))
+		if (bino_audit_target_collisions(exp, c))
 			return true;
 	}
 	return false;
 }
 
-void print_export_json(struct output *out, const struct bino_audit_export *exp)
+void print_export_json(struct output *out, const struct bino_audit_target *exp)
 {
-	const struct bino_export *source = bino_audit_export_source(exp);
+	const struct bino_export *source = bino_audit_target_export(exp);
 
 	print_bool(out, PRINT_JSON, "exported", NULL, source != NULL);
 	if (!source) {
@@ -104,7 +104,7 @@ void print_export_json(struct output *out, const struct bino_audit_export *exp)
 	print_u64(out, PRINT_JSON, "line", NULL, bino_export_line(source));
 	print_u64(out, PRINT_JSON, "last_line", NULL, bino_export_last_line(source));
 	print_text_path(out, "path", NULL, bino_export_path(source));
-	print_bool(out, PRINT_JSON, "covers", NULL, bino_audit_export_covered(exp));
+	print_bool(out, PRINT_JSON, "covers", NULL, bino_audit_target_covered(exp));
 	print_string(out, PRINT_JSON, "client", NULL, bino_export_client(source));
 	print_string(out, PRINT_JSON, "options", NULL, bino_export_options(source));
 	output_close(out);

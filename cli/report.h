@@ -37,16 +37,16 @@ void print_mount_text(struct output *out, const struct bino_mount *mount);
  * "export", the entry applied: {file, line, last_line, path, covers,
  * client, options}, or null.
  */
-void print_export_json(struct output *out, const struct bino_audit_export *exp);
+void print_export_json(struct output *out, const struct bino_audit_target *exp);
 
 /*
  * Why @exp could not be audited, for after its bino_strerror(): the errno's
  * message, or what the server mount table lacks.
  */
-const char *audit_export_reason(const struct bino_audit_export *exp);
+const char *audit_export_reason(const struct bino_audit_target *exp);
 
 /* Whether @exp could not be audited because its path does not exist here. */
-bool audit_export_absent(const struct bino_audit_export *exp);
+bool audit_export_absent(const struct bino_audit_target *exp);
 
 /*
  * What reading the exports files found: "exports_errors" (where exportfs
@@ -58,6 +58,6 @@ size_t print_exports_problems(struct output *out,
 			      const struct bino_exports *exports);
 
 /* Whether the audit counted any collision in @exp. */
-bool audit_export_unsafe(const struct bino_audit_export *exp);
+bool audit_export_unsafe(const struct bino_audit_target *exp);
 
 #endif

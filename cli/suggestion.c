@@ -124,7 +124,7 @@ static bool same_line(const struct bino_export *a, const struct bino_export *b)
 static const struct bino_export *next_export_line(const struct suggest_ctx *ctx,
 						  size_t *i)
 {
-	const struct bino_export *source = bino_audit_export_source(ctx->exp);
+	const struct bino_export *source = bino_audit_target_export(ctx->exp);
 	const struct bino_exports *exports = ctx->config->exports;
 	size_t j, n = exports ? bino_exports_count(exports) : 0;
 
@@ -248,7 +248,7 @@ static void put_exports_line(const struct suggest_ctx *ctx,
 
 static void block_server_fstab(const struct suggest_ctx *ctx)
 {
-	const struct bino_mount *fs = bino_suggestion_filesystem(ctx->sug);
+	const struct bino_mount *fs = bino_suggestion_mount(ctx->sug);
 	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
 	FILE *out = ctx->out;
 
@@ -318,7 +318,7 @@ static void block_mount_units(const struct suggest_ctx *ctx)
  */
 static void put_exports_target(const struct suggest_ctx *ctx, const char *what)
 {
-	const struct bino_export *source = bino_audit_export_source(ctx->exp);
+	const struct bino_export *source = bino_audit_target_export(ctx->exp);
 	FILE *out = ctx->out;
 
 	if (!source) {
@@ -328,7 +328,7 @@ static void put_exports_target(const struct suggest_ctx *ctx, const char *what)
 			     "# (*) for you.\n", ctx->path);
 		return;
 	}
-	if (bino_audit_export_covered(ctx->exp)) {
+	if (bino_audit_target_covered(ctx->exp)) {
 		fprintf(out, "# Server /etc/exports: no line exports %s; the export of ", ctx->path);
 		quote_exports_path(out, bino_export_path(source));
 		fputs("\n# covers it (its clients see the path there), so its lines change.\n", out);
@@ -351,7 +351,7 @@ static void block_exports(const struct suggest_ctx *ctx)
 	      "# filesystem of its own: Linux clients do so with NFSv3 and NFSv4 (each\n"
 	      "# mount's fsid comes from its subvolume).\n"
 	      "# Then: exportfs -ra\n", out);
-	if (!bino_audit_export_source(ctx->exp))
+	if (!bino_audit_target_export(ctx->exp))
 		put_exports_line(ctx, NULL, ctx->path, "crossmnt", NULL);
 	while ((line = next_export_line(ctx, &i))) {
 		fputs("# replace ", out);
@@ -375,7 +375,7 @@ static void block_exports_nohide(const struct suggest_ctx *ctx)
 	      "# single-host clients.  fsid= is the subvolume's UUID, never the parent's:\n"
 	      "# stable across reboots and unique, so file handles stay valid.\n"
 	      "# Then: exportfs -ra\n", out);
-	if (!bino_audit_export_source(ctx->exp))
+	if (!bino_audit_target_export(ctx->exp))
 		put_exports_line(ctx, NULL, ctx->path, NULL, NULL);
 	for (j = 0; (line = next_export_line(ctx, &j));)
 		put_exports_line(ctx, line, bino_export_path(line), NULL, NULL);
@@ -388,7 +388,7 @@ static void block_exports_nohide(const struct suggest_ctx *ctx)
 			format_uuid(fsid, uuid);
 		else
 			fputs("# subvolume UUID unknown: choose a unique fsid=\n", out);
-		if (!bino_audit_export_source(ctx->exp))
+		if (!bino_audit_target_export(ctx->exp))
 			put_exports_line(ctx, NULL, subvol_path(ctx, i), "nohide",
 					 uuid ? fsid : NULL);
 		for (j = 0; (line = next_export_line(ctx, &j));)
@@ -671,7 +671,7 @@ static void summary_comment(const struct suggest_ctx *ctx)
 	fprintf(out, "# %s: unsafe for NFS clients (", ctx->path);
 	for (c = 0; c < BINO_COLLISION_NR; c++)
 		fprintf(out, "%s%s %" PRIu64, c ? ", " : "", bino_collision_name(c),
-			bino_audit_export_collisions(ctx->exp, c));
+			bino_audit_target_collisions(ctx->exp, c));
 	fprintf(out, ").\n# %zu subvolume(s) below it, %zu not mounted on their own path:\n",
 		n, subvols_to_mount(ctx));
 	for (i = 0; i < n; i++) {
@@ -751,16 +751,16 @@ static void suggest_export(const struct suggest_ctx *ctx)
 
 enum bino_error suggest_begin(struct suggest_ctx *ctx,
 			      const struct suggest_config *config,
-			      const struct bino_audit_export *exp,
+			      const struct bino_audit_target *exp,
 			      struct bino_suggestion **sug)
 {
-	enum bino_error err = bino_audit_export_error(exp);
+	enum bino_error err = bino_audit_target_error(exp);
 	const uint8_t *uuid;
 
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->config = config;
 	ctx->exp = exp;
-	ctx->path = bino_audit_export_path(exp);
+	ctx->path = bino_audit_target_path(exp);
 	if (err) {
 		fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME, ctx->path,
 			bino_strerror(err), audit_export_reason(exp));
@@ -798,7 +798,7 @@ bool suggest_applies(const struct suggest_ctx *ctx)
 
 void suggest_unsafe(const struct suggest_ctx *ctx)
 {
-	const struct bino_mount *fs = bino_suggestion_filesystem(ctx->sug);
+	const struct bino_mount *fs = bino_suggestion_mount(ctx->sug);
 
 	if (!suggest_applies(ctx)) {
 		fprintf(ctx->out,
@@ -813,7 +813,7 @@ void suggest_unsafe(const struct suggest_ctx *ctx)
 }
 
 int suggestion_write(const struct suggest_config *config,
-		     const struct bino_audit_export *exp,
+		     const struct bino_audit_target *exp,
 		     enum suggest_block block, FILE *stream, bool *needed)
 {
 	struct bino_suggestion *sug = NULL;

@@ -16,7 +16,7 @@
 /* What one export's blocks are written from. */
 struct suggest_ctx {
 	const struct suggest_config *config;
-	const struct bino_audit_export *exp;
+	const struct bino_audit_target *exp;
 	const struct bino_suggestion *sug;
 	enum suggest_block block;
 	const char *path;
@@ -35,7 +35,7 @@ struct suggest_ctx {
  */
 enum bino_error suggest_begin(struct suggest_ctx *ctx,
 			      const struct suggest_config *config,
-			      const struct bino_audit_export *exp,
+			      const struct bino_audit_target *exp,
 			      struct bino_suggestion **sug);
 
 /* Whether there is configuration to write: subvolumes on a known btrfs. */

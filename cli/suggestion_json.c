@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "btrfs-ino.h"
+#include "diag.h"
 #include "report.h"
 #include "suggestion_ctx.h"
 
@@ -92,7 +93,7 @@ static void json_error(struct output *out, enum bino_error err, int error_errno,
 		       const char *message)
 {
 	output_open_object(out, "error");
-	print_string(out, PRINT_JSON, "step", NULL, bino_strerror(err));
+	print_string(out, PRINT_JSON, "step", NULL, error_step(err));
 	print_i64(out, PRINT_JSON, "errno", NULL, error_errno);
 	print_string(out, PRINT_JSON, "message", NULL,
 		     message ? message : strerror(error_errno));
@@ -101,7 +102,7 @@ static void json_error(struct output *out, enum bino_error err, int error_errno,
 
 int suggestion_json(struct output *out, const char *key,
 		    const struct suggest_config *config,
-		    const struct bino_audit_export *exp)
+		    const struct bino_audit_target *exp)
 {
 	struct bino_suggestion *sug = NULL;
 	struct suggest_ctx ctx;
@@ -109,11 +110,11 @@ int suggestion_json(struct output *out, const char *key,
 	int ret = 0;
 
 	output_open_object(out, key);
-	print_text_path(out, "path", NULL, bino_audit_export_path(exp));
+	print_text_path(out, "path", NULL, bino_audit_target_path(exp));
 	err = suggest_begin(&ctx, config, exp, &sug);
 	if (err) {
-		if (bino_audit_export_error(exp))
-			json_error(out, err, bino_audit_export_errno(exp),
+		if (bino_audit_target_error(exp))
+			json_error(out, err, bino_audit_target_errno(exp),
 				   audit_export_reason(exp));
 		else
 			json_error(out, err, errno, NULL);
@@ -123,7 +124,7 @@ int suggestion_json(struct output *out, const char *key,
 	print_string(out, PRINT_JSON, "error", NULL, NULL);
 	print_export_json(out, exp);
 	print_bool(out, PRINT_JSON, "needed", NULL, bino_suggestion_needed(sug));
-	print_mount(out, "filesystem", bino_suggestion_filesystem(sug));
+	print_mount(out, "filesystem", bino_suggestion_mount(sug));
 	print_string(out, PRINT_JSON, "fs_uuid", NULL,
 		     bino_suggestion_fs_uuid(sug) ? ctx.uuid : NULL);
 	print_string(out, PRINT_JSON, "mount_options", NULL,

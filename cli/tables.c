@@ -101,12 +101,55 @@ int read_mounts(const char *mountinfo_file, struct bino_mounts **ret)
 	return -1;
 }
 
-static void show_audit_progress(const struct bino_audit_export *exp,
+/*
+ * The live table: @path read whole (ETAB_READ), or up to a syntax error
+ * (ETAB_ERROR), or not there or exporting nothing (ETAB_ABSENT, ETAB_EMPTY:
+ * *@ret NULL).  Returns 0, or -1 when it cannot be read.
+ */
+static int read_etab(const char *path, struct bino_exports **ret,
+		     enum etab_state *state)
+{
+	struct bino_syntax_error syntax;
+	struct bino_exports *etab;
+	enum bino_error err;
+
+	*ret = NULL;
+	if (bino_exports_create(&etab) != BINO_OK) {
+		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+		return -1;
+	}
+	memset(&syntax, 0, sizeof(syntax));
+	err = bino_exports_add_file(etab, path, &syntax);
+	if (err == BINO_ERROR_EXPORTS_READ_FAILED && errno == ENOENT) {
+		*state = ETAB_ABSENT;
+		bino_exports_destroy(etab);
+		return 0;
+	}
+	if (err != BINO_OK && err != BINO_ERROR_EXPORTS_SYNTAX) {
+		fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME, path,
+			bino_strerror(err), strerror(errno));
+		bino_exports_destroy(etab);
+		return -1;
+	}
+	if (err == BINO_ERROR_EXPORTS_SYNTAX)
+		fprintf(stderr, "%s: %s:%u:%u: %s\n", PROGRAM_NAME, path,
+			syntax.line, syntax.column, syntax.message);
+	if (err == BINO_OK && bino_exports_count(etab) == 0) {
+		*state = ETAB_EMPTY;
+		bino_exports_destroy(etab);
+		return 0;
+	}
+	*state = err == BINO_OK ? ETAB_READ : ETAB_ERROR;
+	*ret = etab;
+	return 0;
+}
+
+static void show_audit_progress(const struct bino_audit_target *exp,
 				uint64_t entries, void *data)
 {
 	(void)data;
 	fprintf(stderr, "\r\033[K%s: auditing %s: %" PRIu64 " entries",
-		PROGRAM_NAME, bino_audit_export_path(exp), entries);
+		PROGRAM_NAME, bino_audit_target_path(exp), entries);
 	fflush(stderr);
 }
 
@@ -133,8 +176,16 @@ int audit_session_run(const struct audit_request *request,
 	enum bino_error err;
 
 	memset(session, 0, sizeof(*session));
-	if (read_exports(request->exports_file, &session->exports) != 0)
+	if (read_exports(request->exports_file, &session->files) != 0)
 		return -1;
+	session->exports = session->files;
+	if (request->etab_file) {
+		if (read_etab(request->etab_file, &session->etab,
+			      &session->etab_state) != 0)
+			goto out_release;
+		if (session->etab)
+			session->exports = session->etab;
+	}
 	if (read_mounts(request->mountinfo_file, &session->mounts) != 0)
 		goto out_release;
 	err = bino_audit_create(session->exports, session->mounts,
@@ -171,6 +222,7 @@ void audit_session_release(struct audit_session *session)
 {
 	bino_audit_destroy(session->audit);
 	bino_mounts_destroy(session->mounts);
-	bino_exports_destroy(session->exports);
+	bino_exports_destroy(session->etab);
+	bino_exports_destroy(session->files);
 	memset(session, 0, sizeof(*session));
 }

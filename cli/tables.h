@@ -21,6 +21,11 @@ int read_mounts(const char *mountinfo_file, struct bino_mounts **ret);
 /* What to audit, from a command's options. */
 struct audit_request {
 	const char *exports_file; /* NULL: the system's exports files */
+	/*
+	 * The live export table (exportfs's etab) to audit instead of the
+	 * exports files, which are then read to compare; NULL: none.
+	 */
+	const char *etab_file;
 	const char *mountinfo_file; /* NULL: this process's own table */
 	int flags; /* enum bino_audit_flags */
 	bool quiet; /* no progress line, even on a terminal */
@@ -32,9 +37,21 @@ struct audit_request {
 	const char *nothing_to_do;
 };
 
+/* What became of the etab of an audit_request. */
+enum etab_state {
+	ETAB_NOT_READ, /* none asked for */
+	ETAB_READ, /* read whole: it is the table audited */
+	ETAB_ERROR, /* reading it stopped at a syntax error: audited as read */
+	ETAB_ABSENT, /* no such file: the exports files are audited */
+	ETAB_EMPTY, /* exports nothing: the exports files are audited */
+};
+
 /* The tables read and the audit run; release with audit_session_release(). */
 struct audit_session {
-	struct bino_exports *exports;
+	struct bino_exports *exports; /* the table audited: etab or files */
+	struct bino_exports *files; /* the exports files (may be @exports) */
+	struct bino_exports *etab; /* the etab read, or NULL */
+	enum etab_state etab_state;
 	struct bino_mounts *mounts;
 	struct bino_audit *audit;
 };

@@ -47,20 +47,26 @@ _btrfs_ino()
 			# A number: nothing to offer.
 			return
 			;;
+		-o | --output)
+			mapfile -t COMPREPLY < <(compgen -W 'DEV ST_DEV SUBVOLID INO TYPE DEPTH
+				SOURCE FSTYPE MODE NLINK UID GID SIZE MTIME MNT_ID PATH' -- "$cur")
+			return
+			;;
 		esac
-		opts='--json --stat -0 --print0 -q --quiet --depth --maxdepth --xdev
+		opts='-J --json -o --output -l --list -r --raw --pairs -n --noheadings
+			--stat -0 --print0 -q --quiet --depth --maxdepth --xdev
 			--same-subvol --threads -P -H -L --stat-all --no-statx-subvol
 			--no-subvol-ioctl -h --help'
 		;;
 	audit | suggest)
-		# The options both take; --format only suggest does.
+		# The options both take; --format's values differ.
 		case $prev in
-		--exports | --mountinfo)
+		--exports | --mountinfo | --etab | --fstab)
 			compopt -o filenames 2>/dev/null
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 			return
 			;;
-		--client-dir)
+		--client-dir | --output-dir)
 			compopt -o filenames 2>/dev/null
 			mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 			return
@@ -70,17 +76,27 @@ _btrfs_ino()
 			return
 			;;
 		--format)
-			mapfile -t COMPREPLY < <(compgen -W 'server-fstab mount-units exports
-				exports-nohide client-fstab autofs snapshot-hook' -- "$cur")
+			if [[ $command == audit ]]; then
+				mapfile -t COMPREPLY < <(compgen -W 'text prometheus' -- "$cur")
+			else
+				mapfile -t COMPREPLY < <(compgen -W 'server-fstab mount-units exports
+					exports-nohide client-fstab autofs snapshot-hook' -- "$cur")
+			fi
+			return
+			;;
+		-o | --output)
+			mapfile -t COMPREPLY < <(compgen -W 'NAME TYPE ID PARENT OF LOOP HARDLINK
+				PLAIN CLIENT-FS EXPORT DETAILS' -- "$cur")
 			return
 			;;
 		esac
 		if [[ $command == audit ]]; then
-			opts='--exports --mountinfo --nfsv4 --json --suggest --ascii --full-tree
+			opts='--exports --etab --fstab --mountinfo --nfsv4 -J --json --format -o --output -l --list
+				-r --raw -P --pairs -n --noheadings -v --verbose --color --suggest --ascii --full-tree
 				--server --client-dir -q --quiet -h --help'
 		else
-			opts='--exports --mountinfo --format --json --server --client-dir -q --quiet
-				-h --help'
+			opts='--exports --mountinfo --format --json --diff --fstab --output-dir --server
+				--client-dir -q --quiet -h --help'
 		fi
 		;;
 	mount)

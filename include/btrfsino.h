@@ -12,10 +12,25 @@
  *  - One error shape: a failure is an enum bino_error naming the step that
  *    failed, with errno holding the cause.  Fallible functions return it
  *    (BINO_OK is success, never a negative errno) and leave errno set; what
- *    records a failure and goes on (a walk entry, an audited export) keeps
- *    the same pair, read with its *_error() and *_errno() getters.
+ *    records a failure and goes on (a walk entry, an audited export, an
+ *    audited subvolume's details) keeps the same pair, read with its
+ *    *_error() and *_errno() getters.  A file that cannot be parsed
+ *    (exports, mountinfo) also fills a struct bino_syntax_error with the
+ *    place; exports tables keep their errors and warnings in that shape too.
  *  - Objects are opaque and created by *_create(), released by *_destroy()
  *    (which accepts NULL).  Output parameters come last.
+ *  - NULL: a function given NULL for its object or for an output parameter
+ *    does nothing with it: one returning enum bino_error returns
+ *    BINO_ERROR_INVALID_ARGUMENT (also the *_error() getters); a getter
+ *    returns NULL, 0, false or an all-zero struct; a void function (destroy,
+ *    prune, set_progress) returns.  tests/abi checks every function.
+ *  - Plain getters take a const object.  bino_entry_stat() is the exception
+ *    that is not a plain getter: it caches what it stat'ed in the entry.
+ *  - "Pair" results (bino_audit_example, bino_audit_pair) are opaque and
+ *    name their two sides by an int @which, 0 or 1.
+ *  - No public struct or array is sized by an enum (the *_NR enumerators
+ *    count the values this version knows, for loops, and may grow): counts
+ *    per class are read through functions taking the enum.
  *  - Unknown flag bits are rejected with BINO_ERROR_INVALID_ARGUMENT.
  *  - There is no global state: separate objects may be used from separate
  *    threads concurrently; one object must not be used by two threads at once.
@@ -31,14 +46,14 @@
 extern "C" {
 #endif
 
-#define BINO_VERSION_MAJOR 0
-#define BINO_VERSION_MINOR 1
+#define BINO_VERSION_MAJOR 1
+#define BINO_VERSION_MINOR 0
 #define BINO_VERSION_PATCH 0
 
 /**
  * bino_version() - The version of the library in use at run time.
  *
- * Return: a static string such as "0.1.0".
+ * Return: a static string such as "1.0.0".
  */
 const char *bino_version(void);
 
@@ -78,6 +93,8 @@ enum bino_error {
 	BINO_ERROR_MOUNT_FAILED,
 	/** umount2(2) failed. */
 	BINO_ERROR_UMOUNT_FAILED,
+	/** The details of a btrfs subvolume could not be read. */
+	BINO_ERROR_SUBVOL_INFO_FAILED,
 };
 
 /**
@@ -154,6 +171,12 @@ const char *bino_source_name(enum bino_source source);
  *
  * Add only what must be remembered (e.g. entries with nlink > 1) so memory
  * stays proportional to those, not to the tree.
+ *
+ * Part of the 1.0 API although the library and the CLI do not use it: a
+ * caller of bino_walk_next() that counts each inode once (hard links, as
+ * examples/bino-find.c -count-links and the example of libbtrfsino(3) do)
+ * needs a set keyed on the whole identity, and struct bino_key has no
+ * public hash.
  */
 struct bino_idset;
 
@@ -501,7 +524,7 @@ const char *bino_entry_loop_ancestor(const struct bino_entry *entry);
  * Return: the mount, valid as long as the walk, or NULL when unknown (the
  * mount is gone from the table, or the entry could not be stat'ed).
  */
-const struct bino_mount *bino_entry_mount(struct bino_entry *entry);
+const struct bino_mount *bino_entry_mount(const struct bino_entry *entry);
 
 /** struct bino_timestamp - A time in seconds and nanoseconds since the epoch. */
 struct bino_timestamp {
@@ -573,6 +596,10 @@ enum bino_error bino_entry_stat(struct bino_entry *entry,
  * it.  Differences from exportfs, all reported as errors or warnings: a NUL
  * byte (also from "\000") and a line over BINO_EXPORTS_LINE_MAX bytes are
  * errors; an entry whose path is not absolute is left out with a warning.
+ *
+ * The live table exportfs writes for mountd (/var/lib/nfs/etab: a line
+ * "path<TAB>client(options)" per client, every option it knows written out)
+ * is exports(5) text too and is read the same way.
  */
 struct bino_exports;
 struct bino_export;
@@ -583,7 +610,12 @@ struct bino_export;
 
 /**
  * struct bino_syntax_error - A place in a file and what is wrong there: where
- *     reading a file stopped, or (for exports files) a warning.
+ *     reading a file stopped, or (for exports files) a warning.  Filled by
+ *     bino_mounts_read() (a mountinfo file, with
+ *     BINO_ERROR_MOUNTINFO_SYNTAX), bino_exports_add_file() and
+ *     bino_exports_add_buffer() (with BINO_ERROR_EXPORTS_SYNTAX; kept as
+ *     bino_exports_error()), and kept for exports warnings
+ *     (bino_exports_warning()).  A value type.
  * @file: the file name as given (truncated to fit).
  * @line: 1-based line number.
  * @column: 1-based byte column.
@@ -745,7 +777,7 @@ bino_exports_warning(const struct bino_exports *exports, size_t index);
 /**
  * struct bino_audit - What the NFS clients of some exported trees see, and
  * where (st_dev, st_ino) stops naming one file for them.
- * struct bino_audit_export - One audited path; owned by the audit.
+ * struct bino_audit_target - One audited path; owned by the audit.
  *
  * The model is the Linux NFS server's (knfsd, exports(5)):
  *  - An export is one client filesystem (one st_dev on the client).
@@ -776,7 +808,7 @@ bino_exports_warning(const struct bino_exports *exports, size_t index);
  * collides.  Results are the same either way.
  */
 struct bino_audit;
-struct bino_audit_export;
+struct bino_audit_target;
 struct bino_audit_example;
 struct bino_audit_submount;
 struct bino_audit_subvol;
@@ -860,15 +892,15 @@ void bino_audit_destroy(struct bino_audit *audit);
  *     a directory above it covers it (the nearest one, as mountd chooses),
  *     it is audited as that export's clients see it there: with the
  *     options of each of its client specifications (or of a server mount
- *     they cross into on the way, see bino_audit_export_covered()).  Else
+ *     they cross into on the way, see bino_audit_target_covered()).  Else
  *     (or when a server mount on the way is hidden from those clients) it
- *     is audited once with default options and bino_audit_export_source()
+ *     is audited once with default options and bino_audit_target_export()
  *     NULL.
  *
  * A path that cannot be resolved (it does not exist on this machine) is
  * still added, with the options of the exports that name it as written, so
  * that an export of an offline server that is absent here is reported as
- * exported; its audit then fails with bino_audit_export_error()
+ * exported; its audit then fails with bino_audit_target_error()
  * (BINO_ERROR_STAT_FAILED).  A path already added is not added again.
  *
  * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (empty path, audit already
@@ -903,7 +935,7 @@ enum bino_error bino_audit_add_btrfs_mounts(struct bino_audit *audit);
  * @entries: entries walked so far in it.
  * @data: as given to bino_audit_set_progress().
  */
-typedef void bino_audit_progress_fn(const struct bino_audit_export *exp,
+typedef void bino_audit_progress_fn(const struct bino_audit_target *exp,
 				    uint64_t entries, void *data);
 
 /** bino_audit_set_progress() - Set or (with NULL) clear the progress call. */
@@ -914,7 +946,7 @@ void bino_audit_set_progress(struct bino_audit *audit,
  * bino_audit_run() - Walk every path added and compute the results.
  *
  * Problems with one path (it does not exist, is unreadable) are recorded in
- * its bino_audit_export_error() and the others are still audited.
+ * its bino_audit_target_error() and the others are still audited.
  *
  * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (no path added, or run
  * twice), BINO_ERROR_MOUNTINFO_FAILED or BINO_ERROR_NO_MEMORY.
@@ -929,83 +961,83 @@ size_t bino_audit_count(const struct bino_audit *audit);
  *
  * Return: valid as long as @audit, or NULL if out of range.
  */
-const struct bino_audit_export *bino_audit_get(const struct bino_audit *audit,
+const struct bino_audit_target *bino_audit_get(const struct bino_audit *audit,
 					       size_t index);
 
 /**
- * bino_audit_export_path() - The path audited: resolved by realpath(3), or
+ * bino_audit_target_path() - The path audited: resolved by realpath(3), or
  * as given when that failed.  Valid as long as the audit.
  */
-const char *bino_audit_export_path(const struct bino_audit_export *exp);
+const char *bino_audit_target_path(const struct bino_audit_target *exp);
 /**
- * bino_audit_export_source() - The export table entry whose options were
+ * bino_audit_target_export() - The export table entry whose options were
  * applied, or NULL when the path is not exported (default options).  It
  * exports the path itself, or a directory above it (see
- * bino_audit_export_covered()).
+ * bino_audit_target_covered()).
  */
 const struct bino_export *
-bino_audit_export_source(const struct bino_audit_export *exp);
+bino_audit_target_export(const struct bino_audit_target *exp);
 /**
- * bino_audit_export_covered() - Whether bino_audit_export_source() exports a
+ * bino_audit_target_covered() - Whether bino_audit_target_export() exports a
  * directory above the path rather than the path itself: the path is then
  * audited as that export's clients see it there (the same client
  * filesystem, or the one of a server mount they cross into on the way), and
  * it is that export's entry a change of options belongs on.
  */
-bool bino_audit_export_covered(const struct bino_audit_export *exp);
-/** bino_audit_export_flags() - The enum bino_export_flags applied. */
-int bino_audit_export_flags(const struct bino_audit_export *exp);
+bool bino_audit_target_covered(const struct bino_audit_target *exp);
+/** bino_audit_target_flags() - The enum bino_export_flags applied. */
+int bino_audit_target_flags(const struct bino_audit_target *exp);
 /**
- * bino_audit_export_filesystem() - The server mount holding the path: of
+ * bino_audit_target_mount() - The server mount holding the path: of
  * the server mount table (see bino_audit_create()), the one whose mount
  * point is the longest prefix of the path (of two on one point, the later).
- * bino_suggestion_filesystem() is the same mount.
+ * bino_suggestion_mount() is the same mount.
  *
  * Return: the mount, valid as long as that table; NULL before the run or
  * when the path could not be audited.
  */
 const struct bino_mount *
-bino_audit_export_filesystem(const struct bino_audit_export *exp);
+bino_audit_target_mount(const struct bino_audit_target *exp);
 /**
- * bino_audit_export_error() - Why the path could not be audited at all, or
+ * bino_audit_target_error() - Why the path could not be audited at all, or
  * BINO_OK: e.g. BINO_ERROR_STAT_FAILED with ENOENT (it does not exist here;
- * an exported path keeps its bino_audit_export_source()), or
+ * an exported path keeps its bino_audit_target_export()), or
  * BINO_ERROR_NOT_FOUND with errno 0 (the server mount table lists no mount
  * holding it).
  */
-enum bino_error bino_audit_export_error(const struct bino_audit_export *exp);
-/** bino_audit_export_errno() - The errno that goes with the error. */
-int bino_audit_export_errno(const struct bino_audit_export *exp);
-/** bino_audit_export_entries() - Entries walked, the root included. */
-uint64_t bino_audit_export_entries(const struct bino_audit_export *exp);
+enum bino_error bino_audit_target_error(const struct bino_audit_target *exp);
+/** bino_audit_target_errno() - The errno that goes with the error. */
+int bino_audit_target_errno(const struct bino_audit_target *exp);
+/** bino_audit_target_entries() - Entries walked, the root included. */
+uint64_t bino_audit_target_entries(const struct bino_audit_target *exp);
 /**
- * bino_audit_export_unreadable() - Entries that could not be read (error
+ * bino_audit_target_unreadable() - Entries that could not be read (error
  * entries of the walk); what is below them is not audited.
  */
-uint64_t bino_audit_export_unreadable(const struct bino_audit_export *exp);
-/** bino_audit_export_collisions() - The count of a class; 0 if unknown. */
-uint64_t bino_audit_export_collisions(const struct bino_audit_export *exp,
+uint64_t bino_audit_target_unreadable(const struct bino_audit_target *exp);
+/** bino_audit_target_collisions() - The count of a class; 0 if unknown. */
+uint64_t bino_audit_target_collisions(const struct bino_audit_target *exp,
 				      enum bino_collision collision);
 /**
- * bino_audit_export_client_fs_count() - Client filesystems in the export:
+ * bino_audit_target_client_fs_count() - Client filesystems in the export:
  * 1 for the export itself plus one per crossed mount.  Client filesystem
  * indices below count from 0, the export's own.
  */
-size_t bino_audit_export_client_fs_count(const struct bino_audit_export *exp);
+size_t bino_audit_target_client_fs_count(const struct bino_audit_target *exp);
 
 /**
- * bino_audit_export_example_count() - Examples kept for a class, at most
+ * bino_audit_target_example_count() - Examples kept for a class, at most
  * BINO_AUDIT_EXAMPLES_MAX, in walk order.
  */
-size_t bino_audit_export_example_count(const struct bino_audit_export *exp,
+size_t bino_audit_target_example_count(const struct bino_audit_target *exp,
 				       enum bino_collision collision);
 /**
- * bino_audit_export_example() - The @index'th example of a class.
+ * bino_audit_target_example() - The @index'th example of a class.
  *
  * Return: valid as long as the audit, or NULL if out of range.
  */
 const struct bino_audit_example *
-bino_audit_export_example(const struct bino_audit_export *exp,
+bino_audit_target_example(const struct bino_audit_target *exp,
 			  enum bino_collision collision, size_t index);
 /**
  * bino_audit_example_path() - One path of the pair: @which 0 is the entry
@@ -1021,32 +1053,39 @@ struct bino_key bino_audit_example_key(const struct bino_audit_example *example,
 size_t bino_audit_example_client_fs(const struct bino_audit_example *example);
 
 /**
- * struct bino_audit_pair - Subvolumes whose entries collide.
- * @subvolid_a: the lower subvolume ID of the pair; 0 off btrfs.
- * @subvolid_b: the higher one (equal to @subvolid_a when both entries have
- *     the same subvolume ID, as two entries off btrfs do).
- * @collisions: the entries counted in each class for this pair; each
- *     colliding entry is paired with the first entry of its client key (for
- *     loops, the nearest ancestor with its client key), whichever of the
- *     two subvolumes either is in.
- *
- * A value type; a pair does not say which side was met first.
+ * struct bino_audit_pair - Subvolumes whose entries collide; owned by the
+ * audit.  Each colliding entry is paired with the first entry of its client
+ * key (for loops, the nearest ancestor with its client key), whichever of
+ * the two subvolumes either is in; a pair does not say which side was met
+ * first.  Opaque, like bino_audit_example, so that a new collision class
+ * changes no struct size.
  */
-struct bino_audit_pair {
-	uint64_t subvolid_a;
-	uint64_t subvolid_b;
-	uint64_t collisions[BINO_COLLISION_NR];
-};
+struct bino_audit_pair;
 
-/** bino_audit_export_pair_count() - The number of subvolume pairs. */
-size_t bino_audit_export_pair_count(const struct bino_audit_export *exp);
 /**
- * bino_audit_export_pair() - The @index'th pair, by ascending subvolume IDs.
+ * bino_audit_pair_subvolid() - One subvolume ID of the pair: @which 0 is the
+ * lower, 1 the higher (equal to the lower when both entries have the same
+ * subvolume ID, as two entries off btrfs do); 0 off btrfs and for other
+ * values of @which.
+ */
+uint64_t bino_audit_pair_subvolid(const struct bino_audit_pair *pair,
+				  int which);
+/**
+ * bino_audit_pair_collisions() - The entries of a class counted for this
+ * pair; 0 for a class this version does not know.
+ */
+uint64_t bino_audit_pair_collisions(const struct bino_audit_pair *pair,
+				    enum bino_collision collision);
+
+/** bino_audit_target_pair_count() - The number of subvolume pairs. */
+size_t bino_audit_target_pair_count(const struct bino_audit_target *exp);
+/**
+ * bino_audit_target_pair() - The @index'th pair, by ascending subvolume IDs.
  *
  * Return: valid as long as the audit, or NULL if out of range.
  */
 const struct bino_audit_pair *
-bino_audit_export_pair(const struct bino_audit_export *exp, size_t index);
+bino_audit_target_pair(const struct bino_audit_target *exp, size_t index);
 
 /**
  * enum bino_submount_view - What a client sees at a server mount point.
@@ -1082,15 +1121,15 @@ enum bino_submount_view {
  */
 const char *bino_submount_view_name(enum bino_submount_view view);
 
-/** bino_audit_export_submount_count() - Server mounts met below the path. */
-size_t bino_audit_export_submount_count(const struct bino_audit_export *exp);
+/** bino_audit_target_submount_count() - Server mounts met below the path. */
+size_t bino_audit_target_submount_count(const struct bino_audit_target *exp);
 /**
- * bino_audit_export_submount() - The @index'th, in walk order.
+ * bino_audit_target_submount() - The @index'th, in walk order.
  *
  * Return: valid as long as the audit, or NULL if out of range.
  */
 const struct bino_audit_submount *
-bino_audit_export_submount(const struct bino_audit_export *exp, size_t index);
+bino_audit_target_submount(const struct bino_audit_target *exp, size_t index);
 /**
  * bino_audit_submount_mount() - The mount, from the server mount table
  * (valid as long as that table); for BINO_SUBMOUNT_UNLISTED, from the
@@ -1107,16 +1146,16 @@ bino_audit_submount_view(const struct bino_audit_submount *submount);
  */
 size_t bino_audit_submount_client_fs(const struct bino_audit_submount *submount);
 
-/** bino_audit_export_subvol_count() - Btrfs subvolumes in the audited tree. */
-size_t bino_audit_export_subvol_count(const struct bino_audit_export *exp);
+/** bino_audit_target_subvol_count() - Btrfs subvolumes in the audited tree. */
+size_t bino_audit_target_subvol_count(const struct bino_audit_target *exp);
 /**
- * bino_audit_export_subvol() - The @index'th subvolume in walk order; the
+ * bino_audit_target_subvol() - The @index'th subvolume in walk order; the
  * first is the one holding the audited path.
  *
  * Return: valid as long as the audit, or NULL if out of range.
  */
 const struct bino_audit_subvol *
-bino_audit_export_subvol(const struct bino_audit_export *exp, size_t index);
+bino_audit_target_subvol(const struct bino_audit_target *exp, size_t index);
 /** bino_audit_subvol_id() - The subvolume (tree) ID. */
 uint64_t bino_audit_subvol_id(const struct bino_audit_subvol *subvol);
 /**
@@ -1130,9 +1169,18 @@ const char *bino_audit_subvol_path(const struct bino_audit_subvol *subvol);
  */
 const char *bino_audit_subvol_fs_path(const struct bino_audit_subvol *subvol);
 /**
- * bino_audit_subvol_info_errno() - 0 when the details below are known, else
- * why the subvolume could not be queried (they read as 0, false, NULL, but
- * for bino_audit_subvol_parent_id()).
+ * bino_audit_subvol_info_error() - BINO_OK when the details below are known,
+ * else the step that failed to read them (they then read as 0, false, NULL,
+ * but for bino_audit_subvol_parent_id()): BINO_ERROR_OPEN_FAILED (its root
+ * directory), BINO_ERROR_SUBVOL_INFO_FAILED (the btrfs query), or
+ * BINO_ERROR_CHANGED_DURING_WALK (another subvolume is there now).
+ */
+enum bino_error
+bino_audit_subvol_info_error(const struct bino_audit_subvol *subvol);
+/**
+ * bino_audit_subvol_info_errno() - The errno that goes with
+ * bino_audit_subvol_info_error(): 0 when the details are known (ESTALE for
+ * BINO_ERROR_CHANGED_DURING_WALK).
  */
 int bino_audit_subvol_info_errno(const struct bino_audit_subvol *subvol);
 /**
@@ -1198,15 +1246,15 @@ enum bino_device_kind {
  */
 const char *bino_device_kind_name(enum bino_device_kind kind);
 
-/** bino_audit_export_device_count() - Distinct raw st_dev values met. */
-size_t bino_audit_export_device_count(const struct bino_audit_export *exp);
+/** bino_audit_target_device_count() - Distinct raw st_dev values met. */
+size_t bino_audit_target_device_count(const struct bino_audit_target *exp);
 /**
- * bino_audit_export_device() - The @index'th, in the order first met.
+ * bino_audit_target_device() - The @index'th, in the order first met.
  *
  * Return: valid as long as the audit, or NULL if out of range.
  */
 const struct bino_audit_device *
-bino_audit_export_device(const struct bino_audit_export *exp, size_t index);
+bino_audit_target_device(const struct bino_audit_target *exp, size_t index);
 /** bino_audit_device_dev() - The st_dev, encoded as by makedev(3). */
 uint64_t bino_audit_device_dev(const struct bino_audit_device *device);
 /** bino_audit_device_kind() - Listed, expected or an anomaly. */
@@ -1260,12 +1308,12 @@ struct bino_suggestion;
  * snapshots may hold placeholders; no privilege is needed.
  *
  * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL, unknown flag, or an
- * audited path whose bino_audit_export_error() is set),
+ * audited path whose bino_audit_target_error() is set),
  * BINO_ERROR_MOUNTINFO_FAILED, BINO_ERROR_NOT_FOUND (no mount of
  * @server_mounts holds the path: the same answer as
- * bino_audit_export_filesystem() NULL) or BINO_ERROR_NO_MEMORY.
+ * bino_audit_target_mount() NULL) or BINO_ERROR_NO_MEMORY.
  */
-enum bino_error bino_suggestion_create(const struct bino_audit_export *exp,
+enum bino_error bino_suggestion_create(const struct bino_audit_target *exp,
 				       const struct bino_mounts *server_mounts,
 				       int flags, struct bino_suggestion **ret);
 
@@ -1279,11 +1327,11 @@ void bino_suggestion_destroy(struct bino_suggestion *suggestion);
 bool bino_suggestion_needed(const struct bino_suggestion *suggestion);
 
 /**
- * bino_suggestion_filesystem() - The server mount holding the path (the one
+ * bino_suggestion_mount() - The server mount holding the path (the one
  * whose mount point is its longest prefix), from @server_mounts.
  */
 const struct bino_mount *
-bino_suggestion_filesystem(const struct bino_suggestion *suggestion);
+bino_suggestion_mount(const struct bino_suggestion *suggestion);
 
 /**
  * bino_suggestion_fs_uuid() - The 16-byte UUID of the btrfs filesystem, as
@@ -1294,7 +1342,7 @@ const uint8_t *bino_suggestion_fs_uuid(const struct bino_suggestion *suggestion)
 
 /**
  * bino_suggestion_mount_options() - The options of
- * bino_suggestion_filesystem() without subvol= and subvolid= (and without
+ * bino_suggestion_mount() without subvol= and subvolid= (and without
  * repeats), comma-separated, for the subvolume mounts; "defaults" when none
  * remain.  Valid as long as @suggestion.
  */

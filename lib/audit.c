@@ -78,7 +78,7 @@ static struct nfsview audit_nfsview(const struct bino_audit *audit)
 	return view;
 }
 
-static void audit_export_free(struct bino_audit_export *export)
+static void audit_export_free(struct bino_audit_target *export)
 {
 	struct bino_audit_device *device, *tmp;
 	size_t i, j;
@@ -118,7 +118,7 @@ static enum bino_error audit_add_target(struct bino_audit *audit,
 					const struct bino_export *source,
 					int flags, bool covered)
 {
-	struct bino_audit_export *export;
+	struct bino_audit_target *export;
 	size_t i;
 
 	for (i = 0; i < audit->count; i++) {
@@ -152,7 +152,7 @@ static enum bino_error audit_add_target(struct bino_audit *audit,
 
 /* ---- the walk ---------------------------------------------------------- */
 
-static enum bino_error audit_add_submount(struct bino_audit_export *export,
+static enum bino_error audit_add_submount(struct bino_audit_target *export,
 					  const struct bino_mount *mount,
 					  enum bino_submount_view view,
 					  size_t client_fs)
@@ -230,7 +230,7 @@ static bool audit_walk_mountpoint(struct audit_walk *aw,
 				  struct audit_level *level,
 				  enum bino_error *err)
 {
-	struct bino_audit_export *export = aw->export;
+	struct bino_audit_target *export = aw->export;
 	const struct audit_level *parent = level - 1;
 	enum bino_submount_view view;
 	int child_flags;
@@ -393,7 +393,7 @@ static bool audit_links_known(struct audit_walk *aw, struct bino_entry *entry,
 static enum bino_error audit_walk_entry(struct audit_walk *aw,
 					struct bino_entry *entry)
 {
-	struct bino_audit_export *export = aw->export;
+	struct bino_audit_target *export = aw->export;
 	int depth = bino_entry_depth(entry);
 	bool is_dir = bino_entry_type(entry) == BINO_TYPE_DIR;
 	struct audit_level *level;
@@ -518,7 +518,7 @@ static enum bino_error audit_walk_pass(struct audit_walk *aw, int pass)
 }
 
 static enum bino_error audit_walk_export(struct bino_audit *audit,
-					 struct bino_audit_export *export)
+					 struct bino_audit_target *export)
 {
 	struct audit_walk aw;
 	enum bino_error err;
@@ -760,6 +760,9 @@ BINO_PUBLIC enum bino_error bino_audit_add_btrfs_mounts(struct bino_audit *audit
 BINO_PUBLIC void bino_audit_set_progress(struct bino_audit *audit,
 					 bino_audit_progress_fn *fn, void *data)
 {
+	if (!audit)
+		return;
+
 	audit->progress = fn;
 	audit->progress_data = data;
 }
@@ -776,7 +779,7 @@ BINO_PUBLIC enum bino_error bino_audit_run(struct bino_audit *audit)
 	if (err)
 		return err;
 	for (i = 0; i < audit->count; i++) {
-		struct bino_audit_export *export = audit->items[i];
+		struct bino_audit_target *export = audit->items[i];
 
 		if (export->error)
 			continue;

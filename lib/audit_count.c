@@ -64,7 +64,7 @@ struct audit_example_draft {
 	struct bino_key key_b;
 };
 
-static enum bino_error audit_add_pair(struct bino_audit_export *export,
+static enum bino_error audit_add_pair(struct bino_audit_target *export,
 				      uint64_t a, uint64_t b,
 				      enum bino_collision collision,
 				      uint64_t count)
@@ -106,7 +106,7 @@ static enum bino_error audit_add_pair(struct bino_audit_export *export,
 }
 
 /* Whether an entry of walk order @seq can still be an example of a class. */
-static bool audit_example_wanted(const struct bino_audit_export *export,
+static bool audit_example_wanted(const struct bino_audit_target *export,
 				 enum bino_collision collision, uint64_t seq)
 {
 	size_t n = export->n_examples[collision];
@@ -119,7 +119,7 @@ static bool audit_example_wanted(const struct bino_audit_export *export,
  * Keep an example in walk order (@draft->seq), the first
  * BINO_AUDIT_EXAMPLES_MAX only; its paths are copied.
  */
-static enum bino_error audit_add_example(struct bino_audit_export *export,
+static enum bino_error audit_add_example(struct bino_audit_target *export,
 					 const struct audit_example_draft *draft)
 {
 	enum bino_collision collision = draft->collision;
@@ -187,7 +187,7 @@ static enum bino_error audit_group_add(struct audit_walk *aw,
 				       struct ckey_class *class,
 				       const struct audit_meet *meet)
 {
-	struct bino_audit_export *export = aw->export;
+	struct bino_audit_target *export = aw->export;
 	struct audit_example_draft draft;
 	uint64_t count;
 	enum bino_error err;
@@ -341,7 +341,7 @@ enum bino_error bino__audit_count(struct audit_walk *aw,
 				  struct bino_entry *entry, int depth,
 				  bool is_dir, uint64_t nlink)
 {
-	struct bino_audit_export *export = aw->export;
+	struct bino_audit_target *export = aw->export;
 	struct audit_level *level = &aw->levels[depth];
 	const char *path = bino_entry_path(entry);
 	uint64_t seq = aw->seq++;

@@ -25,7 +25,7 @@
 /* Paths of examples still missing and first entries still to stat. */
 static size_t audit_find_missing(const struct audit_walk *aw)
 {
-	const struct bino_audit_export *export = aw->export;
+	const struct bino_audit_target *export = aw->export;
 	size_t missing = 0, i;
 
 	for (i = 0; i < export->n_examples[BINO_COLLISION_PLAIN]; i++)
@@ -63,7 +63,7 @@ void bino__audit_find_start(struct audit_walk *aw)
  */
 enum bino_error bino__audit_find_finish(struct audit_walk *aw)
 {
-	struct bino_audit_export *export = aw->export;
+	struct bino_audit_target *export = aw->export;
 	enum bino_error err = BINO_OK;
 	size_t i, j, c;
 
@@ -97,7 +97,7 @@ enum bino_error bino__audit_find_finish(struct audit_walk *aw)
 static bool audit_find_wanted(const struct audit_walk *aw, uint32_t id,
 			      uint64_t ino, size_t client_fs)
 {
-	const struct bino_audit_export *export = aw->export;
+	const struct bino_audit_target *export = aw->export;
 	size_t i, c;
 
 	for (c = BINO_COLLISION_HARDLINK; c <= BINO_COLLISION_PLAIN; c++) {
@@ -119,7 +119,7 @@ static enum bino_error audit_find_paths(struct audit_walk *aw, uint32_t id,
 					uint64_t ino, size_t client_fs,
 					const char *path)
 {
-	struct bino_audit_export *export = aw->export;
+	struct bino_audit_target *export = aw->export;
 	size_t i, c;
 
 	for (c = BINO_COLLISION_HARDLINK; c <= BINO_COLLISION_PLAIN; c++) {

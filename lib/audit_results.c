@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The audit's results, read through the public getters (bino_audit_get()
- * and the bino_audit_export_*, _example_*, _submount_*, _subvol_* and
+ * and the bino_audit_target_*, _example_*, _submount_*, _subvol_* and
  * _device_* accessors); the library prints nothing.  Pairs are sorted when
  * first asked for.
  */
@@ -11,95 +11,125 @@
 
 BINO_PUBLIC size_t bino_audit_count(const struct bino_audit *audit)
 {
+	if (!audit)
+		return 0;
 	return audit->count;
 }
 
-BINO_PUBLIC const struct bino_audit_export *
+BINO_PUBLIC const struct bino_audit_target *
 bino_audit_get(const struct bino_audit *audit, size_t index)
 {
+	if (!audit)
+		return NULL;
 	return index < audit->count ? audit->items[index] : NULL;
 }
 
 BINO_PUBLIC const char *
-bino_audit_export_path(const struct bino_audit_export *export)
+bino_audit_target_path(const struct bino_audit_target *export)
 {
+	if (!export)
+		return NULL;
 	return export->path;
 }
 
 BINO_PUBLIC const struct bino_export *
-bino_audit_export_source(const struct bino_audit_export *export)
+bino_audit_target_export(const struct bino_audit_target *export)
 {
+	if (!export)
+		return NULL;
 	return export->source;
 }
 
 BINO_PUBLIC bool
-bino_audit_export_covered(const struct bino_audit_export *export)
+bino_audit_target_covered(const struct bino_audit_target *export)
 {
+	if (!export)
+		return false;
 	return export->covered;
 }
 
-BINO_PUBLIC int bino_audit_export_flags(const struct bino_audit_export *export)
+BINO_PUBLIC int bino_audit_target_flags(const struct bino_audit_target *export)
 {
+	if (!export)
+		return 0;
 	return export->flags;
 }
 
 BINO_PUBLIC const struct bino_mount *
-bino_audit_export_filesystem(const struct bino_audit_export *export)
+bino_audit_target_mount(const struct bino_audit_target *export)
 {
+	if (!export)
+		return NULL;
 	return export->filesystem;
 }
 
 BINO_PUBLIC enum bino_error
-bino_audit_export_error(const struct bino_audit_export *export)
+bino_audit_target_error(const struct bino_audit_target *export)
 {
+	if (!export)
+		return BINO_ERROR_INVALID_ARGUMENT;
 	return export->error;
 }
 
-BINO_PUBLIC int bino_audit_export_errno(const struct bino_audit_export *export)
+BINO_PUBLIC int bino_audit_target_errno(const struct bino_audit_target *export)
 {
+	if (!export)
+		return 0;
 	return export->error_errno;
 }
 
 BINO_PUBLIC uint64_t
-bino_audit_export_entries(const struct bino_audit_export *export)
+bino_audit_target_entries(const struct bino_audit_target *export)
 {
+	if (!export)
+		return 0;
 	return export->entries;
 }
 
 BINO_PUBLIC uint64_t
-bino_audit_export_unreadable(const struct bino_audit_export *export)
+bino_audit_target_unreadable(const struct bino_audit_target *export)
 {
+	if (!export)
+		return 0;
 	return export->unreadable;
 }
 
 BINO_PUBLIC uint64_t
-bino_audit_export_collisions(const struct bino_audit_export *export,
+bino_audit_target_collisions(const struct bino_audit_target *export,
 			     enum bino_collision collision)
 {
+	if (!export)
+		return 0;
 	if ((unsigned int)collision >= BINO_COLLISION_NR)
 		return 0;
 	return export->collisions[collision];
 }
 
 BINO_PUBLIC size_t
-bino_audit_export_client_fs_count(const struct bino_audit_export *export)
+bino_audit_target_client_fs_count(const struct bino_audit_target *export)
 {
+	if (!export)
+		return 0;
 	return export->n_client_fs;
 }
 
 BINO_PUBLIC size_t
-bino_audit_export_example_count(const struct bino_audit_export *export,
+bino_audit_target_example_count(const struct bino_audit_target *export,
 				enum bino_collision collision)
 {
+	if (!export)
+		return 0;
 	if ((unsigned int)collision >= BINO_COLLISION_NR)
 		return 0;
 	return export->n_examples[collision];
 }
 
 BINO_PUBLIC const struct bino_audit_example *
-bino_audit_export_example(const struct bino_audit_export *export,
+bino_audit_target_example(const struct bino_audit_target *export,
 			  enum bino_collision collision, size_t index)
 {
+	if (!export)
+		return NULL;
 	if ((unsigned int)collision >= BINO_COLLISION_NR ||
 	    index >= export->n_examples[collision])
 		return NULL;
@@ -109,6 +139,8 @@ bino_audit_export_example(const struct bino_audit_export *export,
 BINO_PUBLIC const char *
 bino_audit_example_path(const struct bino_audit_example *example, int which)
 {
+	if (!example)
+		return NULL;
 	return which == 0 || which == 1 ? example->path[which] : NULL;
 }
 
@@ -117,12 +149,17 @@ bino_audit_example_key(const struct bino_audit_example *example, int which)
 {
 	struct bino_key none = { 0, 0, 0 };
 
+	if (!example)
+		return (struct bino_key){ 0 };
+
 	return which == 0 || which == 1 ? example->key[which] : none;
 }
 
 BINO_PUBLIC size_t
 bino_audit_example_client_fs(const struct bino_audit_example *example)
 {
+	if (!example)
+		return 0;
 	return example->client_fs;
 }
 
@@ -138,91 +175,148 @@ static int compare_pairs(const void *a, const void *b)
 }
 
 BINO_PUBLIC size_t
-bino_audit_export_pair_count(const struct bino_audit_export *export)
+bino_audit_target_pair_count(const struct bino_audit_target *export)
 {
+	if (!export)
+		return 0;
 	return export->n_pairs;
 }
 
 BINO_PUBLIC const struct bino_audit_pair *
-bino_audit_export_pair(const struct bino_audit_export *export, size_t index)
+bino_audit_target_pair(const struct bino_audit_target *export, size_t index)
 {
+	if (!export)
+		return NULL;
 	if (index >= export->n_pairs)
 		return NULL;
 	/* Sorted on first use: the results no longer change after the run. */
 	if (index == 0)
-		qsort(((struct bino_audit_export *)export)->pairs,
+		qsort(((struct bino_audit_target *)export)->pairs,
 		      export->n_pairs, sizeof(*export->pairs), compare_pairs);
 	return &export->pairs[index];
 }
 
 BINO_PUBLIC size_t
-bino_audit_export_submount_count(const struct bino_audit_export *export)
+bino_audit_target_submount_count(const struct bino_audit_target *export)
 {
+	if (!export)
+		return 0;
 	return export->n_submounts;
 }
 
 BINO_PUBLIC const struct bino_audit_submount *
-bino_audit_export_submount(const struct bino_audit_export *export, size_t index)
+bino_audit_target_submount(const struct bino_audit_target *export, size_t index)
 {
+	if (!export)
+		return NULL;
 	return index < export->n_submounts ? &export->submounts[index] : NULL;
 }
 
 BINO_PUBLIC const struct bino_mount *
 bino_audit_submount_mount(const struct bino_audit_submount *submount)
 {
+	if (!submount)
+		return NULL;
 	return submount->mount;
 }
 
 BINO_PUBLIC enum bino_submount_view
 bino_audit_submount_view(const struct bino_audit_submount *submount)
 {
+	if (!submount)
+		return 0;
 	return submount->view;
 }
 
 BINO_PUBLIC size_t
 bino_audit_submount_client_fs(const struct bino_audit_submount *submount)
 {
+	if (!submount)
+		return 0;
 	return submount->client_fs;
 }
 
 BINO_PUBLIC size_t
-bino_audit_export_subvol_count(const struct bino_audit_export *export)
+bino_audit_target_subvol_count(const struct bino_audit_target *export)
 {
+	if (!export)
+		return 0;
 	return export->n_subvols;
 }
 
 BINO_PUBLIC const struct bino_audit_subvol *
-bino_audit_export_subvol(const struct bino_audit_export *export, size_t index)
+bino_audit_target_subvol(const struct bino_audit_target *export, size_t index)
 {
+	if (!export)
+		return NULL;
 	return index < export->n_subvols ? &export->subvols[index] : NULL;
 }
 
 BINO_PUBLIC uint64_t bino_audit_subvol_id(const struct bino_audit_subvol *subvol)
 {
+	if (!subvol)
+		return 0;
 	return subvol->id;
 }
 
 BINO_PUBLIC const char *
 bino_audit_subvol_path(const struct bino_audit_subvol *subvol)
 {
+	if (!subvol)
+		return NULL;
 	return subvol->path;
 }
 
 BINO_PUBLIC const char *
 bino_audit_subvol_fs_path(const struct bino_audit_subvol *subvol)
 {
+	if (!subvol)
+		return NULL;
 	return subvol->fs_path;
 }
 
 BINO_PUBLIC int
 bino_audit_subvol_info_errno(const struct bino_audit_subvol *subvol)
 {
+	if (!subvol)
+		return 0;
 	return subvol->info_errno;
+}
+
+BINO_PUBLIC enum bino_error
+bino_audit_subvol_info_error(const struct bino_audit_subvol *subvol)
+{
+	if (!subvol)
+		return BINO_ERROR_INVALID_ARGUMENT;
+	return subvol->info_error;
+}
+
+BINO_PUBLIC uint64_t bino_audit_pair_subvolid(const struct bino_audit_pair *pair,
+					     int which)
+{
+	if (!pair)
+		return 0;
+	if (which == 0)
+		return pair->subvolid_a;
+	return which == 1 ? pair->subvolid_b : 0;
+}
+
+BINO_PUBLIC uint64_t
+bino_audit_pair_collisions(const struct bino_audit_pair *pair,
+			   enum bino_collision collision)
+{
+	if (!pair)
+		return 0;
+	if ((unsigned int)collision >= BINO_COLLISION_NR)
+		return 0;
+	return pair->collisions[collision];
 }
 
 BINO_PUBLIC uint64_t
 bino_audit_subvol_parent_id(const struct bino_audit_subvol *subvol)
 {
+	if (!subvol)
+		return 0;
 	return subvol->info_errno ? subvol->walk_parent_id :
 				    subvol->info.parent_id;
 }
@@ -230,18 +324,24 @@ bino_audit_subvol_parent_id(const struct bino_audit_subvol *subvol)
 BINO_PUBLIC bool
 bino_audit_subvol_read_only(const struct bino_audit_subvol *subvol)
 {
+	if (!subvol)
+		return false;
 	return !subvol->info_errno && subvol->info.read_only;
 }
 
 BINO_PUBLIC const uint8_t *
 bino_audit_subvol_uuid(const struct bino_audit_subvol *subvol)
 {
+	if (!subvol)
+		return NULL;
 	return subvol->info_errno ? NULL : subvol->info.uuid;
 }
 
 BINO_PUBLIC const uint8_t *
 bino_audit_subvol_parent_uuid(const struct bino_audit_subvol *subvol)
 {
+	if (!subvol)
+		return NULL;
 	if (subvol->info_errno || !subvol->info.is_snapshot)
 		return NULL;
 	return subvol->info.parent_uuid;
@@ -250,71 +350,95 @@ bino_audit_subvol_parent_uuid(const struct bino_audit_subvol *subvol)
 BINO_PUBLIC uint64_t
 bino_audit_subvol_snapshot_of(const struct bino_audit_subvol *subvol)
 {
+	if (!subvol)
+		return 0;
 	return subvol->snapshot_of;
 }
 
 BINO_PUBLIC size_t
 bino_audit_subvol_client_fs(const struct bino_audit_subvol *subvol)
 {
+	if (!subvol)
+		return 0;
 	return subvol->client_fs;
 }
 
 BINO_PUBLIC size_t
 bino_audit_subvol_mount_count(const struct bino_audit_subvol *subvol)
 {
+	if (!subvol)
+		return 0;
 	return subvol->n_mounts;
 }
 
 BINO_PUBLIC const struct bino_mount *
 bino_audit_subvol_mount(const struct bino_audit_subvol *subvol, size_t index)
 {
+	if (!subvol)
+		return NULL;
 	return index < subvol->n_mounts ? subvol->mounts[index] : NULL;
 }
 
 BINO_PUBLIC size_t
-bino_audit_export_device_count(const struct bino_audit_export *export)
+bino_audit_target_device_count(const struct bino_audit_target *export)
 {
+	if (!export)
+		return 0;
 	return export->n_devices;
 }
 
 BINO_PUBLIC const struct bino_audit_device *
-bino_audit_export_device(const struct bino_audit_export *export, size_t index)
+bino_audit_target_device(const struct bino_audit_target *export, size_t index)
 {
+	if (!export)
+		return NULL;
 	return index < export->n_devices ? export->devices[index] : NULL;
 }
 
 BINO_PUBLIC uint64_t
 bino_audit_device_dev(const struct bino_audit_device *device)
 {
+	if (!device)
+		return 0;
 	return device->dev;
 }
 
 BINO_PUBLIC enum bino_device_kind
 bino_audit_device_kind(const struct bino_audit_device *device)
 {
+	if (!device)
+		return 0;
 	return device->kind;
 }
 
 BINO_PUBLIC uint64_t
 bino_audit_device_entries(const struct bino_audit_device *device)
 {
+	if (!device)
+		return 0;
 	return device->entries;
 }
 
 BINO_PUBLIC const char *
 bino_audit_device_path(const struct bino_audit_device *device)
 {
+	if (!device)
+		return NULL;
 	return device->path;
 }
 
 BINO_PUBLIC uint64_t
 bino_audit_device_subvolid(const struct bino_audit_device *device)
 {
+	if (!device)
+		return 0;
 	return device->subvolid;
 }
 
 BINO_PUBLIC const struct bino_mount *
 bino_audit_device_mount(const struct bino_audit_device *device)
 {
+	if (!device)
+		return NULL;
 	return device->mount;
 }

@@ -2,7 +2,7 @@
 /*
  * The audit's state, shared by the files that make it up (as libmount's
  * mountP.h): what an audit keeps of each audited path (struct
- * bino_audit_export and its results) and the state of one walk of it
+ * bino_audit_target and its results) and the state of one walk of it
  * (struct audit_walk), with the steps one file of the audit asks of another:
  *
  *  - audit.c: the paths to audit and the walk that visits each one;
@@ -44,6 +44,7 @@ struct bino_audit_subvol {
 	uint64_t id;
 	char *path;
 	char *fs_path;
+	enum bino_error info_error; /* BINO_OK, or why info is unknown */
 	int info_errno;
 	struct bino__subvol_info info;
 	uint64_t walk_parent_id; /* of the directory it was met in, or 0 */
@@ -51,6 +52,12 @@ struct bino_audit_subvol {
 	size_t client_fs;
 	const struct bino_mount **mounts;
 	size_t n_mounts, cap_mounts;
+};
+
+struct bino_audit_pair {
+	uint64_t subvolid_a;
+	uint64_t subvolid_b;
+	uint64_t collisions[BINO_COLLISION_NR];
 };
 
 struct bino_audit_device {
@@ -63,7 +70,7 @@ struct bino_audit_device {
 	UT_hash_handle hh;
 };
 
-struct bino_audit_export {
+struct bino_audit_target {
 	struct bino_audit *audit;
 	char *path;
 	bool resolved;
@@ -99,7 +106,7 @@ struct bino_audit {
 	int flags;
 	bool ran;
 	struct nfsview_exports *resolved;
-	struct bino_audit_export **items;
+	struct bino_audit_target **items;
 	size_t count, cap;
 	bino_audit_progress_fn *progress;
 	void *progress_data;
@@ -130,7 +137,7 @@ struct link_event {
 
 struct audit_walk {
 	struct bino_audit *audit;
-	struct bino_audit_export *export;
+	struct bino_audit_target *export;
 	struct bino_walk *walk;
 	struct nfsview view; /* the server's, as the clients see it */
 	struct ckey_table *groups;
@@ -190,6 +197,6 @@ enum bino_error bino__audit_note_subvol(struct audit_walk *aw,
 					size_t client_fs, bool holding);
 /* After the walk: what each snapshot is of, where each subvolume is mounted. */
 enum bino_error bino__audit_finish_subvols(struct bino_audit *audit,
-					   struct bino_audit_export *export);
+					   struct bino_audit_target *export);
 
 #endif

@@ -26,7 +26,7 @@
 enum bino_error bino__audit_note_device(struct audit_walk *aw,
 					struct bino_entry *entry)
 {
-	struct bino_audit_export *export = aw->export;
+	struct bino_audit_target *export = aw->export;
 	const struct bino_mounts *live = bino_walk_mounts(aw->walk);
 	struct bino_audit_device *device;
 	const struct bino_mount *mount;
@@ -101,7 +101,7 @@ enum bino_error bino__audit_note_subvol(struct audit_walk *aw,
 					struct bino_entry *entry,
 					size_t client_fs, bool holding)
 {
-	struct bino_audit_export *export = aw->export;
+	struct bino_audit_target *export = aw->export;
 	struct bino_key key = bino_entry_key(entry);
 	const struct bino_mount *mount = bino_entry_mount(entry);
 	struct bino_audit_subvol *subvol;
@@ -149,10 +149,17 @@ enum bino_error bino__audit_note_subvol(struct audit_walk *aw,
 	export->n_subvols++;
 	fd = open(bino_entry_path(entry),
 		  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0 || bino__subvol_info_fd(fd, &subvol->info) != 0)
+	if (fd < 0)
+		subvol->info_error = BINO_ERROR_OPEN_FAILED;
+	else if (bino__subvol_info_fd(fd, &subvol->info) != 0)
+		subvol->info_error = BINO_ERROR_SUBVOL_INFO_FAILED;
+	if (subvol->info_error) {
 		subvol->info_errno = errno ? errno : EIO;
-	else if (subvol->info.id != subvol->id)
-		subvol->info_errno = ESTALE; /* replaced since it was walked */
+	} else if (subvol->info.id != subvol->id) {
+		/* replaced since it was walked */
+		subvol->info_error = BINO_ERROR_CHANGED_DURING_WALK;
+		subvol->info_errno = ESTALE;
+	}
 	if (fd >= 0)
 		close(fd);
 	return BINO_OK;
@@ -237,7 +244,7 @@ static int uuid_lookup_one(const char *path,
 }
 
 enum bino_error bino__audit_finish_subvols(struct bino_audit *audit,
-					   struct bino_audit_export *export)
+					   struct bino_audit_target *export)
 {
 	struct audit_fs_mounts fs = { 0 };
 	enum bino_error err = BINO_OK;

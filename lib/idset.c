@@ -24,14 +24,19 @@ struct bino_idset {
 BINO_PUBLIC bool bino_key_equal(const struct bino_key *a,
 				const struct bino_key *b)
 {
+	if (!a || !b)
+		return false;
 	return a->dev == b->dev && a->subvolid == b->subvolid &&
 	       a->ino == b->ino;
 }
 
 BINO_PUBLIC enum bino_error bino_idset_create(struct bino_idset **ret)
 {
-	struct bino_idset *set = calloc(1, sizeof(*set));
+	struct bino_idset *set;
 
+	if (!ret)
+		return BINO_ERROR_INVALID_ARGUMENT;
+	set = calloc(1, sizeof(*set));
 	if (!set)
 		return BINO_ERROR_NO_MEMORY;
 	*ret = set;
@@ -60,6 +65,9 @@ BINO_PUBLIC enum bino_error bino_idset_add(struct bino_idset *set,
 	struct idset_member *member;
 	bool out_of_memory = false;
 
+	if (!set || !key)
+		return BINO_ERROR_INVALID_ARGUMENT;
+
 	if (idset_find(set, key)) {
 		if (was_present)
 			*was_present = true;
@@ -84,11 +92,15 @@ BINO_PUBLIC enum bino_error bino_idset_add(struct bino_idset *set,
 BINO_PUBLIC bool bino_idset_contains(const struct bino_idset *set,
 				     const struct bino_key *key)
 {
+	if (!set || !key)
+		return false;
 	return idset_find(set, key) != NULL;
 }
 
 BINO_PUBLIC size_t bino_idset_count(const struct bino_idset *set)
 {
+	if (!set)
+		return 0;
 	return HASH_COUNT(set->members);
 }
 

@@ -166,7 +166,7 @@ static enum bino_error plan_add_mount(struct bino_mountplan *plan,
 	memcpy(step->uuid, uuid, sizeof(step->uuid));
 	step->path = strdup(path);
 	step->source = strdup(bino_mount_source(
-		bino_suggestion_filesystem(suggestion)));
+		bino_suggestion_mount(suggestion)));
 	step->options = mount_options(suggestion, step->subvolid);
 	if (!step->path || !step->source || !step->options) {
 		step_free(step);
@@ -185,7 +185,7 @@ bino_mountplan_add_suggestion(struct bino_mountplan *plan,
 
 	if (!plan || !suggestion)
 		return BINO_ERROR_INVALID_ARGUMENT;
-	fs = bino_suggestion_filesystem(suggestion);
+	fs = bino_suggestion_mount(suggestion);
 	if (strcmp(bino_mount_fstype(fs), "btrfs") != 0 ||
 	    !bino_suggestion_fs_uuid(suggestion))
 		return BINO_OK; /* nothing a btrfs mount could fix */
@@ -251,54 +251,72 @@ BINO_PUBLIC enum bino_error bino_mountplan_add_stale(struct bino_mountplan *plan
 
 BINO_PUBLIC size_t bino_mountplan_count(const struct bino_mountplan *plan)
 {
+	if (!plan)
+		return 0;
 	return plan ? plan->n_steps : 0;
 }
 
 BINO_PUBLIC const struct bino_mountplan_step *
 bino_mountplan_get(const struct bino_mountplan *plan, size_t index)
 {
+	if (!plan)
+		return NULL;
 	return plan && index < plan->n_steps ? plan->steps[index] : NULL;
 }
 
 BINO_PUBLIC enum bino_mountplan_action
 bino_mountplan_step_action(const struct bino_mountplan_step *step)
 {
+	if (!step)
+		return 0;
 	return step->action;
 }
 
 BINO_PUBLIC const char *
 bino_mountplan_step_path(const struct bino_mountplan_step *step)
 {
+	if (!step)
+		return NULL;
 	return step->path;
 }
 
 BINO_PUBLIC const char *
 bino_mountplan_step_source(const struct bino_mountplan_step *step)
 {
+	if (!step)
+		return NULL;
 	return step->source;
 }
 
 BINO_PUBLIC const uint8_t *
 bino_mountplan_step_fs_uuid(const struct bino_mountplan_step *step)
 {
+	if (!step)
+		return NULL;
 	return step->has_uuid ? step->uuid : NULL;
 }
 
 BINO_PUBLIC uint64_t
 bino_mountplan_step_subvolid(const struct bino_mountplan_step *step)
 {
+	if (!step)
+		return 0;
 	return step->subvolid;
 }
 
 BINO_PUBLIC const char *
 bino_mountplan_step_options(const struct bino_mountplan_step *step)
 {
+	if (!step)
+		return NULL;
 	return step->action == BINO_MOUNTPLAN_MOUNT ? step->options : NULL;
 }
 
 BINO_PUBLIC const char *
 bino_mountplan_step_fs_path(const struct bino_mountplan_step *step)
 {
+	if (!step)
+		return NULL;
 	return step->action == BINO_MOUNTPLAN_UMOUNT ? step->options : NULL;
 }
 

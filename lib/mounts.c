@@ -414,6 +414,8 @@ BINO_PUBLIC enum bino_error bino_mounts_read(const char *mountinfo_path,
 	enum bino_error error = BINO_ERROR_NO_MEMORY;
 	int n;
 
+	if (!ret)
+		return BINO_ERROR_INVALID_ARGUMENT;
 	mounts = calloc(1, sizeof(*mounts));
 	if (!mounts)
 		return BINO_ERROR_NO_MEMORY;
@@ -479,6 +481,16 @@ out_mounts:
 	return error;
 }
 
+/* The strings one entry of the table owns (the entry is in the array). */
+static void mount_free_strings(struct bino_mount *mount)
+{
+	free(mount->root);
+	free(mount->target);
+	free(mount->fstype);
+	free(mount->source);
+	free(mount->options);
+}
+
 BINO_PUBLIC void bino_mounts_destroy(struct bino_mounts *mounts)
 {
 	size_t i;
@@ -488,27 +500,24 @@ BINO_PUBLIC void bino_mounts_destroy(struct bino_mounts *mounts)
 	HASH_CLEAR(by_id, mounts->index);
 	HASH_CLEAR(by_dev, mounts->dev_index);
 	free(mounts->visible);
-	for (i = 0; i < mounts->count; i++) {
-		struct bino_mount *mount = &mounts->mounts[i];
-
-		free(mount->root);
-		free(mount->target);
-		free(mount->fstype);
-		free(mount->source);
-		free(mount->options);
-	}
+	for (i = 0; i < mounts->count; i++)
+		mount_free_strings(&mounts->mounts[i]);
 	free(mounts->mounts);
 	free(mounts);
 }
 
 BINO_PUBLIC size_t bino_mounts_count(const struct bino_mounts *mounts)
 {
+	if (!mounts)
+		return 0;
 	return mounts->count;
 }
 
 BINO_PUBLIC const struct bino_mount *
 bino_mounts_get(const struct bino_mounts *mounts, size_t index)
 {
+	if (!mounts)
+		return NULL;
 	return index < mounts->count ? &mounts->mounts[index] : NULL;
 }
 
@@ -516,6 +525,9 @@ BINO_PUBLIC const struct bino_mount *
 bino_mounts_find_id(const struct bino_mounts *mounts, uint64_t mnt_id)
 {
 	struct bino_mount *found;
+
+	if (!mounts)
+		return NULL;
 
 	HASH_FIND(by_id, mounts->index, &mnt_id, sizeof(mnt_id), found);
 	return found;
@@ -526,6 +538,8 @@ bino_mounts_find_dev(const struct bino_mounts *mounts, uint64_t dev)
 {
 	struct bino_mount *found;
 
+	if (!mounts)
+		return NULL;
 	HASH_FIND(by_dev, mounts->dev_index, &dev, sizeof(dev), found);
 	return found;
 }
@@ -622,46 +636,64 @@ const struct bino_mount *bino__mounts_holding(const struct bino_mounts *mounts,
 
 BINO_PUBLIC uint64_t bino_mount_id(const struct bino_mount *mount)
 {
+	if (!mount)
+		return 0;
 	return mount->id;
 }
 
 BINO_PUBLIC uint64_t bino_mount_parent_id(const struct bino_mount *mount)
 {
+	if (!mount)
+		return 0;
 	return mount->parent_id;
 }
 
 BINO_PUBLIC uint64_t bino_mount_dev(const struct bino_mount *mount)
 {
+	if (!mount)
+		return 0;
 	return mount->dev;
 }
 
 BINO_PUBLIC const char *bino_mount_root(const struct bino_mount *mount)
 {
+	if (!mount)
+		return NULL;
 	return mount->root;
 }
 
 BINO_PUBLIC const char *bino_mount_target(const struct bino_mount *mount)
 {
+	if (!mount)
+		return NULL;
 	return mount->target;
 }
 
 BINO_PUBLIC const char *bino_mount_fstype(const struct bino_mount *mount)
 {
+	if (!mount)
+		return NULL;
 	return mount->fstype;
 }
 
 BINO_PUBLIC const char *bino_mount_source(const struct bino_mount *mount)
 {
+	if (!mount)
+		return NULL;
 	return mount->source;
 }
 
 BINO_PUBLIC const char *bino_mount_options(const struct bino_mount *mount)
 {
+	if (!mount)
+		return NULL;
 	return mount->options;
 }
 
 BINO_PUBLIC uint64_t bino_mount_subvolid(const struct bino_mount *mount)
 {
+	if (!mount)
+		return 0;
 	return mount->subvolid;
 }
 

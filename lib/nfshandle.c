@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "btrfsconst.h"
+#include "fhandle.h"
 
 #define CLIENT_HEADER_SIZE 12 /* fileid high, fileid low, type */
 #define KNFSD_HEADER_SIZE 4
@@ -134,16 +135,10 @@ int bino__nfs_fh_decode(const unsigned char *bytes, size_t len,
 int bino__nfs_fh_of(int dirfd, const char *name, int at_flags,
 		    struct bino_nfs_fh *ret)
 {
-	union {
-		struct file_handle handle;
-		unsigned char bytes[sizeof(struct file_handle) + MAX_HANDLE_SZ];
-	} buffer;
-	int mount_id;
+	union bino__fhandle fh;
 
-	buffer.handle.handle_bytes = MAX_HANDLE_SZ;
-	if (name_to_handle_at(dirfd, name, &buffer.handle, &mount_id,
-			      at_flags) != 0)
+	if (bino__fhandle_at(dirfd, name, at_flags, &fh) != 0)
 		return -1;
-	return bino__nfs_fh_decode(buffer.handle.f_handle,
-				   buffer.handle.handle_bytes, ret);
+	return bino__nfs_fh_decode(fh.handle.f_handle,
+				   fh.handle.handle_bytes, ret);
 }

@@ -15,6 +15,7 @@
 #include <sys/ioctl.h>
 
 #include "btrfsconst.h"
+#include "fhandle.h"
 
 int bino__subvolid_ioctl(int fd, uint64_t *ret)
 {
@@ -32,17 +33,11 @@ int bino__subvolid_ioctl(int fd, uint64_t *ret)
 int bino__subvolid_file_handle(int dirfd, const char *name, int at_flags,
 			       uint64_t *ret)
 {
-	union {
-		struct file_handle handle;
-		unsigned char bytes[sizeof(struct file_handle) + MAX_HANDLE_SZ];
-	} buffer;
-	int mount_id;
+	union bino__fhandle fh;
 
-	buffer.handle.handle_bytes = MAX_HANDLE_SZ;
-	if (name_to_handle_at(dirfd, name, &buffer.handle, &mount_id,
-			      at_flags) != 0)
+	if (bino__fhandle_at(dirfd, name, at_flags, &fh) != 0)
 		return -1;
-	switch (buffer.handle.handle_type) {
+	switch (fh.handle.handle_type) {
 	case FILEID_BTRFS_WITHOUT_PARENT:
 	case FILEID_BTRFS_WITH_PARENT:
 	case FILEID_BTRFS_WITH_PARENT_ROOT:
@@ -51,11 +46,11 @@ int bino__subvolid_file_handle(int dirfd, const char *name, int at_flags,
 		errno = EOPNOTSUPP;
 		return -1;
 	}
-	if (buffer.handle.handle_bytes < BTRFS_FID_ROOT_OFFSET + sizeof(*ret)) {
+	if (fh.handle.handle_bytes < BTRFS_FID_ROOT_OFFSET + sizeof(*ret)) {
 		errno = EOPNOTSUPP;
 		return -1;
 	}
-	memcpy(ret, buffer.handle.f_handle + BTRFS_FID_ROOT_OFFSET,
+	memcpy(ret, fh.handle.f_handle + BTRFS_FID_ROOT_OFFSET,
 	       sizeof(*ret));
 	return 0;
 }

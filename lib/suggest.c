@@ -31,7 +31,7 @@
 #include "subvol.h"
 
 struct bino_suggestion {
-	const struct bino_audit_export *export;
+	const struct bino_audit_target *export;
 	const struct bino_mounts *server;
 	struct bino_mounts *own_mounts;
 	const struct bino_mount *filesystem;
@@ -48,10 +48,10 @@ struct bino_suggestion {
 
 static enum bino_error suggest_filesystem(struct bino_suggestion *s)
 {
-	const char *path = bino_audit_export_path(s->export);
+	const char *path = bino_audit_target_path(s->export);
 	int fd;
 
-	/* The same rule as bino_audit_export_filesystem(): they agree. */
+	/* The same rule as bino_audit_target_mount(): they agree. */
 	s->filesystem = bino__mounts_holding(s->server, path);
 	if (!s->filesystem) {
 		errno = 0;
@@ -140,8 +140,8 @@ static bool suggest_same_fs(const struct bino_suggestion *s,
 
 static enum bino_error suggest_subvols(struct bino_suggestion *s)
 {
-	const char *path = bino_audit_export_path(s->export);
-	size_t i, j, n = bino_audit_export_subvol_count(s->export);
+	const char *path = bino_audit_target_path(s->export);
+	size_t i, j, n = bino_audit_target_subvol_count(s->export);
 
 	s->subvols = calloc(n ? n : 1, sizeof(*s->subvols));
 	s->mounted = calloc(n ? n : 1, sizeof(*s->mounted));
@@ -151,7 +151,7 @@ static enum bino_error suggest_subvols(struct bino_suggestion *s)
 		return BINO_OK;
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_subvol *subvol =
-			bino_audit_export_subvol(s->export, i);
+			bino_audit_target_subvol(s->export, i);
 		const char *subvol_path = bino_audit_subvol_path(subvol);
 		bool mounted = false;
 
@@ -221,11 +221,11 @@ static int suggest_try(struct bino_suggestion *s, const char *snapshot,
 static const struct bino_audit_subvol *
 suggest_find_subvol(const struct bino_suggestion *s, uint64_t id)
 {
-	size_t i, n = bino_audit_export_subvol_count(s->export);
+	size_t i, n = bino_audit_target_subvol_count(s->export);
 
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_subvol *subvol =
-			bino_audit_export_subvol(s->export, i);
+			bino_audit_target_subvol(s->export, i);
 
 		if (bino_audit_subvol_id(subvol) == id)
 			return subvol;
@@ -240,7 +240,7 @@ suggest_find_subvol(const struct bino_suggestion *s, uint64_t id)
  */
 static int suggest_placeholder_pass(struct bino_suggestion *s)
 {
-	size_t i, j, n = bino_audit_export_subvol_count(s->export);
+	size_t i, j, n = bino_audit_target_subvol_count(s->export);
 	int added = 0, rc;
 
 	for (i = 0; i < s->n_subvols; i++) {
@@ -254,7 +254,7 @@ static int suggest_placeholder_pass(struct bino_suggestion *s)
 			continue;
 		for (j = 0; j < n; j++) {
 			const char *other = bino_audit_subvol_path(
-				bino_audit_export_subvol(s->export, j));
+				bino_audit_target_subvol(s->export, j));
 
 			if (!other || !bino__path_below(other, source_path))
 				continue;
@@ -303,7 +303,7 @@ static enum bino_error suggest_placeholders(struct bino_suggestion *s)
 /* ---- public API -------------------------------------------------------- */
 
 BINO_PUBLIC enum bino_error
-bino_suggestion_create(const struct bino_audit_export *exp,
+bino_suggestion_create(const struct bino_audit_target *exp,
 		       const struct bino_mounts *server_mounts, int flags,
 		       struct bino_suggestion **ret)
 {
@@ -311,7 +311,7 @@ bino_suggestion_create(const struct bino_audit_export *exp,
 	enum bino_error err;
 	int c;
 
-	if (!exp || !ret || flags || bino_audit_export_error(exp))
+	if (!exp || !ret || flags || bino_audit_target_error(exp))
 		return BINO_ERROR_INVALID_ARGUMENT;
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -325,7 +325,7 @@ bino_suggestion_create(const struct bino_audit_export *exp,
 		s->server = s->own_mounts;
 	}
 	for (c = 0; c < BINO_COLLISION_NR; c++)
-		s->needed = s->needed || bino_audit_export_collisions(exp, c);
+		s->needed = s->needed || bino_audit_target_collisions(exp, c);
 	err = suggest_filesystem(s);
 	if (!err)
 		err = suggest_options(s);
@@ -361,36 +361,48 @@ BINO_PUBLIC void bino_suggestion_destroy(struct bino_suggestion *suggestion)
 
 BINO_PUBLIC bool bino_suggestion_needed(const struct bino_suggestion *suggestion)
 {
+	if (!suggestion)
+		return false;
 	return suggestion->needed;
 }
 
 BINO_PUBLIC const struct bino_mount *
-bino_suggestion_filesystem(const struct bino_suggestion *suggestion)
+bino_suggestion_mount(const struct bino_suggestion *suggestion)
 {
+	if (!suggestion)
+		return NULL;
 	return suggestion->filesystem;
 }
 
 BINO_PUBLIC const uint8_t *
 bino_suggestion_fs_uuid(const struct bino_suggestion *suggestion)
 {
+	if (!suggestion)
+		return NULL;
 	return suggestion->has_uuid ? suggestion->uuid : NULL;
 }
 
 BINO_PUBLIC const char *
 bino_suggestion_mount_options(const struct bino_suggestion *suggestion)
 {
+	if (!suggestion)
+		return NULL;
 	return suggestion->options;
 }
 
 BINO_PUBLIC size_t
 bino_suggestion_subvol_count(const struct bino_suggestion *suggestion)
 {
+	if (!suggestion)
+		return 0;
 	return suggestion->n_subvols;
 }
 
 BINO_PUBLIC const struct bino_audit_subvol *
 bino_suggestion_subvol(const struct bino_suggestion *suggestion, size_t index)
 {
+	if (!suggestion)
+		return NULL;
 	return index < suggestion->n_subvols ? suggestion->subvols[index] : NULL;
 }
 
@@ -398,12 +410,16 @@ BINO_PUBLIC bool
 bino_suggestion_subvol_mounted(const struct bino_suggestion *suggestion,
 			       size_t index)
 {
+	if (!suggestion)
+		return false;
 	return index < suggestion->n_subvols && suggestion->mounted[index];
 }
 
 BINO_PUBLIC size_t
 bino_suggestion_placeholder_count(const struct bino_suggestion *suggestion)
 {
+	if (!suggestion)
+		return 0;
 	return suggestion->n_placeholders;
 }
 
@@ -411,6 +427,8 @@ BINO_PUBLIC const char *
 bino_suggestion_placeholder(const struct bino_suggestion *suggestion,
 			    size_t index)
 {
+	if (!suggestion)
+		return NULL;
 	return index < suggestion->n_placeholders ?
 		       suggestion->placeholders[index] :
 		       NULL;

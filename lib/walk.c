@@ -861,6 +861,8 @@ out_nomem:
 BINO_PUBLIC enum bino_error bino_walk_set_threads(struct bino_walk *walk,
 						  int threads)
 {
+	if (!walk)
+		return BINO_ERROR_INVALID_ARGUMENT;
 	if (walk->started || threads < 1)
 		return BINO_ERROR_INVALID_ARGUMENT;
 	walk->threads = threads;
@@ -870,6 +872,8 @@ BINO_PUBLIC enum bino_error bino_walk_set_threads(struct bino_walk *walk,
 BINO_PUBLIC enum bino_error bino_walk_set_max_depth(struct bino_walk *walk,
 						    int depth)
 {
+	if (!walk)
+		return BINO_ERROR_INVALID_ARGUMENT;
 	if (walk->started)
 		return BINO_ERROR_INVALID_ARGUMENT;
 	walk->max_depth = depth < 0 ? -1 : depth;
@@ -923,6 +927,8 @@ BINO_PUBLIC enum bino_error bino_walk_next(struct bino_walk *walk,
 {
 	enum bino_error err;
 
+	if (!walk || !ret)
+		return BINO_ERROR_INVALID_ARGUMENT;
 	if (!walk->started && walk->threads > 1 &&
 	    bino__prefetch_create(walk->threads - 1, &walk->prefetch) != 0)
 		walk->prefetch = NULL; /* read-ahead only saves time */
@@ -956,6 +962,9 @@ out:
 
 BINO_PUBLIC void bino_walk_prune(struct bino_walk *walk)
 {
+	if (!walk)
+		return;
+
 	walk->pruned = true;
 }
 
@@ -984,82 +993,115 @@ BINO_PUBLIC void bino_walk_destroy(struct bino_walk *walk)
 BINO_PUBLIC const struct bino_mounts *
 bino_walk_mounts(const struct bino_walk *walk)
 {
+	if (!walk)
+		return NULL;
 	return walk->identifier.mounts;
 }
 
 BINO_PUBLIC const char *bino_entry_path(const struct bino_entry *entry)
 {
+	if (!entry)
+		return NULL;
 	return entry->walk->path;
 }
 
 BINO_PUBLIC size_t bino_entry_path_length(const struct bino_entry *entry)
 {
+	if (!entry)
+		return 0;
 	return entry->walk->path_len;
 }
 
 BINO_PUBLIC const char *bino_entry_name(const struct bino_entry *entry)
 {
+	if (!entry)
+		return NULL;
 	return entry->walk->path + entry->name_offset;
 }
 
 BINO_PUBLIC int bino_entry_depth(const struct bino_entry *entry)
 {
+	if (!entry)
+		return 0;
 	return entry->depth;
 }
 
 BINO_PUBLIC enum bino_event bino_entry_event(const struct bino_entry *entry)
 {
+	if (!entry)
+		return 0;
 	return entry->event;
 }
 
 BINO_PUBLIC enum bino_visit bino_entry_visit(const struct bino_entry *entry)
 {
+	if (!entry)
+		return 0;
 	return entry->visit;
 }
 
 BINO_PUBLIC enum bino_type bino_entry_type(const struct bino_entry *entry)
 {
+	if (!entry)
+		return 0;
 	return entry->type;
 }
 
 BINO_PUBLIC int bino_entry_flags(const struct bino_entry *entry)
 {
+	if (!entry)
+		return 0;
 	return entry->id.flags;
 }
 
 BINO_PUBLIC struct bino_key bino_entry_key(const struct bino_entry *entry)
 {
+	if (!entry)
+		return (struct bino_key){ 0 };
 	return entry->id.key;
 }
 
 BINO_PUBLIC uint64_t bino_entry_st_dev(const struct bino_entry *entry)
 {
+	if (!entry)
+		return 0;
 	return entry->id.raw_dev;
 }
 
 BINO_PUBLIC enum bino_source bino_entry_source(const struct bino_entry *entry)
 {
+	if (!entry)
+		return 0;
 	return entry->id.source;
 }
 
 BINO_PUBLIC enum bino_error bino_entry_error(const struct bino_entry *entry)
 {
+	if (!entry)
+		return BINO_ERROR_INVALID_ARGUMENT;
 	return entry->error;
 }
 
 BINO_PUBLIC int bino_entry_errno(const struct bino_entry *entry)
 {
+	if (!entry)
+		return 0;
 	return entry->error_errno;
 }
 
 BINO_PUBLIC const char *
 bino_entry_loop_ancestor(const struct bino_entry *entry)
 {
+	if (!entry)
+		return NULL;
 	return entry->event == BINO_EVENT_LOOP ? entry->loop_ancestor : NULL;
 }
 
-BINO_PUBLIC const struct bino_mount *bino_entry_mount(struct bino_entry *entry)
+BINO_PUBLIC const struct bino_mount *
+bino_entry_mount(const struct bino_entry *entry)
 {
+	if (!entry)
+		return NULL;
 	return entry->id.mount;
 }
 
@@ -1073,12 +1115,14 @@ static struct bino_timestamp timestamp(const struct bino_kstatx_timestamp *ts)
 BINO_PUBLIC enum bino_error bino_entry_stat(struct bino_entry *entry,
 					    struct bino_stat *ret)
 {
-	struct bino_walk *walk = entry->walk;
-	const struct bino_kstatx *stx = &entry->stx;
+	struct bino_walk *walk;
+	const struct bino_kstatx *stx;
 	enum bino_error error;
 
-	if (entry->event == BINO_EVENT_ERROR)
+	if (!entry || !ret || entry->event == BINO_EVENT_ERROR)
 		return BINO_ERROR_INVALID_ARGUMENT;
+	walk = entry->walk;
+	stx = &entry->stx;
 	if (!entry->have_stx) {
 		int dirfd;
 

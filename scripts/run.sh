@@ -9,22 +9,30 @@ mode=${1:-}
 build=${BUILD_DIR:-$here/build}
 build_asan=${BUILD_ASAN_DIR:-$here/build-asan}
 
-# Build and library dependencies, the peers the tests compare against, the
-# NFS VM's parts, and the sanitizer/fuzz/leak tools.
-packages=(
-	gcc clang pkg-config meson ninja-build
-	libbtrfsutil-dev libmount-dev libjson-c-dev uthash-dev libcriterion-dev libroaring-dev
-	btrfs-progs util-linux findutils coreutils jq bfs fd-find xfsprogs
+# What building and running need: the demo installs only these.
+run_packages=(
+	gcc pkg-config meson ninja-build
+	libbtrfsutil-dev libmount-dev libjson-c-dev uthash-dev libroaring-dev libsmartcols-dev
+	btrfs-progs util-linux coreutils jq
+)
+# What the tests add: Criterion, the peers the tests compare against, the
+# NFS VM's parts, the sanitizer/fuzz/leak tools, and promtool (in Debian's
+# prometheus package) for the audit's metrics.
+test_packages=(
+	clang libcriterion-dev
+	findutils bfs fd-find xfsprogs bsdutils
 	qemu-system-x86 busybox-static cpio kmod rpcbind nfs-kernel-server nfs-common
 	dpkg-dev libtirpc-dev
-	valgrind time systemd man-db rsync
+	valgrind time systemd man-db rsync abigail-tools
 	groff-base zsh fish
+	prometheus
 )
 
+# install_packages NAME...: apt-get install those not installed yet.
 install_packages() {
 	local missing=()
 	local p
-	for p in "${packages[@]}"; do
+	for p in "$@"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 			missing+=("$p")
 	done
@@ -84,15 +92,18 @@ summarise() {
 
 case "$mode" in
 demo)
-	install_packages
-	build_tree "$build"
-	exec "$here/scripts/demo.sh" "$build/cli/btrfs-ino"
+	# Only what running needs (no test tools): a build without the tests,
+	# in a directory of its own so that the test build keeps its suites.
+	echo "== the demo installs only what building and running need; './scripts/run.sh test' installs the rest"
+	install_packages "${run_packages[@]}"
+	build_tree "${BUILD_DEMO_DIR:-$here/build-demo}" -Dtests=false
+	exec "$here/scripts/demo.sh" "${BUILD_DEMO_DIR:-$here/build-demo}/cli/btrfs-ino"
 	;;
 test)
 	# Whatever the caller's environment (a runner without CI, sudo clearing
 	# it), a test that lacks something fails here instead of skipping.
 	export CI=true
-	install_packages
+	install_packages "${run_packages[@]}" "${test_packages[@]}"
 	build_tree "$build"
 	status=0
 	# A log left by an earlier run must not stand in for a run that failed.

@@ -66,3 +66,14 @@ script_symbols() {
 		in_global && NF { sub(/;[[:space:]]*$/, "", $1); print $1 }
 	' | sort
 }
+
+# abi_dump LIBRARY OUT: the ABI of the built library as abigail XML, limited
+# to what the public header declares, without line numbers or build paths
+# (so doc comments and the build directory do not count as changes).  The
+# baseline (tests/abi/baseline.abi) and the test make it the same way.
+abi_dump() {
+	command -v abidw >/dev/null || skip_or_fail "needs abidw (Debian package abigail-tools)"
+	abidw --no-show-locs --no-corpus-path --no-comp-dir-path \
+		--headers-dir "$(dirname "$HEADER")" --drop-private-types \
+		--out-file "$2" "$1"
+}

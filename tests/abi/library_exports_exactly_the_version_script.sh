@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The built libbtrfsino.so exports exactly the version script's symbols, each
 # under its versioned node, and nothing else (no internal helper, no symbol
-# of a static dependency); its SONAME is libbtrfsino.so.0.
+# of a static dependency); its SONAME is libbtrfsino.so.1.
 set -euo pipefail
 # shellcheck source=tests/abi/lib.sh
 . "$(dirname "$0")/lib.sh"

@@ -3,7 +3,7 @@
 # Offline, with util-linux's mountinfo-nonroot fixture (no mount on "/"), a
 # directory that exists here is on no mount of the file: audit and suggest
 # both refuse it saying so, never "No such file or directory" (exit 2, in
-# text and JSON alike).
+# text and JSON alike; JSON's step is the short token "not_found").
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 DATA=$(cd -- "$(dirname -- "$0")/../data/mountinfo" && pwd)
@@ -23,6 +23,6 @@ for command in audit suggest; do
 	run "$command" --json --mountinfo "$mi" "$dir"
 	expect_eq "$command --json: exit status" 2 "$RC"
 	expect_eq "$command --json: error" \
-		"No mount holds the path|0|the --mountinfo file lists no mount at or above it" \
+		"not_found|0|the --mountinfo file lists no mount at or above it" \
 		"$(jq -r '.exports[0].error | "\(.step)|\(.errno)|\(.message)"' "$OUT")"
 done

@@ -43,8 +43,8 @@ cflags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefin
 # sources TARGET: the files each target is built from.
 sources() {
 	case $1 in
-	exports) echo "$src/lib/exports.c $src/lib/error.c" ;;
-	nfshandle) echo "$src/lib/nfshandle.c" ;;
+	exports) echo "$src/lib/exports.c $src/lib/exports_lex.c $src/lib/exports_options.c $src/lib/error.c" ;;
+	nfshandle) echo "$src/lib/nfshandle.c $src/lib/fhandle.c" ;;
 	mountinfo) echo "$src/lib/mounts.c $src/lib/statx.c $src/lib/error.c" ;;
 	escape) echo "$src/cli/escape.c" ;;
 	quote) echo "$src/cli/quote.c" ;;

@@ -121,5 +121,5 @@ sorted0() {
 # allocator makes RSS figures meaningless.
 is_sanitized() {
 	ldd "$BTRFS_INO" 2>/dev/null | grep -q -e libasan -e libubsan ||
-		ldd "$(dirname -- "$BTRFS_INO")/../lib/libbtrfsino.so.0" 2>/dev/null | grep -q libasan
+		ldd "$(dirname -- "$BTRFS_INO")/../lib/libbtrfsino.so.1" 2>/dev/null | grep -q libasan
 }

@@ -120,7 +120,7 @@ done
 # An empty PATH names nothing, like a missing one (find: "'': No such file
 # or directory"): alone, exit 2 naming it; beside a good PATH, the good one is
 # still walked and the exit status is 1.
-usage_error walk-empty-path "^btrfs-ino: ('')?: No such file or directory" walk ""
+usage_error walk-empty-path "^btrfs-ino: ('')?: Could not stat: No such file or directory" walk ""
 run_cli walk-good-and-empty-path 30 walk -0 "$WORK/tree" ""
 check_rc walk-good-and-empty-path 1
 check_eq "walk-good-and-empty-path: the good PATH is walked" "$(find "$WORK/tree" | LC_ALL=C sort)" \

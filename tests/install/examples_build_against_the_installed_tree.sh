@@ -17,8 +17,8 @@ install_tree "$TMP" /usr
 warn=(-Wall -Wextra -Werror)
 
 dest_cc "$TMP/bino-find" "$SRCDIR/examples/bino-find.c" "${warn[@]}"
-loaded=$(dest_run ldd "$TMP/bino-find" | awk '$1 == "libbtrfsino.so.0" { print $3 }')
-[[ $loaded == "$DEST$LIBDIR/libbtrfsino.so.0" ]] || install_fail "bino-find loads '$loaded'"
+loaded=$(dest_run ldd "$TMP/bino-find" | awk '$1 == "libbtrfsino.so.1" { print $3 }')
+[[ $loaded == "$DEST$LIBDIR/libbtrfsino.so.1" ]] || install_fail "bino-find loads '$loaded'"
 
 man_example "$DEST/usr/share/man/man3/libbtrfsino.3" >"$TMP/walkids.c"
 grep -q 'int' "$TMP/walkids.c" || install_fail "no example program in libbtrfsino(3)"

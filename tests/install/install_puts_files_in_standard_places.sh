@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # `meson install --destdir` with --prefix=/usr puts exactly the binary, the
-# header, the library with its soname links, btrfsino.pc, the man pages and
-# the three shell completions where Debian keeps them, the systemd units, all under DESTDIR;
+# header, the library with its soname links, btrfsino.pc, the man pages, the
+# three shell completions where Debian keeps them and the systemd units,
+# all under DESTDIR;
 # the installed binary runs against the installed library.
 set -euo pipefail
 # shellcheck source=tests/install/lib.sh
@@ -33,9 +34,9 @@ fi
 sort >"$TMP/expected" <<EOT
 f usr/bin/btrfs-ino
 f usr/include/btrfsino.h
-f $lib/libbtrfsino.so.0.1.0
-l $lib/libbtrfsino.so.0 -> libbtrfsino.so.0.1.0
-l $lib/libbtrfsino.so -> libbtrfsino.so.0
+f $lib/libbtrfsino.so.1.0.0
+l $lib/libbtrfsino.so.1 -> libbtrfsino.so.1.0.0
+l $lib/libbtrfsino.so -> libbtrfsino.so.1
 f $lib/btrfs-ino/libbtrfsino-exec.so
 f $lib/pkgconfig/btrfsino.pc
 f usr/share/man/man1/btrfs-ino.1
@@ -45,6 +46,8 @@ f usr/share/zsh/vendor-completions/_btrfs-ino
 f usr/share/fish/vendor_completions.d/btrfs-ino.fish
 f $unitdir/btrfs-ino-mount.service
 f $unitdir/btrfs-ino-mount.timer
+f $unitdir/btrfs-ino-audit.service
+f $unitdir/btrfs-ino-audit.timer
 EOT
 (cd "$TMP/dest" && find . \( -type f -printf 'f %P\n' \) -o \( -type l -printf 'l %P -> %l\n' \)) |
 	sort >"$TMP/actual"
@@ -58,8 +61,8 @@ cmp -s "$SRCDIR/include/btrfsino.h" "$DEST/usr/include/btrfsino.h" || install_fa
 cmp -s "$SRCDIR/man/btrfs-ino.1" "$DEST/usr/share/man/man1/btrfs-ino.1" || install_fail "installed btrfs-ino.1 differs"
 
 # The library's SONAME is the name of the link ldconfig makes.
-soname=$(readelf -d "$DEST$LIBDIR/libbtrfsino.so.0.1.0" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
-[[ $soname == libbtrfsino.so.0 ]] || install_fail "SONAME is '$soname'"
+soname=$(readelf -d "$DEST$LIBDIR/libbtrfsino.so.1.0.0" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
+[[ $soname == libbtrfsino.so.1 ]] || install_fail "SONAME is '$soname'"
 
 # btrfsino.pc describes the tree as installed, not the DESTDIR.
 check_pc() {
@@ -81,9 +84,9 @@ bin=$DEST/usr/bin/btrfs-ino
 if readelf -d "$bin" | grep -Eq '\((RPATH|RUNPATH)\)'; then
 	install_fail "installed btrfs-ino keeps a run path: $(readelf -d "$bin" | grep -E 'R(UN)?PATH')"
 fi
-readelf -d "$bin" | grep -q 'NEEDED.*\[libbtrfsino\.so\.0\]' || install_fail "btrfs-ino does not need libbtrfsino.so.0"
-loaded=$(dest_run ldd "$bin" | awk '$1 == "libbtrfsino.so.0" { print $3 }')
-[[ $loaded == "$DEST$LIBDIR/libbtrfsino.so.0" ]] || install_fail "btrfs-ino loads '$loaded'"
+readelf -d "$bin" | grep -q 'NEEDED.*\[libbtrfsino\.so\.1\]' || install_fail "btrfs-ino does not need libbtrfsino.so.1"
+loaded=$(dest_run ldd "$bin" | awk '$1 == "libbtrfsino.so.1" { print $3 }')
+[[ $loaded == "$DEST$LIBDIR/libbtrfsino.so.1" ]] || install_fail "btrfs-ino loads '$loaded'"
 out=$(dest_run "$bin" --version)
 [[ $out == "btrfs-ino $EXPECTED_VERSION (libbtrfsino $EXPECTED_VERSION)" ]] ||
 	install_fail "installed btrfs-ino --version says '$out'"

@@ -54,19 +54,45 @@ write_exports() {
 }
 
 # ---------------------------------------------------------------------------
-# The tree that opens the text report (run with --ascii)
+# The table that follows the verdict lines, read in its --pairs form
 
-# tree_rows FILE: the tree's rows, "DEPTH<TAB>ROW" with the branch
-# characters ("|  ", "   ", "|- ", "`- ") counted and removed.
+# The columns tree_rows reads.
+TREE_COLUMNS=TYPE,ID,PARENT,OF,LOOP,HARDLINK,PLAIN,CLIENT-FS,NAME,DETAILS
+
+# audit_tree NAME ARGS...: audit NAME with the table only, as pairs.
+audit_tree() {
+	local name=$1
+	shift
+	audit "$name" --pairs -o "$TREE_COLUMNS" "$@"
+}
+
+# tree_rows FILE: per row of an audit_tree output, "DEPTH TYPE ID PARENT OF
+# LOOP HARDLINK PLAIN CLIENT_FS NAME DETAILS" separated by tabs, DEPTH
+# counted from the export's row (0) through the PARENT IDs.
 tree_rows() {
-	awk '/^\(collisions between/ { exit }
+	awk '
+		function value(key,    v) {
+			if (!match($0, "(^| )" key "=\"[^\"]*\""))
+				return ""
+			v = substr($0, RSTART, RLENGTH)
+			sub(/^ /, "", v)
+			return substr(v, length(key) + 3, length(v) - length(key) - 3)
+		}
 		{
-			line = $0; depth = 0
-			while (match(line, /^(\|  |   |\|- |`- )/)) {
-				line = substr(line, 4)
-				depth++
+			type = value("TYPE"); id = value("ID"); parent = value("PARENT")
+			if (type == "export") {
+				split("", depth_of)
+				depth = 0
+			} else if (parent == "") {
+				depth = 1
+			} else {
+				depth = depth_of[parent] + 1
 			}
-			print depth "\t" line
+			if (type == "subvolume" || type == "snapshot")
+				depth_of[id] = depth
+			print depth "\t" type "\t" id "\t" parent "\t" value("OF") "\t" \
+				value("LOOP") "\t" value("HARDLINK") "\t" value("PLAIN") "\t" \
+				value("CLIENT-FS") "\t" value("NAME") "\t" value("DETAILS")
 		}' "$1"
 }
 
@@ -75,30 +101,20 @@ tree_rows() {
 # export's row) and SNAPSHOT_OF the source the row names, or null.
 tree_subvols() {
 	tree_rows "$1" | awk -F'\t' '
-		$1 == 0 { parent[0] = "export"; next }
-		match($2, /  (subvolume|snapshot) [0-9]+( of [0-9]+)?/) {
-			n = split(substr($2, RSTART + 2, RLENGTH - 2), w, " ")
-			of = n == 4 ? w[4] : "null"
-			print w[2], parent[$1 - 1], of
-			parent[$1] = w[2]
-			next
-		}
-		{ parent[$1] = "not-a-subvolume" }'
+		$2 == "subvolume" || $2 == "snapshot" {
+			print $3, ($4 == "" ? "export" : $4), ($5 == "" ? "null" : $5)
+		}'
 }
 
 # tree_counts FILE: "DEPTH ID LOOP HARDLINK PLAIN" per row that shows counts
-# (ID is "export", a subvolume ID, or "folded" for a row of folded snapshots).
+# (ID is "export", a subvolume ID, "folded" for a row of folded snapshots or
+# "other" for the entries in no subvolume).
 tree_counts() {
 	tree_rows "$1" | awk -F'\t' '
-		match($2, /(LOOP|loop) [0-9]+ \/ hardlink [0-9]+ \/ plain [0-9]+/) {
-			split(substr($2, RSTART, RLENGTH), c, " ")
-			id = "export"
-			if ($1 > 0 && match($2, /  (subvolume|snapshot) [0-9]+/))
-				id = substr($2, RSTART + 2, RLENGTH - 2)
-			else if ($1 > 0)
-				id = "folded"
-			sub(/^[a-z]+ /, "", id)
-			print $1, id, c[2], c[5], c[8]
+		$6 != "" {
+			id = $2 == "export" ? "export" : \
+			     ($2 == "subvolume" || $2 == "snapshot") ? $3 : $2
+			print $1, id, $6, $7, $8
 		}'
 }
 
@@ -119,3 +135,16 @@ btrfs_subvols() {
 		printf '%s %s %s\n' "$id" "$parent" "$of"
 	done
 }
+
+# ---------------------------------------------------------------------------
+# The live export table (etab)
+
+# etab_line PATH: the etab line exportfs 2.6.2 wrote (in the VM, see
+# tests/data/etab/README.md) for "/srv/a 127.0.0.1(rw,async,
+# no_subtree_check,no_root_squash)", with PATH in place of /srv/a.
+ETAB_FIXTURE=$SRCDIR/tests/data/etab/debian12-nfs-utils-2.6.2.etab
+etab_line() {
+	awk -v path="$1" -F '\t' '$1 == "/srv/a" { print path "\t" $2 }' "$ETAB_FIXTURE"
+}
+# The exports(5) line that etab_line is exportfs's expansion of.
+ETAB_OPTIONS="rw,async,no_subtree_check,no_root_squash"

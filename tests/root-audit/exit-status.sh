@@ -21,7 +21,7 @@ check_eq "plain dir collisions" "0 0 0" "$(audit_counts plain)"
 check_eq "plain dir not exported" false "$(jq -r '.exports[0].exported' "$OUT/plain")"
 check_eq "plain dir verdict" true "$(jq -r '.exports[0].verdict.safe' "$OUT/plain")"
 
-audit classic --exports "$OUT/empty-exports" "$MNT/fex"
+audit classic --verbose --exports "$OUT/empty-exports" "$MNT/fex"
 check_audit_rc classic 1
 grep -q 'not exported: audited as if exported with default options' "$OUT/classic" ||
 	fail "text report does not say the path is not exported"
@@ -34,7 +34,7 @@ grep -qF -- "$WORK/does-not-exist" "$OUT/missing.err" ||
 # Line 2 has an empty option: the column is that of its second comma.
 write_exports "$OUT/bad-exports" "$MNT/fex *(rw)" "$MNT *(rw,,sync)"
 column=$(awk 'NR == 2 { print index($0, ",,") + 1 }' "$OUT/bad-exports")
-audit malformed --exports "$OUT/bad-exports" "$MNT/fex"
+audit malformed --verbose --exports "$OUT/bad-exports" "$MNT/fex"
 check_audit_rc malformed 1
 grep -qF -- "$OUT/bad-exports:2:$column: " "$OUT/malformed.err" ||
 	fail "message lacks $OUT/bad-exports:2:$column: ($(cat "$OUT/malformed.err"))"

@@ -14,7 +14,7 @@ expected=$(expected_counts "$fex" "$OUT/listing")
 read -r loop hardlink plain <<<"$expected"
 ((loop > 0 && hardlink > 0 && plain > 0)) || fail "fixture gives an empty class: $expected"
 
-audit text --ascii --exports "$OUT/exports" "$fex"
+audit_tree text --exports "$OUT/exports" "$fex"
 check_audit_rc text 1
 tree_counts "$OUT/text" >"$OUT/counts"
 check_eq "export row (loop hardlink plain)" "$expected" \

@@ -44,7 +44,7 @@ awk -F'\t' -v export="$fex" '
 	sort >"$OUT/expected"
 [[ -s $OUT/expected ]] || fail "find shows no loop: the fixture proves nothing"
 
-audit text --ascii --exports "$OUT/exports" "$fex"
+audit_tree text --exports "$OUT/exports" "$fex"
 check_audit_rc text 1
 tree_counts "$OUT/text" | awk '$1 > 0 && $3 > 0 { print $2, $3 }' | sort >"$OUT/actual"
 check_files_eq "loops per subvolume (id count)" "$OUT/expected" "$OUT/actual"

@@ -28,7 +28,7 @@ as_nobody() {
 		"$BTRFS_INO" audit "$@" >"$OUT/$name" 2>"$OUT/$name.err" || AUDIT_RC=$?
 }
 
-as_nobody text --ascii "$fex"
+as_nobody text --pairs -o "$TREE_COLUMNS" "$fex"
 check_audit_rc text 1
 grep -q "subvolume $id, details unknown" "$OUT/text" ||
 	fail "the fixture does not hide snapshot $id's details from nobody"

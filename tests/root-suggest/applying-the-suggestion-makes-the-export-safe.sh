@@ -4,7 +4,8 @@
 # namespace), with the suggested exports: audit then finds the export safe
 # (exit 0), with either exports block, and suggest has nothing left to say.
 # With one snapshot left out it stays unsafe.  Nothing outside the test's
-# namespace is mounted, before or after.
+# namespace is mounted, before or after (below the fixture, where the
+# suggested mounts would go).
 source "$(dirname -- "$0")/suggest-lib.sh"
 setup_export
 command -v unshare >/dev/null || skip_or_fail "needs unshare"
@@ -12,7 +13,12 @@ command -v unshare >/dev/null || skip_or_fail "needs unshare"
 suggest fstab --exports "$EXPORTS" --format server-fstab "$FEX"
 suggest crossmnt --exports "$EXPORTS" --format exports "$FEX"
 suggest nohide --exports "$EXPORTS" --format exports-nohide "$FEX"
-findmnt -n -l -o TARGET | sort >"$OUT/mounts.before"
+# The mounts of this test's fixture: other root tests may mount their own
+# fixtures meanwhile, and those are no change of ours.
+fixture_mounts() {
+	findmnt -n -l -o TARGET | awk -v work="$WORK" 'index($0, work) == 1' | sort
+}
+fixture_mounts >"$OUT/mounts.before"
 
 rc=0
 "$BTRFS_INO" audit -q --exports "$OUT/crossmnt" "$FEX" >/dev/null 2>&1 || rc=$?
@@ -23,7 +29,7 @@ for block in crossmnt nohide; do
 	apply_and_run "$OUT/fstab" "$BTRFS_INO" audit -q --exports "$OUT/$block" "$FEX" \
 		>"$OUT/audit-$block" 2>&1 || rc=$?
 	check_eq "mounts + $block: audit exit status" 0 "$rc"
-	grep -q '^  verdict: safe$' "$OUT/audit-$block" || fail "mounts + $block: no safe verdict"
+	grep -qxF -- "$FEX: safe" "$OUT/audit-$block" || fail "mounts + $block: no safe verdict"
 done
 rc=0
 apply_and_run "$OUT/fstab" "$BTRFS_INO" audit -q --nfsv4 --exports "$OUT/nohide" "$FEX" \
@@ -49,6 +55,6 @@ check_eq "s3 left unmounted: suggest exit status" 1 "$rc"
 check_eq "s3 left unmounted: the one line left" "$FEX/spool/.snapshot/s3" \
 	"$(config_lines "$OUT/rest" | awk '{ print $2 }')"
 
-findmnt -n -l -o TARGET | sort >"$OUT/mounts.after"
-check_files_eq "host mounts unchanged" "$OUT/mounts.before" "$OUT/mounts.after"
+fixture_mounts >"$OUT/mounts.after"
+check_files_eq "host mounts below the fixture unchanged" "$OUT/mounts.before" "$OUT/mounts.after"
 finish

@@ -7,7 +7,12 @@
 source "$(dirname -- "$0")/suggest-lib.sh"
 setup_export
 
-findmnt -n -l -o TARGET,OPTIONS | sort >"$OUT/mounts.before"
+# The mounts of this test's fixture, where the command would act: other
+# root tests may mount their own fixtures meanwhile.
+fixture_mounts() {
+	findmnt -n -l -o TARGET,OPTIONS | awk -v work="$WORK" 'index($0, work) == 1' | sort
+}
+fixture_mounts >"$OUT/mounts.before"
 cp -p -- "$EXPORTS" "$OUT/exports.before"
 
 suggest classic --exports "$EXPORTS" "$FEX"
@@ -36,7 +41,7 @@ grep -q "Try 'btrfs-ino suggest --help'" "$OUT/badformat.err" || fail "no usage 
 suggest missing --exports "$EXPORTS" "$WORK/does-not-exist"
 check_suggest_rc missing 2
 
-findmnt -n -l -o TARGET,OPTIONS | sort >"$OUT/mounts.after"
-check_files_eq "mount table unchanged" "$OUT/mounts.before" "$OUT/mounts.after"
+fixture_mounts >"$OUT/mounts.after"
+check_files_eq "mount table below the fixture unchanged" "$OUT/mounts.before" "$OUT/mounts.after"
 cmp -s -- "$EXPORTS" "$OUT/exports.before" || fail "exports file changed"
 finish

@@ -68,3 +68,12 @@ Test(base64_encode, matches_rfc4648_test_vectors)
 		free(got);
 	}
 }
+
+/* fstab(5) and exports(5) fields: "\ooo" below \400 is that byte, nothing else changes. */
+Test(unescape_octal, decodes_three_octal_digits_and_leaves_other_backslashes)
+{
+	char s[] = "/a\\040b\\011c\\134d\\400e\\12f\\";
+
+	unescape_octal(s);
+	cr_expect_str_eq(s, "/a b\tc\\d\\400e\\12f\\");
+}

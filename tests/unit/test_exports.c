@@ -1829,3 +1829,56 @@ Test(exports_oom, every_failed_allocation_in_add_file_is_no_memory_without_leaks
 {
 	run_injection(true);
 }
+
+/* ------------------------------------------------------------------------ */
+/* The etab exportfs writes (tests/data/etab, see its README.md)            */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * exportfs writes every option it knows expanded into /var/lib/nfs/etab, a
+ * line "PATH<TAB>CLIENT(OPTIONS)" per client: the parser reads a real one
+ * whole, each line one export whose path, client and options give the line
+ * back (the path with its blank as exportfs escapes it, \040).
+ */
+Test(exports, an_etab_exportfs_wrote_is_read_whole_line_by_line)
+{
+	struct bino_exports *exports;
+	struct bino_syntax_error err;
+	char path[4096], *text, *line, *save = NULL;
+	size_t length, i = 0;
+
+	snprintf(path, sizeof(path), "%s/etab/debian12-nfs-utils-2.6.2.etab",
+		 data_dir());
+	text = read_all(path, &length);
+	cr_assert_eq(bino_exports_create(&exports), BINO_OK);
+	cr_assert_eq(bino_exports_add_file(exports, path, &err), BINO_OK,
+		     "%s:%u:%u: %s", err.file, err.line, err.column, err.message);
+	cr_expect_eq(bino_exports_warning_count(exports), 0);
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save), i++) {
+		const struct bino_export *e = bino_exports_get(exports, i);
+		char *again = NULL, *escaped = NULL, *p;
+
+		cr_assert_not_null(e, "line %zu has no export", i + 1);
+		cr_assert(asprintf(&escaped, "%s", bino_export_path(e)) > 0);
+		p = strchr(escaped, ' ');
+		if (p) {
+			*p = '\0';
+			cr_assert(asprintf(&again, "%s\\040%s\t%s(%s)", escaped,
+					   p + 1, bino_export_client(e),
+					   bino_export_options(e)) > 0);
+		} else {
+			cr_assert(asprintf(&again, "%s\t%s(%s)", escaped,
+					   bino_export_client(e),
+					   bino_export_options(e)) > 0);
+		}
+		cr_expect_str_eq(again, line);
+		cr_expect_eq(bino_export_line(e), i + 1);
+		free(again);
+		free(escaped);
+	}
+	cr_expect_eq(bino_exports_count(exports), i);
+	cr_expect_eq(i, 10);
+	bino_exports_destroy(exports);
+	free(text);
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Whether to colour the output, decided as util-linux's tools decide it. */
+#include "color.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "btrfs-ino.h"
+
+int color_parse_when(const char *arg, enum color_when *when)
+{
+	if (!arg || strcmp(arg, "always") == 0)
+		*when = COLOR_ALWAYS;
+	else if (strcmp(arg, "auto") == 0)
+		*when = COLOR_AUTO;
+	else if (strcmp(arg, "never") == 0)
+		*when = COLOR_NEVER;
+	else
+		return -1;
+	return 0;
+}
+
+static bool color_file(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+		return false;
+	return access(path, F_OK) == 0;
+}
+
+/*
+ * What a terminal-colors.d directory says: 1 enable, 0 disable, -1 nothing.
+ * The program's own file outranks the generic one (terminal-colors.d(5)).
+ */
+static int color_dir_says(const char *dir)
+{
+	if (color_file(dir, PROGRAM_NAME ".enable"))
+		return 1;
+	if (color_file(dir, PROGRAM_NAME ".disable"))
+		return 0;
+	if (color_file(dir, "enable"))
+		return 1;
+	if (color_file(dir, "disable"))
+		return 0;
+	return -1;
+}
+
+bool color_wanted(enum color_when when)
+{
+	const char *no_color = getenv("NO_COLOR");
+	const char *term = getenv("TERM");
+	const char *config = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	char dir[PATH_MAX];
+	int says = -1;
+
+	if (when != COLOR_AUTO)
+		return when == COLOR_ALWAYS;
+	if (no_color && *no_color)
+		return false;
+	if (!isatty(STDOUT_FILENO) || (term && strcmp(term, "dumb") == 0))
+		return false;
+	if (config && *config)
+		snprintf(dir, sizeof(dir), "%s/terminal-colors.d", config);
+	else if (home && *home)
+		snprintf(dir, sizeof(dir), "%s/.config/terminal-colors.d", home);
+	else
+		dir[0] = '\0';
+	if (dir[0])
+		says = color_dir_says(dir);
+	if (says < 0)
+		says = color_dir_says("/etc/terminal-colors.d");
+	return says != 0;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What the server serves now against what its files say: audit's drift report. */
+#ifndef BTRFS_INO_DRIFT_H
+#define BTRFS_INO_DRIFT_H
+
+#include <stddef.h>
+
+#include "btrfsino.h"
+#include "output.h"
+#include "tables.h"
+
+/* What the drift report compares; all borrowed. */
+struct drift_input {
+	const struct audit_session *session;
+	const char *etab_file; /* the etab asked for, or NULL */
+	const char *files_name; /* what the exports files are, for text */
+	const char *fstab_file; /* the server fstab to check, or NULL */
+};
+
+/*
+ * Print the "export_table" object (which table is audited, what became of
+ * the etab), and the "exports_drift" and "fstab_drift" arrays (see README,
+ * "JSON schema: audit"), in text a line per finding with what to run.
+ * Drift is: an entry of the exports files with no entry in effect for its
+ * path and client, or one whose options differ from those in effect; an
+ * entry in effect that no file holds; an etab exportfs would not have
+ * written (it stops at a syntax error); a btrfs line of @fstab_file at or
+ * below an exported path that is not mounted in the session's mount table.
+ * An unreadable @fstab_file is said on stderr and not checked.  Returns the
+ * number of findings, or -1 when out of memory.
+ */
+long print_drift(struct output *out, const struct drift_input *in);
+
+#endif

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* suggest --diff and --output-dir: the suggestion as patches and unit files. */
+#ifndef BTRFS_INO_SUGGEST_DIFF_H
+#define BTRFS_INO_SUGGEST_DIFF_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "btrfsino.h"
+#include "suggestion.h"
+
+struct suggest_diff;
+
+/*
+ * Collect the changes of every unsafe export, to write as one unified diff
+ * per file: @exports_file is the file new exports lines would go to (as
+ * given, or /etc/exports), @fstab_file the server fstab the mounts are
+ * appended to.  Returns NULL when out of memory.
+ */
+struct suggest_diff *suggest_diff_create(const char *exports_file,
+					 const char *fstab_file);
+void suggest_diff_destroy(struct suggest_diff *diff);
+
+/*
+ * Add what the exports and server-fstab blocks of @exp say: each "replace
+ * line(s) N[-M] of FILE" with the line after it, each fstab line not in the
+ * fstab already.  Returns 0, or -1 with the reason on stderr.
+ */
+int suggest_diff_add(struct suggest_diff *diff,
+		     const struct suggest_config *config,
+		     const struct bino_audit_target *exp);
+
+/*
+ * Write the diffs to @out, exports files first, then the fstab; @block is
+ * SUGGEST_ALL, or SUGGEST_EXPORTS or SUGGEST_SERVER_FSTAB for that file
+ * only.  File names are absolute without their leading "/", so that
+ * "patch -d / -p0" applies them; a diff of one file also applies with
+ * "patch FILE".  Returns 0, or -1 with the reason on stderr.
+ */
+int suggest_diff_write(struct suggest_diff *diff, enum suggest_block block,
+		       FILE *out);
+
+/*
+ * Write each mount unit of @exp's mount-units block into @dir (created if
+ * missing) under the name systemd requires, as the block prints it; with
+ * @verbose each file written is named on stderr.  Returns 0, or -1 with the
+ * reason on stderr.
+ */
+int suggest_write_units(const struct suggest_config *config,
+			const struct bino_audit_target *exp, const char *dir,
+			bool verbose);
+
+#endif

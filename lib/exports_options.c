@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The exports(5) option lists: checks every option and value of
+ * "-defaults" and "client(options)" as nfs-utils 2.6.2's parseopts()
+ * (support/nfs/exports.c) does, so that what exportfs refuses stops the
+ * file here too, and turns the options of an entry into its flags and fsid.
+ * Kept apart from the word reader: it sees whole words, never the bytes of
+ * the file.
+ *
+ * Components:
+ *  - strbuf_*() and optlist_*(): the options as written, joined by commas,
+ *    and where each one is in the word (for error columns);
+ *  - option_check() and its value checks (anonuid/anongid, squash_uids,
+ *    fsid, sec): one option, as parseopts() reads it;
+ *  - parser_read_options(): one option list, split at commas;
+ *  - export_apply(): what the options mean for an entry (later ones win).
+ */
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+#include "exports_parse.h"
+
+bool strbuf_append(struct strbuf *sb, const char *bytes, size_t n)
+{
+	if (n >= SIZE_MAX - sb->length ||
+	    ARRAY_RESERVE(sb->data, sb->capacity, sb->length + n + 1))
+		return false;
+	if (n)
+		memcpy(sb->data + sb->length, bytes, n);
+	sb->length += n;
+	sb->data[sb->length] = '\0';
+	return true;
+}
+
+/* Append @bytes to a comma-separated list. */
+bool strbuf_append_item(struct strbuf *sb, const char *bytes, size_t n)
+{
+	if (sb->length && !strbuf_append(sb, ",", 1))
+		return false;
+	return strbuf_append(sb, bytes, n);
+}
+
+char *strbuf_steal(struct strbuf *sb)
+{
+	char *data = sb->data;
+
+	memset(sb, 0, sizeof(*sb));
+	return data;
+}
+
+void optlist_reset(struct optlist *list)
+{
+	list->text.length = 0;
+	if (list->text.data)
+		list->text.data[0] = '\0';
+	list->count = 0;
+}
+
+static bool optlist_add(struct optlist *list, const char *bytes, size_t n)
+{
+	size_t offset;
+
+	if (ARRAY_RESERVE(list->spans, list->capacity, list->count + 1))
+		return false;
+	offset = list->text.length + (list->text.length ? 1 : 0);
+	if (!strbuf_append_item(&list->text, bytes, n))
+		return false;
+	list->spans[list->count].offset = offset;
+	list->spans[list->count].length = n;
+	list->count++;
+	return true;
+}
+
+void optlist_free(struct optlist *list)
+{
+	free(list->text.data);
+	free(list->spans);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Options (parseopts())                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* The keywords of parseopts() in nfs-utils 2.6.2 that take no value. */
+static const char *const plain_options[] = {
+	"ro", "rw", "secure", "insecure", "sync", "async", "nordirplus",
+	"security_label", "nohide", "hide", "crossmnt", "nocrossmnt",
+	"wdelay", "no_wdelay", "root_squash", "no_root_squash", "all_squash",
+	"no_all_squash", "subtree_check", "no_subtree_check", "auth_nlm",
+	"no_auth_nlm", "secure_locks", "insecure_locks", "acl", "no_acl",
+	"pnfs", "no_pnfs", "mountpoint", "mp",
+};
+
+/* Its "name=" options whose value it takes as it is. */
+static const char *const free_value_options[] = {
+	"mountpoint", "mp", "refer", "replicas",
+};
+
+/* flav_map[] in exports.c. */
+static const char *const sec_flavors[] = {
+	"krb5", "krb5i", "krb5p", "unix", "sys", "null", "none",
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static bool option_is(const char *opt, size_t n, const char *name)
+{
+	return strlen(name) == n && memcmp(opt, name, n) == 0;
+}
+
+/* Whether @opt is "@name=..."; the value is what follows. */
+static bool option_has_value(const char *opt, size_t n, const char *name,
+			     const char **value, size_t *value_length)
+{
+	size_t k = strlen(name);
+
+	if (n <= k || memcmp(opt, name, k) != 0 || opt[k] != '=')
+		return false;
+	*value = opt + k + 1;
+	*value_length = n - k - 1;
+	return true;
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_xdigit(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/*
+ * Whether strtol(s, &end, 10) (@hex false) or strtoul(s, &end, 0) (@hex
+ * true) reads all of @s: C-locale spaces, a sign, then digits; with base 0,
+ * "0x" and hex digits or "0" and octal ones.  Overflow does not matter:
+ * exportfs does not check errno.
+ */
+static bool is_c_integer(const char *s, size_t n, bool base0)
+{
+	size_t i = 0;
+	size_t digits = 0;
+
+	while (i < n && is_space((unsigned char)s[i]))
+		i++;
+	if (i < n && (s[i] == '+' || s[i] == '-'))
+		i++;
+	if (base0 && n - i > 2 && s[i] == '0' &&
+	    (s[i + 1] == 'x' || s[i + 1] == 'X') && is_xdigit(s[i + 2])) {
+		for (i += 2; i < n && is_xdigit(s[i]); i++)
+			digits++;
+	} else if (base0 && i < n && s[i] == '0') {
+		for (; i < n && is_octal(s[i]); i++)
+			digits++;
+	} else {
+		for (; i < n && is_digit(s[i]); i++)
+			digits++;
+	}
+	return digits > 0 && i == n;
+}
+
+/* valid_uuid(): 32 hex digits, whatever else there is. */
+static bool is_uuid(const char *s, size_t n)
+{
+	size_t digits = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (is_xdigit(s[i]))
+			digits++;
+	}
+	return digits == 32;
+}
+
+/*
+ * parsenum(): an optional '-' and digits from @s[*i], as atoi() reads them:
+ * (int)strtol(), so out-of-range values saturate to LONG_MIN or LONG_MAX
+ * and wrap to int as GCC does.
+ */
+static int parse_squash_number(const char *s, size_t n, size_t *i)
+{
+	unsigned long long v = 0;
+	bool negative = false;
+	bool over = false;
+	long value;
+
+	if (*i < n && s[*i] == '-') {
+		negative = true;
+		(*i)++;
+	}
+	for (; *i < n && is_digit(s[*i]); (*i)++) {
+		unsigned int d = (unsigned int)(s[*i] - '0');
+
+		if (v > (ULLONG_MAX - d) / 10)
+			over = true;
+		else
+			v = v * 10 + d;
+	}
+	if (negative)
+		value = over || v > (unsigned long long)LONG_MAX + 1 ? LONG_MIN :
+			v == (unsigned long long)LONG_MAX + 1 ? LONG_MIN :
+			-(long)v;
+	else
+		value = over || v > (unsigned long long)LONG_MAX ? LONG_MAX :
+			(long)v;
+	return (int)value;
+}
+
+/*
+ * parsesquash() as exportfs calls it: on the option cut at its first comma,
+ * so one id or range "a-b", then nothing or ')'.
+ */
+static const char *squash_check(const char *s, size_t n)
+{
+	size_t i = 0;
+	int first = parse_squash_number(s, n, &i);
+	int last = first;
+
+	if (i < n && s[i] == '-') {
+		i++;
+		last = parse_squash_number(s, n, &i);
+	}
+	if (first == -1 || last == -1)
+		return "uid/gid -1 not permitted";
+	if (i < n && s[i] != ')')
+		return "bad uid/gid list";
+	return NULL;
+}
+
+/* parse_flavors(): flavours joined by ':'; the first unknown one, or NULL. */
+static const char *sec_check(const char *s, size_t n, size_t *bad,
+			     size_t *bad_length)
+{
+	size_t start = 0;
+	size_t i;
+
+	for (i = 0; i <= n; i++) {
+		bool found = false;
+		size_t k;
+
+		if (i < n && s[i] != ':')
+			continue;
+		for (k = 0; k < ARRAY_SIZE(sec_flavors); k++) {
+			if (option_is(s + start, i - start, sec_flavors[k]))
+				found = true;
+		}
+		if (!found) {
+			*bad = start;
+			*bad_length = i - start;
+			return "unknown flavor";
+		}
+		start = i + 1;
+	}
+	return NULL;
+}
+
+/*
+ * Check one option as parseopts() does.  On error, fill @message and return
+ * the offset in @opt the error points at.
+ */
+static bool option_check(const char *opt, size_t n, char *message,
+			 size_t size, size_t *offset)
+{
+	char quoted[128];
+	const char *value;
+	const char *why = NULL;
+	const char *hint = "";
+	size_t length;
+	size_t bad = 0;
+	size_t bad_length = n;
+	size_t i;
+
+	*offset = 0;
+	for (i = 0; i < ARRAY_SIZE(plain_options); i++) {
+		if (option_is(opt, n, plain_options[i]))
+			return true;
+	}
+	for (i = 0; i < ARRAY_SIZE(free_value_options); i++) {
+		if (option_has_value(opt, n, free_value_options[i], &value,
+				     &length))
+			return true;
+	}
+	if (option_has_value(opt, n, "anonuid", &value, &length)) {
+		if (is_c_integer(value, length, false))
+			return true;
+		why = "bad anonuid";
+	} else if (option_has_value(opt, n, "anongid", &value, &length)) {
+		if (is_c_integer(value, length, false))
+			return true;
+		why = "bad anongid";
+	} else if (option_has_value(opt, n, "squash_uids", &value, &length) ||
+		   option_has_value(opt, n, "squash_gids", &value, &length)) {
+		why = squash_check(value, length);
+		if (!why)
+			return true;
+	} else if (option_has_value(opt, n, "fsid", &value, &length)) {
+		if (option_is(value, length, "root") ||
+		    is_c_integer(value, length, true) || is_uuid(value, length))
+			return true;
+		why = "bad fsid";
+		hint = " (want a number, \"root\" or a UUID)";
+	} else if (option_has_value(opt, n, "sec", &value, &length)) {
+		why = sec_check(value, length, &bad, &bad_length);
+		if (!why)
+			return true;
+		*offset = (size_t)(value - opt) + bad;
+		quote_bytes(quoted, sizeof(quoted), value + bad, bad_length);
+		snprintf(message, size, "%s \"%s\"", why, quoted);
+		return false;
+	} else {
+		why = "unknown keyword";
+	}
+	quote_bytes(quoted, sizeof(quoted), opt, n);
+	snprintf(message, size, "%s \"%s\"%s", why, quoted, hint);
+	return false;
+}
+
+/*
+ * Check the options in bytes [@begin, @end) of the current word and add them
+ * to @list, as parseopts() reads them: blanks and tabs before an option are
+ * dropped, an option ends at a comma, and a comma at the end is allowed.
+ */
+bool parser_read_options(struct parser *p, size_t begin, size_t end,
+			 struct optlist *list)
+{
+	const struct word *w = &p->word;
+	size_t i = begin;
+
+	while (i < end && (w->bytes[i] == ' ' || w->bytes[i] == '\t'))
+		i++;
+	while (i < end) {
+		const char *comma = memchr(w->bytes + i, ',', end - i);
+		size_t stop = comma ? (size_t)(comma - w->bytes) : end;
+		char message[sizeof(p->error.message)];
+		size_t offset;
+
+		if (!option_check(w->bytes + i, stop - i, message,
+				  sizeof(message), &offset)) {
+			parser_fail(p, w->at[i + offset < w->length ?
+					     i + offset : i],
+				    message);
+			return false;
+		}
+		if (!optlist_add(list, w->bytes + i, stop - i)) {
+			parser_no_memory(p);
+			return false;
+		}
+		i = comma ? stop + 1 : end;
+		while (i < end && (w->bytes[i] == ' ' || w->bytes[i] == '\t'))
+			i++;
+	}
+	return true;
+}
+
+/* Apply the meaning of @list's options, in order, to @e's flags and fsid. */
+bool export_apply(struct bino_export *e, const struct optlist *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->count; i++) {
+		const char *opt = list->text.data + list->spans[i].offset;
+		size_t n = list->spans[i].length;
+		const char *value;
+		size_t length;
+
+		if (option_is(opt, n, "ro"))
+			e->flags |= BINO_EXPORT_RO;
+		else if (option_is(opt, n, "rw"))
+			e->flags &= ~BINO_EXPORT_RO;
+		else if (option_is(opt, n, "nohide"))
+			e->flags |= BINO_EXPORT_NOHIDE;
+		else if (option_is(opt, n, "hide"))
+			e->flags &= ~BINO_EXPORT_NOHIDE;
+		else if (option_is(opt, n, "crossmnt"))
+			e->flags |= BINO_EXPORT_CROSSMNT;
+		else if (option_is(opt, n, "nocrossmnt"))
+			e->flags &= ~BINO_EXPORT_CROSSMNT;
+		else if (option_is(opt, n, "subtree_check"))
+			e->flags |= BINO_EXPORT_SUBTREE_CHECK;
+		else if (option_is(opt, n, "no_subtree_check"))
+			e->flags &= ~BINO_EXPORT_SUBTREE_CHECK;
+		else if (option_has_value(opt, n, "fsid", &value, &length)) {
+			char *copy = strndup(value, length);
+
+			if (!copy)
+				return false;
+			free(e->fsid);
+			e->fsid = copy;
+			e->flags |= BINO_EXPORT_FSID;
+		}
+	}
+	return true;
+}

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The exports(5) parser's state, shared by the files that make it up (as
+ * libmount's mountP.h): one exports entry (struct bino_export), the parser
+ * (struct parser) with the word it is reading, and the steps one file asks
+ * of another:
+ *
+ *  - exports.c: the table, the public API and the entries of a line
+ *    (getexportent());
+ *  - exports_lex.c: the word reader (xio.c: bytes, continuations, quotes,
+ *    escapes) and the diagnostics that say where;
+ *  - exports_options.c: the option lists (parseopts()) and what they mean
+ *    for an entry.
+ */
+#ifndef BINO_EXPORTS_PARSE_H
+#define BINO_EXPORTS_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "internal.h"
+
+/*
+ * The sizes of getexportent()'s buffers (e_path[NFS_MAXPATHLEN + 1] and
+ * exp[512]): a path of 1025 bytes or more, or a client word of 512 or more,
+ * stops exportfs.
+ */
+#define EXPORTFS_PATH_SIZE 1025
+#define EXPORTFS_CLIENT_SIZE 512
+
+struct bino_export {
+	char *path;
+	char *client;
+	char *options;
+	char *fsid;
+	const char *file;
+	unsigned int line;
+	/* The last physical line of the entry (after continuations). */
+	unsigned int last_line;
+	int flags;
+};
+
+/* A growable NUL-terminated byte string. */
+struct strbuf {
+	char *data;
+	size_t length;
+	size_t capacity;
+};
+
+/* A place in the text. */
+struct where {
+	unsigned int line;
+	unsigned int column;
+};
+
+/* A decoded word and where each of its bytes came from. */
+struct word {
+	char *bytes;
+	struct where *at;
+	size_t length;
+	size_t bytes_capacity;
+	size_t at_capacity;
+	struct where start;
+};
+
+/* Options as written, joined by commas, and where each one is in the text. */
+struct span {
+	size_t offset;
+	size_t length;
+};
+
+struct optlist {
+	struct strbuf text;
+	struct span *spans;
+	size_t count;
+	size_t capacity;
+};
+
+/* A place in the text, and what follows from it (for putting bytes back). */
+struct cursor {
+	size_t pos;
+	unsigned int line;
+	size_t line_start;
+};
+
+struct parser {
+	const unsigned char *text;
+	size_t length;
+	struct cursor at;
+	const char *file;
+	/* The first failure; once set, every read returns EOF. */
+	enum bino_error status;
+	struct bino_syntax_error error;
+	struct word word;
+	/* The path of the line being read (getexportent()'s def_ee.e_path). */
+	char *path;
+	unsigned int path_line;
+	bool has_defaults;
+	/* The first item of the current line, for last_line. */
+	size_t line_first;
+	struct optlist defaults;
+	struct optlist own;
+	struct bino_export **items;
+	size_t count;
+	size_t capacity;
+	struct bino_syntax_error **warnings;
+	size_t n_warnings;
+	size_t warnings_capacity;
+};
+
+/* isspace() in the C locale. */
+static inline bool is_space(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
+	       c == '\r';
+}
+
+static inline bool is_octal(int c)
+{
+	return c >= '0' && c <= '7';
+}
+
+/* exports_lex.c: reading words, and saying where. */
+
+/* Where the parser is now, as a line and a column from 1. */
+struct where parser_where(const struct parser *p);
+/* Stop reading at @w with @message: the first failure wins. */
+void parser_fail(struct parser *p, struct where w, const char *message);
+/* Stop reading: out of memory (unless already stopped). */
+void parser_no_memory(struct parser *p);
+/* Keep a warning at @w and read on. */
+void parser_warn(struct parser *p, struct where w, const char *message);
+/* @n bytes of @s quoted for a message, \ooo for what is not printable. */
+void quote_bytes(char *out, size_t size, const char *s, size_t n);
+/* The next byte without reading it; EOF at the end or once stopped. */
+int parser_peek(const struct parser *p);
+/* xskip(): blanks and comments, and newlines too if @newlines. */
+void parser_skip(struct parser *p, bool newlines);
+/*
+ * xgettok(): one word into p->word: 1, 0 for an empty one or once stopped,
+ * -1 when it has @size bytes or more.
+ */
+int parser_gettok(struct parser *p, size_t size);
+
+/* exports_options.c: option lists and what they mean. */
+
+bool strbuf_append(struct strbuf *sb, const char *bytes, size_t n);
+/* Append @bytes to a comma-separated list. */
+bool strbuf_append_item(struct strbuf *sb, const char *bytes, size_t n);
+/* The string, which the caller frees; @sb is left empty. */
+char *strbuf_steal(struct strbuf *sb);
+void optlist_reset(struct optlist *list);
+void optlist_free(struct optlist *list);
+/*
+ * parseopts(): check the options in bytes [@begin, @end) of p->word and add
+ * them to @list; false (and p stopped) on the first bad one.
+ */
+bool parser_read_options(struct parser *p, size_t begin, size_t end,
+			 struct optlist *list);
+/* Apply @list's options, in order, to @e's flags and fsid. */
+bool export_apply(struct bino_export *e, const struct optlist *list);
+
+#endif

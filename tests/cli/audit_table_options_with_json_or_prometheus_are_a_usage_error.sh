@@ -1,0 +1,21 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The table's options shape the text report only: with --json (-J) or
+# --format prometheus they are a usage error (exit 2, one message and the
+# Try line, nothing on stdout), as are --json with --format and --raw or
+# --pairs with --verbose or --suggest.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+for args in "-J --raw" "--json -o NAME" "--json --list" "-J -n" "-J -v" \
+	"--format prometheus --pairs" "--format prometheus -o LOOP" \
+	"--json --format prometheus" "--raw -v" "--pairs --suggest" "--format nope" \
+	"--color=sometimes"; do
+	# shellcheck disable=SC2086
+	run audit $args --exports /dev/null "$TMP"
+	expect_eq "audit $args: exit status" 2 "$RC"
+	expect_eq "audit $args: stdout" "" "$(cat "$OUT")"
+	expect_eq "audit $args: the Try line" "Try 'btrfs-ino audit --help' for more information." \
+		"$(tail -n 1 "$ERR")"
+	expect_eq "audit $args: stderr lines" 2 "$(wc -l <"$ERR")"
+done
