@@ -238,7 +238,7 @@ static enum bino_error audit_count_collided(struct audit_walk *aw,
 					    uint32_t first,
 					    const struct audit_meet *meet)
 {
-	struct bino_audit_export *export = aw->export;
+	struct bino_audit_target *export = aw->export;
 	struct audit_example_draft draft;
 	uint64_t count;
 	enum bino_error err;
