@@ -7,7 +7,7 @@
 # them; when the audit fails (exit 2) it leaves the old file alone.
 source "$(dirname -- "$0")/audit-lib.sh"
 setup_fixture
-unit=$(dirname -- "$BTRFS_INO")/btrfs-ino-audit.service
+unit=$(dirname -- "$BTRFS_INO")/systemd/btrfs-ino-audit.service
 [[ -f $unit ]] || fail "no built unit $unit"
 
 # The ExecStart value, its continuation lines joined.
