@@ -7,10 +7,8 @@
  * finds them in the page and inode caches.  The walk's output and order are
  * unchanged: it still reads everything itself, the helpers only fetch early.
  *
- * Requests are taken newest first, as a depth-first walk needs them (it
- * asks for a directory's subdirectories last first); the queue is bounded
- * and a full queue drops the oldest.  The helpers never follow symbolic
- * links, trigger automounts or go deeper than they are told.
+ * The queue is bounded and a full queue drops requests; the helpers never
+ * follow symbolic links, trigger automounts or go deeper than they are told.
  *
  * On a warm cache read-ahead gains nothing and costs a second read of every
  * directory, so each helper times its reads and, while they come from the
@@ -103,10 +101,9 @@ static void *prefetch_worker(void *arg)
 			pthread_mutex_unlock(&prefetch->lock);
 			return NULL;
 		}
-		/* The newest request: the walk goes depth first. */
+		path = prefetch->queue[prefetch->head];
+		prefetch->head = (prefetch->head + 1) % PREFETCH_QUEUE_MAX;
 		prefetch->count--;
-		path = prefetch->queue[(prefetch->head + prefetch->count) %
-				       PREFETCH_QUEUE_MAX];
 		pthread_mutex_unlock(&prefetch->lock);
 		start_ns = monotonic_ns();
 		prefetch_directory(path);
@@ -188,10 +185,9 @@ void bino__prefetch_add(struct bino_prefetch *prefetch, const char *path,
 	copy[len] = '\0';
 	pthread_mutex_lock(&prefetch->lock);
 	if (prefetch->count == PREFETCH_QUEUE_MAX) {
-		/* Drop the oldest: the walk needs the newest first. */
-		free(prefetch->queue[prefetch->head]);
-		prefetch->head = (prefetch->head + 1) % PREFETCH_QUEUE_MAX;
-		prefetch->count--;
+		pthread_mutex_unlock(&prefetch->lock);
+		free(copy);
+		return;
 	}
 	prefetch->queue[(prefetch->head + prefetch->count) % PREFETCH_QUEUE_MAX] =
 		copy;

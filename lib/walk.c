@@ -661,46 +661,30 @@ static enum bino_error walk_next_start(struct bino_walk *walk)
 	return BINO_OK;
 }
 
-/*
- * Ask the helper threads to read ahead the subdirectories just listed, the
- * last first: they take the newest request first, and the walk needs the
- * first subdirectory next.
- */
+/* Ask the helper threads to read ahead the subdirectories just listed. */
 static void walk_prefetch_children(struct bino_walk *walk,
 				   const struct dir_frame *frame)
 {
 	char path[PATH_MAX];
-	size_t *offsets = NULL;
-	size_t n = 0, cap = 0, offset = 0, dir_len = frame->path_len;
+	size_t offset = 0;
 
-	if (dir_len + 2 >= sizeof(path))
+	if (frame->path_len + 2 >= sizeof(path))
 		return;
-	memcpy(path, walk->path, dir_len);
-	if (dir_len == 0 || path[dir_len - 1] != '/')
-		path[dir_len++] = '/';
+	memcpy(path, walk->path, frame->path_len);
+	path[frame->path_len] = '/';
 	while (offset < frame->records_len) {
 		const struct dir_record *record =
 			(const void *)(frame->records + offset);
-
-		if (record->type == DT_DIR) {
-			if (ARRAY_RESERVE(offsets, cap, n + 1) != 0)
-				break; /* read-ahead only saves time */
-			offsets[n++] = offset;
-		}
-		offset += (sizeof(*record) + strlen(record->name) + 1 + 7) &
-			  ~(size_t)7;
-	}
-	while (n-- > 0) {
-		const struct dir_record *record =
-			(const void *)(frame->records + offsets[n]);
 		size_t name_len = strlen(record->name);
 
-		if (dir_len + name_len >= sizeof(path))
+		offset += (sizeof(*record) + name_len + 1 + 7) & ~(size_t)7;
+		if (record->type != DT_DIR ||
+		    frame->path_len + 1 + name_len >= sizeof(path))
 			continue;
-		memcpy(path + dir_len, record->name, name_len);
-		bino__prefetch_add(walk->prefetch, path, dir_len + name_len);
+		memcpy(path + frame->path_len + 1, record->name, name_len);
+		bino__prefetch_add(walk->prefetch, path,
+				   frame->path_len + 1 + name_len);
 	}
-	free(offsets);
 }
 
 /* Push the directory just returned and read it. */
