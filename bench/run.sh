@@ -3,22 +3,31 @@
 # Time btrfs-ino walk/audit against find, bfs, fd and a floor walker on a loop-mounted btrfs.
 #
 # Usage:
-#   bench/run.sh [--entries N] [--subvols S] [--snapshots K] [--runs R]
-#                [--cold] [--keep DIR] [--build DIR | --btrfs-ino PATH]
+#   bench/run.sh [--shape NAME] [--entries N] [--subvols S] [--snapshots K]
+#                [--runs R] [--cold] [--keep DIR] [--build DIR | --btrfs-ino PATH]
 #                [--perf] [--extra] [--only NAMES]
 #
 # Builds a reference tree on a btrfs in a loop file (in a fresh mktemp
 # directory, or in DIR with --keep, where it is reused while its size
-# matches): S subvolumes vols/vNNN, each a real copy of the same tree of
-# directories of 100 entries, and K snapshots snapshots/vNNN.snap of the
-# first ones, about N entries in all; the first file of each subvolume has a
-# second hard link.  Then times each command R times with output to
+# matches): S subvolumes vols/vNNN, each a real copy of the same tree, and K
+# snapshots snapshots/vNNN.snap of the first ones, about N entries in all;
+# the first file of each subvolume has a second hard link.  --shape picks
+# the tree (issue 16); --entries, --subvols and --snapshots override its
+# sizes:
+#   wide     (the default) flat directories of 100 entries; 1.1M entries,
+#            200 subvolumes, 20 snapshots
+#   small    directories of about 12 entries, two levels deep, as in /usr or
+#            a source tree; 336k entries, 60 subvolumes, 10 snapshots
+#   1+1      small directories; one subvolume of 476k files and one
+#            snapshot of it (1.04M entries: every key collides once)
+#   1+20     small directories; one subvolume and 20 snapshots, 3.36M entries
+# Then times each command R times with output to
 # /dev/null, warm (after one untimed warm-up run, which also counts the
 # lines it prints) and, with --cold, cold (sync and drop_caches before every
 # run), rounds interleaved so that other load spreads over all commands.
 # Prints wall time (median of R), peak RSS (largest of all runs, from
 # /usr/bin/time %M), what each listed in the warm-up (lines printed; for
-# audit, the entries it audited) and the ratios issue 8 targets.  --perf also records the
+# audit, the entries it audited) and the ratios and memory issue 16 targets.  --perf also records the
 # warm walk --json run with perf record (DWARF call graphs) and prints its
 # top symbols.
 # --extra adds walk --json --threads 1 (the walk without read-ahead
@@ -26,7 +35,8 @@
 # subset of the command names in the table, the extra one included.
 # Progress goes to stderr, the report to stdout.  At the default size
 # (1.1M entries, 200 subvolumes, 20 snapshots) and 3 runs, with --cold, it
-# takes 10 to 15 minutes on 2 cores.
+# takes 10 to 15 minutes on 2 cores.  "audit --json (user)" is the audit as
+# the unprivileged user nobody (setpriv), which learns less from the kernel.
 #
 # btrfs-ino is built with meson (release) in DIR (--build, default
 # /tmp/build-bench) unless --btrfs-ino names a binary; bench/floor.c is
@@ -38,9 +48,10 @@ prog=${0##*/}
 bench_dir=$(cd -- "$(dirname -- "$0")" && pwd)
 repo=$(cd -- "$bench_dir/.." && pwd)
 
-entries=1100000
-subvols=200
-snapshots=20
+shape=wide
+entries=
+subvols=
+snapshots=
 runs=3
 extra=false
 cold=false
@@ -49,7 +60,6 @@ build=/tmp/build-bench
 btrfs_ino=
 perf=false
 only=
-files_per_dir=99 # plus the directory itself: 100 entries per directory
 
 die() {
 	printf '%s: %s\n' "$prog" "$*" >&2
@@ -71,6 +81,7 @@ number() {
 
 while [[ $# -gt 0 ]]; do
 	case $1 in
+	--shape) shape=${2:?--shape needs a name}; shift 2 ;;
 	--entries) entries=$(number "$1" "${2-}"); shift 2 ;;
 	--subvols) subvols=$(number "$1" "${2-}"); shift 2 ;;
 	--snapshots) snapshots=$(number "$1" "${2-}"); shift 2 ;;
@@ -86,6 +97,18 @@ while [[ $# -gt 0 ]]; do
 	*) die "unknown option '$1' (try '$prog --help')" ;;
 	esac
 done
+# files_per_dir: files in each directory (plus its subdirectories and itself
+# for the entries it holds); nested: two levels of directories, not one.
+case $shape in
+wide) files_per_dir=99 nested=false d_entries=1100000 d_subvols=200 d_snapshots=20 ;;
+small) files_per_dir=11 nested=true d_entries=336000 d_subvols=60 d_snapshots=10 ;;
+1+1) files_per_dir=11 nested=true d_entries=1040000 d_subvols=1 d_snapshots=1 ;;
+1+20) files_per_dir=11 nested=true d_entries=3360000 d_subvols=1 d_snapshots=20 ;;
+*) die "unknown shape '$shape' (wide, small, 1+1, 1+20)" ;;
+esac
+entries=${entries:-$d_entries}
+subvols=${subvols:-$d_subvols}
+snapshots=${snapshots:-$d_snapshots}
 [[ $(id -u) == 0 ]] || die "must be run as root"
 ((subvols >= 1)) || die "--subvols must be at least 1"
 ((runs >= 1)) || die "--runs must be at least 1"
@@ -94,6 +117,8 @@ done
 # ---- cleanup ------------------------------------------------------------
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/btrfs-ino-bench.XXXXXX")
+# The unprivileged audit reaches the tree through it.
+chmod 755 -- "$work"
 if [[ -n $keep ]]; then
 	mkdir -p -- "$keep"
 	store=$(realpath -e -- "$keep")
@@ -144,9 +169,26 @@ per_subvol=$(((entries - 3) / (subvols + snapshots)))
 ((per_subvol >= 2)) || per_subvol=2
 dirs=$(((per_subvol - 1 + files_per_dir) / (files_per_dir + 1)))
 params="entries=$entries subvols=$subvols snapshots=$snapshots per_subvol=$per_subvol layout=2"
+$nested && params+=" shape=$shape layout=3"
 
-# The first subvolume: $dirs directories dNNNN, the files fNN spread over
-# them, $per_subvol entries in all; one xargs touch per ~100k paths.
+# Directory number $2 of the first subvolume ($1): dNNNN, or nested, the
+# first $top directories tNNN and the others tNNN/sNNNNN below them.
+top=1
+if $nested; then
+	while ((top * top < dirs)); do top=$((top + 1)); done
+fi
+dir_path() {
+	if ! $nested; then
+		printf -v dir '%s/d%04d' "$1" "$2"
+	elif (($2 < top)); then
+		printf -v dir '%s/t%03d' "$1" "$2"
+	else
+		printf -v dir '%s/t%03d/s%05d' "$1" $(($2 % top)) "$2"
+	fi
+}
+
+# The first subvolume: $dirs directories, the files fNN spread over them,
+# $per_subvol entries in all; one xargs touch per ~100k paths.
 fill_subvol() {
 	local base=$1 left=$((per_subvol - 1 - dirs)) d i n dir
 	local -a names=() some=()
@@ -155,19 +197,22 @@ fill_subvol() {
 		printf -v 'names[i]' 'f%02d' "$i"
 	done
 	for ((d = 0; d < dirs; d++)); do
-		printf '%s/d%04d\0' "$base" "$d"
+		dir_path "$base" "$d"
+		printf '%s\0' "$dir"
 	done | xargs -0 mkdir --
 	for ((d = 0; d < dirs && left > 0; d++)); do
 		n=$((left < files_per_dir ? left : files_per_dir))
 		left=$((left - n))
-		printf -v dir '%s/d%04d/' "$base" "$d"
+		dir_path "$base" "$d"
+		dir+=/
 		some=("${names[@]:0:n}")
 		printf '%s\0' "${some[@]/#/$dir}"
 	done | xargs -0 touch --
-	# A hard link in place of the last file of d0000 (when it has two).
-	if [[ -e $base/d0000/f01 ]]; then
-		rm -- "$base/d0000/f01"
-		ln -- "$base/d0000/f00" "$base/d0000/f01"
+	# A hard link in place of the second file of the first directory.
+	dir_path "$base" 0
+	if [[ -e $dir/f01 ]]; then
+		rm -- "$dir/f01"
+		ln -- "$dir/f00" "$dir/f01"
 	fi
 }
 
@@ -231,6 +276,7 @@ commands=(
 	"walk --json|0|\"\$btrfs_ino\" walk --json \"\$root\""
 	"walk|0|\"\$btrfs_ino\" walk \"\$root\""
 	"audit --json|0 1|\"\$btrfs_ino\" audit --json \"\$root\""
+	"audit --json (user)|0 1|setpriv --reuid=65534 --regid=65534 --clear-groups \"\$btrfs_ino\" audit --json \"\$root\""
 )
 optional="walk --json --threads 1"
 if "$btrfs_ino" walk --help 2>/dev/null | grep -q -- --threads; then
@@ -303,7 +349,7 @@ for name in "${names[@]}"; do
 	eval "argv=(${cmd_of[$name]})"
 	"${argv[@]}" >"$work/out" 2>/dev/null || true
 	case $name in
-	"audit --json")
+	"audit --json"*)
 		lines_of[$name]=$(jq '[.exports[].entries] | add' "$work/out" 2>/dev/null) ||
 			lines_of[$name]='?'
 		;;
@@ -364,8 +410,10 @@ printf -- '- machine: %s, %s CPUs, %s GiB RAM, Linux %s\n' \
 	"$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)" \
 	"$(nproc)" "$(awk '/^MemTotal/ { printf "%d", $2 / 1048576 + 0.5 }' /proc/meminfo)" \
 	"$(uname -r)"
-printf -- '- tree: %s, %s subvolumes of %s entries, %s snapshots; built in %s\n' \
-	"$total_entries" "$subvols" "$per_subvol" "$snapshots" "$build_seconds"
+printf -- '- tree (shape %s): %s, %s subvolumes of %s entries, %s snapshots; built in %s\n' \
+	"$shape" "$total_entries" "$subvols" "$per_subvol" "$snapshots" "$build_seconds"
+printf -- '- load average at the end: %s (the figures are only as quiet as the machine was)\n' \
+	"$(cut -d' ' -f1-3 /proc/loadavg)"
 printf -- '- btrfs-ino %s (%s), %s; runs: %s, median wall, largest peak RSS\n\n' \
 	"$(git -C "$repo" describe --always --dirty 2>/dev/null || echo '?')" \
 	"$btrfs_ino" "$(bfs --version 2>/dev/null | head -n 1 || true)" "$runs"
@@ -405,25 +453,46 @@ ratio() {
 	}'
 }
 
-printf '\nRatios (issue 8 targets):\n'
+# rss NAME TARGET: NAME's peak RSS in MiB, against the target (MiB).
+rss() {
+	local name=$1 target=$2
+
+	[[ -n ${rss_of[$name]-} ]] || return 0
+	awk -v l="peak RSS $name" -v k="${rss_of[$name]}" -v t="$target" 'BEGIN {
+		m = k / 1024
+		if (t == "-")
+			printf "  %-52s %8.1f MiB\n", l, m
+		else
+			printf "  %-52s %8.1f MiB  (target <= %s MiB: %s)\n", l, m, t, m <= t ? "met" : "MISSED"
+	}'
+}
+
+# Memory targets scale with the tree: 16 MiB for the walk at 3.36M entries;
+# for the audit 20 MiB on the 1+1 shape (1.04M entries), 64 MiB at 3.36M.
+audit_rss_target=64
+[[ $shape == 1+1 ]] && audit_rss_target=20
+printf '\nRatios (issue 16 targets; shape %s):\n' "$shape"
 ratio "walk --json warm / find warm" "walk --json" find warm 0.35
-ratio "walk --json warm / bfs warm" "walk --json" bfs warm 0.35
+ratio "walk --json warm / fdfind -u warm" "walk --json" "fdfind -u" warm 1.0
 ratio "walk --json cold / fdfind -u cold" "walk --json" "fdfind -u" cold 1.0
-ratio "walk cold / fdfind -u cold" walk "fdfind -u" cold 1.0
+ratio "walk --json warm / floor --dirs-only warm" "walk --json" "floor --dirs-only" warm 1.2
 ratio "audit --json warm / walk --json warm" "audit --json" "walk --json" warm 1.3
-ratio "audit --json cold / walk --json cold" "audit --json" "walk --json" cold 1.3
+ratio "audit --json (user) warm / walk --json warm" "audit --json (user)" "walk --json" warm 1.3
+rss "walk --json" 16
+rss "audit --json" "$audit_rss_target"
+rss "audit --json (user)" "$audit_rss_target"
 printf 'For reference:\n'
+ratio "walk --json warm / bfs warm" "walk --json" bfs warm -
+ratio "walk cold / fdfind -u cold" walk "fdfind -u" cold -
+ratio "walk --json cold / find cold" "walk --json" find cold -
+ratio "walk --json cold / floor --dirs-only cold" "walk --json" "floor --dirs-only" cold -
+ratio "audit --json cold / walk --json cold" "audit --json" "walk --json" cold -
+ratio "audit --json (user) cold / walk --json cold" "audit --json (user)" "walk --json" cold -
 if [[ -n ${cmd_of[$optional]-} ]]; then
 	ratio "walk --json --threads 1 warm / walk --json warm" "$optional" "walk --json" warm -
 	ratio "walk --json --threads 1 cold / walk --json cold" "$optional" "walk --json" cold -
 fi
-ratio "walk --json warm / floor --dirs-only warm" "walk --json" "floor --dirs-only" warm -
-ratio "walk --json cold / floor --dirs-only cold" "walk --json" "floor --dirs-only" cold -
-for name in "walk --json" walk "audit --json"; do
-	[[ -n ${rss_of[$name]-} ]] || continue
-	printf '  peak RSS %-43s %8.1f MiB\n' "$name" \
-		"$(awk -v k="${rss_of[$name]}" 'BEGIN { print k / 1024 }')"
-done
+rss walk -
 
 if $perf; then
 	progress "perf record: walk --json"

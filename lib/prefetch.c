@@ -12,8 +12,10 @@
  *
  * On a warm cache read-ahead gains nothing and costs a second read of every
  * directory, so each helper times its reads and, while they come from the
- * cache, does only one request in PREFETCH_WARM_SAMPLE to notice when they
- * stop doing so.
+ * cache, the walk queues only one request in PREFETCH_WARM_SAMPLE, for the
+ * helpers to notice when they stop doing so.  The walk skips the others
+ * before copying a path, taking the lock or waking a helper: on small
+ * directories, a wake-up for every directory cost more than it saved.
  */
 #include "prefetch.h"
 
@@ -22,6 +24,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -41,6 +44,8 @@ struct bino_prefetch {
 	pthread_mutex_t lock;
 	pthread_cond_t ready;
 	bool stopping;
+	atomic_bool warm; /* the last read timed came from the cache */
+	unsigned int skipped; /* requests while warm; the adding thread's */
 	char *queue[PREFETCH_QUEUE_MAX]; /* a ring of malloc'ed paths */
 	size_t head;
 	size_t count;
@@ -84,7 +89,6 @@ static void *prefetch_worker(void *arg)
 	struct bino_prefetch *prefetch = arg;
 	/* Average time per directory read (a moving average, 1/8 weight). */
 	uint64_t average_ns = PREFETCH_WARM_NS;
-	unsigned int requests = 0;
 
 	for (;;) {
 		uint64_t start_ns;
@@ -101,14 +105,12 @@ static void *prefetch_worker(void *arg)
 		prefetch->head = (prefetch->head + 1) % PREFETCH_QUEUE_MAX;
 		prefetch->count--;
 		pthread_mutex_unlock(&prefetch->lock);
-		if (average_ns < PREFETCH_WARM_NS &&
-		    ++requests % PREFETCH_WARM_SAMPLE != 0) {
-			free(path);
-			continue;
-		}
 		start_ns = monotonic_ns();
 		prefetch_directory(path);
 		average_ns = (average_ns * 7 + (monotonic_ns() - start_ns)) / 8;
+		atomic_store_explicit(&prefetch->warm,
+				      average_ns < PREFETCH_WARM_NS,
+				      memory_order_relaxed);
 		free(path);
 	}
 }
@@ -128,6 +130,7 @@ int bino__prefetch_create(int workers, struct bino_prefetch **ret)
 		return -1;
 	pthread_mutex_init(&prefetch->lock, NULL);
 	pthread_cond_init(&prefetch->ready, NULL);
+	atomic_init(&prefetch->warm, false);
 	for (i = 0; i < workers; i++) {
 		err = pthread_create(&prefetch->threads[i], NULL,
 				     prefetch_worker, prefetch);
@@ -171,6 +174,9 @@ void bino__prefetch_add(struct bino_prefetch *prefetch, const char *path,
 
 	/* A path open() cannot take is not worth queueing. */
 	if (len >= PATH_MAX)
+		return;
+	if (atomic_load_explicit(&prefetch->warm, memory_order_relaxed) &&
+	    ++prefetch->skipped % PREFETCH_WARM_SAMPLE != 0)
 		return;
 	copy = malloc(len + 1);
 	if (!copy)

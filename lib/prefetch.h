@@ -16,7 +16,8 @@ void bino__prefetch_destroy(struct bino_prefetch *prefetch);
 /*
  * Ask for the directory at @path (@len bytes, not NUL-terminated) to be read
  * ahead.  Never blocks: when the queue is full the request is dropped, as it
- * only ever saves time.
+ * only ever saves time; while reads come from the cache, all but one in
+ * PREFETCH_WARM_SAMPLE are.  Called from one thread only (the walk's).
  */
 void bino__prefetch_add(struct bino_prefetch *prefetch, const char *path,
 			size_t len);

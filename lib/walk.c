@@ -19,7 +19,8 @@
  *    the statx result into a (dev, subvolid, ino) key, given where the
  *    inode was found (struct bino_inode_at) and its directory's identity.
  *  - The fast path in walk_next_child(): a non-directory on a filesystem
- *    whose d_ino is exact gets its identity from readdir and its directory,
+ *    whose d_ino is exact (btrfs, an NFS client, the DINO_EXACT kinds)
+ *    gets its identity from readdir and its directory,
  *    and is stat'ed only if the caller asks (bino_entry_stat()).
  *  - Loop detection: a directory whose key equals an ancestor's is reported
  *    and not entered.  Equal (st_dev, st_ino) with another key is no loop.
@@ -369,16 +370,25 @@ static enum bino_type type_from_dtype(uint8_t d_type)
 	}
 }
 
-/* Whether readdir's d_ino, with the directory's key, is the exact identity. */
+/*
+ * Whether readdir's d_ino, with the directory's key, is the exact identity
+ * of a child that is no directory.  On an NFS client too: such a child is
+ * never a subvolume root or a mount point on the server, so it is in its
+ * directory's subvolume, uncertain where the directory is, and d_ino is the
+ * server's fileid, as st_ino is (mounted_on_fileid differs from the fileid
+ * only at a mount point, a directory).
+ */
 static bool frame_trusts_readdir(const struct bino_walk *walk,
 				 const struct dir_frame *frame)
 {
 	if (walk->flags & BINO_WALK_STAT_ALL)
 		return false;
-	if (frame->id.flags & BINO_ENTRY_IDENTITY_UNCERTAIN)
+	if ((frame->id.flags & BINO_ENTRY_IDENTITY_UNCERTAIN) &&
+	    frame->id.kind != BINO_FS_NFS)
 		return false;
 	if (frame->id.kind != BINO_FS_BTRFS &&
-	    frame->id.kind != BINO_FS_DINO_EXACT)
+	    frame->id.kind != BINO_FS_DINO_EXACT &&
+	    frame->id.kind != BINO_FS_NFS)
 		return false;
 	return !bino__mount_has_file_mountpoints(frame->id.mount);
 }
@@ -785,6 +795,10 @@ static enum bino_error walk_next_child(struct bino_walk *walk)
 		entry->id = frame->id;
 		entry->id.flags &= BINO_ENTRY_IDENTITY_UNCERTAIN;
 		entry->id.key.ino = record->ino;
+		if (entry->id.flags & BINO_ENTRY_IDENTITY_UNCERTAIN) {
+			entry->error = entry->id.error;
+			entry->error_errno = entry->id.error_errno;
+		}
 		walk->after = AFTER_NOTHING;
 		return BINO_OK;
 	}

@@ -86,6 +86,11 @@ if command -v gcc >/dev/null; then
 elif grep -q handle-probe "$scenario"; then
 	missing "gcc not found, needed to build probe/handle-probe.c"
 fi
+# strace (and its libraries) for the scenarios that count system calls.
+if grep -q '^[^#]*\bstrace\b' "$scenario"; then
+	strace=$(command -v strace) || missing "strace not found, needed by $(basename "$scenario")"
+	extras+=("$strace")
+fi
 if [[ -n $build_dir ]]; then
 	# Where meson puts them in this project; a search only for other layouts, as
 	# the build tree may also hold installed copies (tests/install).

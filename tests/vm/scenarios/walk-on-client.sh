@@ -30,6 +30,8 @@ say "server and client mounts ready after $((SECONDS - start))s"
 #     "Could not stat". No other error; exit status 1 (entries unreadable) because of
 #     them, 0 if there were none;
 #   - fstype is "nfs" (vers=3) or "nfs4";
+#   - every entry is as walk --stat-all gives it: a non-directory's identity from readdir
+#     (d_ino, its directory's subvolume) is the one stat and the handles give;
 #   - GNU find on the same mount still reports "File system loop detected".
 # Where the client can read the server's handles (name_to_handle_at works):
 #   - every entry has the subvolid the server's walk gives the same path; source "nfs_handle".
@@ -100,6 +102,11 @@ placeholders_unreadable() {
 		$2 != "entry dir 2; error 116 Could not open" && $2 != "error 116 Could not stat" { bad++ }
 		{ print "   " $0 } END { exit (bad > 0) }'
 }
+# stat_all_comparable TABLE: its entries, sorted, but the placeholders (dir, inode 2),
+# whose records depend on the client's attribute cache (see above).
+stat_all_comparable() {
+	walk_rows "$1" 'event == "entry" && !(type == "dir" && ino == 2)' | LC_ALL=C sort
+}
 # find_reports_loop MNT ERR: GNU find fails on MNT with the loop message (kept in ERR).
 find_reports_loop() {
 	! find "$1" >/dev/null 2>"$2" && grep -q 'File system loop detected' "$2"
@@ -134,6 +141,10 @@ for v in "${versions[@]}"; do
 	show_examples "/tmp/client-v$v.json" "$mnt"
 
 	check "vers=$v: walk exits $expected_rc" test "$rc" -eq "$expected_rc"
+	btrfs-ino walk --json --stat-all "$mnt" >"/tmp/stat-all-v$v.json" 2>/dev/null || true
+	walk_table "$mnt" "/tmp/stat-all-v$v.json" >"/tmp/stat-all-v$v.tsv"
+	check "vers=$v: the same entries as walk --stat-all (readdir's d_ino is st_ino)" \
+		diff -u <(stat_all_comparable "/tmp/stat-all-v$v.tsv") <(stat_all_comparable "$table")
 	check "vers=$v: same relative paths as the server's walk (entries and error records)" \
 		diff -u <(reported_paths /tmp/server.tsv) <(reported_paths "$table" errors)
 	check "vers=$v: no loop record" test "$(count "$table" 'event == "loop"')" -eq 0
