@@ -726,8 +726,12 @@ static void print_verdict_lines(const struct audit_options *opts,
 	}
 }
 
-/* The last line: what to run next. */
-static void print_next(const struct bino_audit *audit, bool blank)
+/*
+ * The last line: what to run next.  After --suggest's blocks (@suggested)
+ * those are what to do, so only a safe audit gets the line.
+ */
+static void print_next(const struct bino_audit *audit, bool blank,
+		       bool suggested)
 {
 	size_t i, n = bino_audit_count(audit), unsafe = 0, audited = 0;
 	const char *first = NULL;
@@ -750,6 +754,8 @@ static void print_next(const struct bino_audit *audit, bool blank)
 		       blank ? "\n" : "");
 		return;
 	}
+	if (suggested)
+		return;
 	if (unsafe == 1) {
 		char *escaped = text_escape(first, strlen(first));
 
@@ -859,9 +865,7 @@ static int audit_report(const struct audit_options *opts,
 		       "and snapshot sources outside the audited trees may be unknown.");
 		problems = false;
 	}
-	/* With --suggest, what to do next is what was just printed. */
-	if (!opts->suggest)
-		print_next(audit, !problems);
+	print_next(audit, !problems, opts->suggest);
 	return 0;
 }
 

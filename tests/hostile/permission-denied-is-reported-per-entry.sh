@@ -46,7 +46,9 @@ for fs in $(scratch_fs); do
 	check_files_eq "$label: error records (path, errno)" "$OUT/$label.errors.expected" "$OUT/$label.errors"
 	# stderr names each of them too.
 	while IFS=$'\t' read -r path _; do
-		grep -qF -- "$path: Permission denied" "$OUT/$label.err" ||
+		# "btrfs-ino: PATH: Could not open: Permission denied", one wording
+		# in every command.
+		grep -qF -- "$path: Could not open: Permission denied" "$OUT/$label.err" ||
 			fail "$label: stderr does not report $path"
 	done <"$OUT/$label.errors.expected"
 
