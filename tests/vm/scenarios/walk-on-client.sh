@@ -25,9 +25,9 @@ say "server and client mounts ready after $((SECONDS - start))s"
 #     (run here, now: the reference) and no loop;
 #   - the placeholders the server's walk marks (subvol_placeholder) cannot be served: knfsd
 #     cannot resolve their handles (ESTALE, 116) where the server's walk reads an empty
-#     directory. Each is an entry (dir, inode 2) then an error record "Could not open", or,
+#     directory. Each is an entry (dir, inode 2) then an error record (step "open"), or,
 #     when the client's attribute cache has to ask the server again, only an error record
-#     "Could not stat". No other error; exit status 1 (entries unreadable) because of
+#     (step "stat"). No other error; exit status 1 (entries unreadable) because of
 #     them, 0 if there were none;
 #   - fstype is "nfs" (vers=3) or "nfs4";
 #   - every entry is as walk --stat-all gives it: a non-directory's identity from readdir
@@ -99,7 +99,7 @@ placeholder_records() {
 # but not open, or could not stat, both with ESTALE.
 placeholders_unreadable() {
 	placeholder_records "$1" | awk -F': ' '
-		$2 != "entry dir 2; error 116 Could not open" && $2 != "error 116 Could not stat" { bad++ }
+		$2 != "entry dir 2; error 116 open" && $2 != "error 116 stat" { bad++ }
 		{ print "   " $0 } END { exit (bad > 0) }'
 }
 # stat_all_comparable TABLE: its entries, sorted, but the placeholders (dir, inode 2),
