@@ -14,6 +14,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "audit_client.h"
 #include "audit_tree.h"
 #include "btrfsino.h"
 #include "btrfs-ino.h"
@@ -171,7 +172,8 @@ static void print_export_source(struct output *out,
 		print_u64(out, PRINT_TEXT, NULL, ":%" PRIu64 "\n",
 			  bino_export_line(source));
 	} else {
-		if (!bino_audit_export_error(export))
+		if (!bino_audit_export_error(export) &&
+		    !bino_audit_export_client_view(export))
 			print_string(out, PRINT_TEXT, NULL, "%s\n",
 				     "  not exported: audited as if exported with default options");
 	}
@@ -234,6 +236,7 @@ static void print_subvols(struct output *out,
 			print_string(out, PRINT_JSON, "snapshot_of", NULL, NULL);
 		print_u64(out, PRINT_ANY, "client_fs", " client fs %" PRIu64,
 			  bino_audit_subvol_client_fs(subvol));
+		audit_client_subvol(out, export, subvol);
 		output_open_array(out, "server_mounts");
 		for (j = 0; j < bino_audit_subvol_mount_count(subvol); j++) {
 			const struct bino_mount *mount =
@@ -372,7 +375,7 @@ static void print_verdict(struct output *out,
 	output_open_object(out, "verdict");
 	print_bool(out, PRINT_JSON, "safe", NULL, safe);
 	print_string(out, PRINT_TEXT, NULL, "  verdict: %s",
-		     safe ? "safe" : "unsafe for NFS clients");
+		     safe ? "safe" : audit_client_unsafe_word(export));
 	output_open_object(out, "breaks");
 	for (c = 0; c < BINO_COLLISION_NR; c++) {
 		if (bino_audit_export_collisions(export, c) == 0)
@@ -474,6 +477,7 @@ static void print_export(struct output *out,
 	output_open_object(out, NULL);
 	print_text_path(out, "path", "%s\n", bino_audit_export_path(export));
 	print_export_source(out, export);
+	audit_client_view(out, export);
 	print_bool(out, PRINT_JSON, "absent", NULL, audit_export_absent(export));
 	if (err) {
 		const char *reason = audit_export_reason(export);
@@ -492,6 +496,7 @@ static void print_export(struct output *out,
 		print_string(out, PRINT_TEXT, NULL, ": %s", reason);
 		print_string(out, PRINT_TEXT, NULL, "%s\n",
 			     audit_export_absent(export) ? ")" : "");
+		audit_client_cannot_tell(out, export);
 		fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME,
 			bino_audit_export_path(export), bino_strerror(err),
 			reason);
@@ -522,6 +527,7 @@ static void print_export(struct output *out,
 	print_devices(out, export, &anomalies);
 	print_u64(out, PRINT_JSON, "device_anomalies", NULL, anomalies);
 	print_verdict(out, export);
+	audit_client_advice(out, export);
 	if (suggest)
 		print_suggestion(out, suggest, export);
 	output_close(out);
