@@ -465,7 +465,12 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 		if (depth == 0 && export->entries == 0) {
 			export->error = bino_entry_error(entry);
 			export->error_errno = bino_entry_errno(entry);
-		} else {
+		} else if (!(export->client_view &&
+			     bino_entry_errno(entry) == ESTALE)) {
+			/*
+			 * What the server cannot serve (a snapshot's empty
+			 * placeholder) is nothing this client can read either.
+			 */
 			export->unreadable++;
 		}
 		return BINO_OK;
