@@ -153,6 +153,11 @@ for v in "${versions[@]}"; do
 	check "vers=$v fixed: every subvolume and snapshot is a filesystem of its own" \
 		diff -u /tmp/subvols <(subvols_as "$tag" true)
 	check "vers=$v fixed: clean" test "$(audited_counts "$tag")" = "0 0 0"
+	# Not checked: once, vers=4.2's first audit after the mounts counted fewer entries
+	# than the text audit right after it (1166); logged to find out why.
+	say "vers=$v fixed: the audit counts $(jq '.exports[0].entries' "/tmp/audit-$tag.json")" \
+		"entries ($(jq '.exports[0].unreadable' "/tmp/audit-$tag.json") unreadable)," \
+		"the server's find $(wc -l </tmp/server.ids)"
 done
 
 for v in "${versions[@]}"; do
