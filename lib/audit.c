@@ -477,6 +477,15 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 	}
 	if (bino_entry_visit(entry) != BINO_VISIT_PRE)
 		return BINO_OK;
+	/*
+	 * knfsd cannot serve a snapshot's empty placeholder: a client lists it
+	 * or not (ESTALE) as its cache has it, so the client view leaves it out.
+	 */
+	if (export->client_view &&
+	    (bino_entry_flags(entry) & BINO_ENTRY_SUBVOL_PLACEHOLDER)) {
+		bino_walk_prune(aw->walk);
+		return BINO_OK;
+	}
 	if (ARRAY_RESERVE(aw->levels, aw->cap_levels, (size_t)depth + 1) != 0)
 		return BINO_ERROR_NO_MEMORY;
 	level = &aw->levels[depth];
