@@ -1177,7 +1177,9 @@ size_t bino_audit_subvol_client_fs(const struct bino_audit_subvol *subvol);
  * client gets no file handles (NFSv4.0: name_to_handle_at() fails with
  * EOPNOTSUPP) nothing can tell subvolumes apart: the path is not audited,
  * bino_audit_export_error() is BINO_ERROR_FILE_HANDLE_FAILED with that
- * errno.
+ * errno.  A snapshot's empty placeholder (knfsd cannot serve it: ESTALE,
+ * or listed, as the client's cache has it) is left out: neither an entry
+ * nor unreadable.
  */
 bool bino_audit_export_client_view(const struct bino_audit_export *exp);
 /**
