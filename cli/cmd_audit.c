@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "audit_client.h"
 #include "audit_tree.h"
 #include "drift.h"
 #include "btrfsino.h"
@@ -280,7 +281,8 @@ static void print_export_source(struct output *out,
 		print_u64(out, PRINT_TEXT, NULL, ":%" PRIu64 "\n",
 			  bino_export_line(source));
 	} else {
-		if (!bino_audit_target_error(export))
+		if (!bino_audit_target_error(export) &&
+		    !bino_audit_target_client_view(export))
 			print_string(out, PRINT_TEXT, NULL, "%s\n",
 				     "  not exported: audited as if exported with default options");
 	}
@@ -343,6 +345,7 @@ static void print_subvols(struct output *out,
 			print_string(out, PRINT_JSON, "snapshot_of", NULL, NULL);
 		print_u64(out, PRINT_ANY, "client_fs", " client fs %" PRIu64,
 			  bino_audit_subvol_client_fs(subvol));
+		audit_client_subvol(out, export, subvol);
 		output_open_array(out, "server_mounts");
 		for (j = 0; j < bino_audit_subvol_mount_count(subvol); j++) {
 			const struct bino_mount *mount =
@@ -483,7 +486,7 @@ static void print_verdict(struct output *out,
 	output_open_object(out, "verdict");
 	print_bool(out, PRINT_JSON, "safe", NULL, safe);
 	print_string(out, PRINT_TEXT, NULL, "  verdict: %s",
-		     safe ? "safe" : "unsafe for NFS clients");
+		     safe ? "safe" : audit_client_unsafe_word(export));
 	output_open_object(out, "breaks");
 	for (c = 0; c < BINO_COLLISION_NR; c++) {
 		if (bino_audit_target_collisions(export, c) == 0)
@@ -584,6 +587,7 @@ static void print_export(struct output *out,
 	output_open_object(out, NULL);
 	print_text_path(out, "path", "%s\n", bino_audit_target_path(export));
 	print_export_source(out, export);
+	audit_client_view(out, export);
 	print_bool(out, PRINT_JSON, "absent", NULL, audit_export_absent(export));
 	if (err) {
 		const char *reason = audit_export_reason(export);
@@ -598,6 +602,7 @@ static void print_export(struct output *out,
 			     audit_export_absent(export) ?
 				     "  not audited: absent on this machine" :
 				     "  not audited (see the error above)");
+		audit_client_cannot_tell(out, export);
 		if (suggest)
 			print_suggestion(out, suggest, export);
 		output_close(out);
@@ -624,6 +629,7 @@ static void print_export(struct output *out,
 	print_devices(out, export, &anomalies);
 	print_u64(out, PRINT_JSON, "device_anomalies", NULL, anomalies);
 	print_verdict(out, export);
+	audit_client_advice(out, export);
 	if (suggest)
 		print_suggestion(out, suggest, export);
 	output_close(out);
@@ -727,6 +733,32 @@ static void print_verdict_lines(const struct audit_options *opts,
 }
 
 /*
+ * On an NFS client, what the verdict lines cannot say: why a path cannot be
+ * told, or what this client can do about an unsafe one.
+ */
+static void print_client_views(struct output *out,
+			       const struct bino_audit *audit)
+{
+	size_t i, n = bino_audit_count(audit);
+
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_target *export = bino_audit_get(audit, i);
+
+		if (!bino_audit_target_client_view(export))
+			continue;
+		if (bino_audit_target_error(export)) {
+			print_text_path(out, NULL, "\n%s:\n",
+					bino_audit_target_path(export));
+			audit_client_cannot_tell(out, export);
+		} else if (audit_export_unsafe(export)) {
+			print_text_path(out, NULL, "\n%s:\n",
+					bino_audit_target_path(export));
+			audit_client_advice(out, export);
+		}
+	}
+}
+
+/*
  * The last line: what to run next.  After --suggest's blocks (@suggested)
  * those are what to do, so only a safe audit gets the line.
  */
@@ -734,6 +766,7 @@ static void print_next(const struct bino_audit *audit, bool blank,
 		       bool suggested)
 {
 	size_t i, n = bino_audit_count(audit), unsafe = 0, audited = 0;
+	size_t client_unsafe = 0;
 	const char *first = NULL;
 
 	for (i = 0; i < n; i++) {
@@ -744,8 +777,18 @@ static void print_next(const struct bino_audit *audit, bool blank,
 		audited++;
 		if (!audit_export_unsafe(export))
 			continue;
+		if (bino_audit_target_client_view(export)) {
+			client_unsafe++;
+			continue;
+		}
 		if (!unsafe++)
 			first = bino_audit_target_path(export);
+	}
+	if (client_unsafe) {
+		printf("%snext: on this client, mount the paths above (if the server exports "
+		       "them) or run tools under 'btrfs-ino exec --'\n",
+		       blank ? "\n" : "");
+		return;
 	}
 	if (!audited)
 		return; /* nothing to go on: the errors say why */
@@ -856,6 +899,7 @@ static int audit_report(const struct audit_options *opts,
 		print_exports_problems(out, session->files);
 		if (note_drift(out, &opts->drift, summary) != 0)
 			return -1;
+		print_client_views(out, audit);
 		for (i = 0; opts->suggest && i < n; i++)
 			print_suggestion(out, &config, bino_audit_get(audit, i));
 	}

@@ -1212,6 +1212,39 @@ uint64_t bino_audit_subvol_snapshot_of(const struct bino_audit_subvol *subvol);
  */
 size_t bino_audit_subvol_client_fs(const struct bino_audit_subvol *subvol);
 /**
+ * bino_audit_target_client_view() - Whether the path is on an NFS client
+ * mount of this machine (fstype nfs or nfs4 in its own mount table; not with
+ * a server table read from a file) and was audited as this client sees it.
+ *
+ * Then the export model does not apply: a client filesystem is one st_dev
+ * of this client (its mount, or a submount it made where it crossed into a
+ * server mount), so the collisions are those of the client's own
+ * (st_dev, st_ino) against the true identity (the client's st_dev, the
+ * server's subvolume id from the NFS file handle, ino); the export options
+ * (bino_audit_target_flags()) are the defaults and mean nothing.  Where the
+ * client gets no file handles (NFSv4.0: name_to_handle_at() fails with
+ * EOPNOTSUPP) nothing can tell subvolumes apart: the path is not audited,
+ * bino_audit_target_error() is BINO_ERROR_FILE_HANDLE_FAILED with that
+ * errno.  A snapshot's empty placeholder (knfsd cannot serve it: ESTALE,
+ * or listed, as the client's cache has it) is left out: neither an entry
+ * nor unreadable.
+ */
+bool bino_audit_target_client_view(const struct bino_audit_target *exp);
+/**
+ * bino_audit_subvol_client_dev() - With bino_audit_target_client_view():
+ * st_dev as this client reports it at the subvolume's root (at the audited
+ * path for the subvolume holding it); 0 otherwise.
+ */
+uint64_t bino_audit_subvol_client_dev(const struct bino_audit_subvol *subvol);
+/**
+ * bino_audit_subvol_own_filesystem() - With bino_audit_target_client_view():
+ * whether this client shows the subvolume as a filesystem of its own (its
+ * st_dev differs from the directory it was met in; always for the one
+ * holding the audited path), rather than as a plain directory of its parent
+ * (whose inode numbers it then shares).  false otherwise.
+ */
+bool bino_audit_subvol_own_filesystem(const struct bino_audit_subvol *subvol);
+/**
  * bino_audit_subvol_mount_count() - Server mounts of it: btrfs mounts of the
  * same filesystem with subvolid= equal to its ID, or mounts (binds) whose
  * root is its path in the filesystem.

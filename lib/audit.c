@@ -105,6 +105,7 @@ static void audit_export_free(struct bino_audit_target *export)
 		free(device);
 	}
 	free(export->devices);
+	free(export->client_devs);
 	free(export->path);
 	free(export);
 }
@@ -355,7 +356,8 @@ static bool audit_links_known(struct audit_walk *aw, struct bino_entry *entry,
 	uint32_t id;
 	char *dir;
 
-	if (aw->audit->no_tree_search || !level->key.subvolid ||
+	if (aw->audit->no_tree_search || aw->export->client_view ||
+	    !level->key.subvolid ||
 	    parent->key.dev != level->key.dev ||
 	    parent->key.subvolid != level->key.subvolid ||
 	    parent->client_fs != level->client_fs)
@@ -389,6 +391,62 @@ static bool audit_links_known(struct audit_walk *aw, struct bino_entry *entry,
 	return true;
 }
 
+/*
+ * The client view (a path on an NFS client mount): the client filesystem of
+ * client st_dev @dev, one per device met, in *@ret.  The server's mounts do
+ * not matter here: the client shows what it crossed by a device of its own.
+ */
+static enum bino_error audit_client_fs(struct bino_audit_target *export,
+				       uint64_t dev, size_t *ret)
+{
+	size_t i;
+
+	for (i = 0; i < export->n_client_fs; i++) {
+		if (export->client_devs[i] == dev) {
+			*ret = i;
+			return BINO_OK;
+		}
+	}
+	if (ARRAY_RESERVE(export->client_devs, export->cap_client_devs,
+			  export->n_client_fs + 1) != 0)
+		return BINO_ERROR_NO_MEMORY;
+	export->client_devs[export->n_client_fs] = dev;
+	*ret = export->n_client_fs++;
+	return BINO_OK;
+}
+
+/*
+ * The client view of the walk's root: without file handles (NFSv4.0) the
+ * client cannot tell subvolumes apart, nor can the audit.  Returns false
+ * (the path's error set) then.
+ */
+static bool audit_client_can_tell(struct bino_audit_target *export,
+				  const struct bino_entry *entry)
+{
+	if (!(bino_entry_flags(entry) & BINO_ENTRY_IDENTITY_UNCERTAIN))
+		return true;
+	export->error = bino_entry_error(entry) ? bino_entry_error(entry) :
+						  BINO_ERROR_FILE_HANDLE_FAILED;
+	export->error_errno = bino_entry_errno(entry);
+	return false;
+}
+
+/* The client view: what this client shows of the subvolume just noted. */
+static void audit_client_subvol(struct audit_walk *aw, size_t n_before,
+				struct bino_entry *entry, int depth)
+{
+	struct bino_audit_target *export = aw->export;
+	struct bino_audit_subvol *subvol;
+
+	if (!export->client_view || export->n_subvols == n_before)
+		return;
+	subvol = &export->subvols[export->n_subvols - 1];
+	subvol->client_dev = bino_entry_st_dev(entry);
+	subvol->own_filesystem =
+		depth == 0 ||
+		aw->levels[depth - 1].client_fs != aw->levels[depth].client_fs;
+}
+
 /* One entry of the walk; a fatal error ends the walk. */
 static enum bino_error audit_walk_entry(struct audit_walk *aw,
 					struct bino_entry *entry)
@@ -407,17 +465,39 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 		if (depth == 0 && export->entries == 0) {
 			export->error = bino_entry_error(entry);
 			export->error_errno = bino_entry_errno(entry);
-		} else {
+		} else if (!(export->client_view &&
+			     bino_entry_errno(entry) == ESTALE)) {
+			/*
+			 * What the server cannot serve (a snapshot's empty
+			 * placeholder) is nothing this client can read either.
+			 */
 			export->unreadable++;
 		}
 		return BINO_OK;
 	}
 	if (bino_entry_visit(entry) != BINO_VISIT_PRE)
 		return BINO_OK;
+	/*
+	 * knfsd cannot serve a snapshot's empty placeholder: a client lists it
+	 * or not (ESTALE) as its cache has it, so the client view leaves it out.
+	 */
+	if (export->client_view &&
+	    (bino_entry_flags(entry) & BINO_ENTRY_SUBVOL_PLACEHOLDER)) {
+		bino_walk_prune(aw->walk);
+		return BINO_OK;
+	}
 	if (ARRAY_RESERVE(aw->levels, aw->cap_levels, (size_t)depth + 1) != 0)
 		return BINO_ERROR_NO_MEMORY;
 	level = &aw->levels[depth];
-	if (depth == 0) {
+	if (export->client_view) {
+		if (depth == 0 && !audit_client_can_tell(export, entry))
+			return BINO_ERROR_STOP_ITERATION;
+		err = audit_client_fs(export, bino_entry_st_dev(entry),
+				      &level->client_fs);
+		if (err)
+			return err;
+		level->flags = depth ? level[-1].flags : export->flags;
+	} else if (depth == 0) {
 		level->client_fs = 0;
 		level->flags = export->flags;
 		export->n_client_fs = 1;
@@ -430,7 +510,7 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 	level->path_len = bino_entry_path_length(entry);
 	level->probe = PROBE_NONE;
 
-	if (depth > 0 && is_dir) {
+	if (depth > 0 && is_dir && !export->client_view) {
 		const struct bino_mount *mount = bino__mounts_at(
 			aw->audit->server, bino_entry_path(entry));
 		bool walk_in = true;
@@ -459,7 +539,7 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 		return bino__audit_find_entry(aw, entry, depth, is_dir);
 	/* Best effort, on btrfs: without it, entries are stat'ed. */
 	if (depth == 0 && is_dir && level->key.subvolid && !aw->ahead &&
-	    !aw->audit->no_tree_search &&
+	    !aw->audit->no_tree_search && !export->client_view &&
 	    bino__links_ahead_create(bino_entry_path(entry), level->key.dev,
 				     &aw->ahead) != 0)
 		aw->ahead = NULL;
@@ -482,8 +562,13 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 	}
 	err = bino__audit_note_device(aw, entry);
 	if (!err && (depth == 0 || (bino_entry_flags(entry) &
-				    BINO_ENTRY_SUBVOL_ROOT)))
+				    BINO_ENTRY_SUBVOL_ROOT))) {
+		size_t n_before = export->n_subvols;
+
 		err = bino__audit_note_subvol(aw, entry, level->client_fs, depth == 0);
+		if (!err)
+			audit_client_subvol(aw, n_before, entry, depth);
+	}
 	if (err)
 		return err;
 	return bino__audit_count(aw, entry, depth, is_dir, nlink);
@@ -790,6 +875,10 @@ BINO_PUBLIC enum bino_error bino_audit_run(struct bino_audit *audit)
 			export->error_errno = 0;
 			continue;
 		}
+		/* On an NFS mount of this machine: what this client sees. */
+		export->client_view =
+			!bino__mounts_from_file(audit->server) &&
+			bino__mount_fs_kind(export->filesystem) == BINO_FS_NFS;
 		err = audit_walk_export(audit, export);
 		if (err)
 			return err;

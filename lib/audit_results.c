@@ -363,6 +363,30 @@ bino_audit_subvol_client_fs(const struct bino_audit_subvol *subvol)
 	return subvol->client_fs;
 }
 
+BINO_PUBLIC bool
+bino_audit_target_client_view(const struct bino_audit_target *export)
+{
+	if (!export)
+		return false;
+	return export->client_view;
+}
+
+BINO_PUBLIC uint64_t
+bino_audit_subvol_client_dev(const struct bino_audit_subvol *subvol)
+{
+	if (!subvol)
+		return 0;
+	return subvol->client_dev;
+}
+
+BINO_PUBLIC bool
+bino_audit_subvol_own_filesystem(const struct bino_audit_subvol *subvol)
+{
+	if (!subvol)
+		return false;
+	return subvol->own_filesystem;
+}
+
 BINO_PUBLIC size_t
 bino_audit_subvol_mount_count(const struct bino_audit_subvol *subvol)
 {

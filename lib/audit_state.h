@@ -52,6 +52,8 @@ struct bino_audit_subvol {
 	size_t client_fs;
 	const struct bino_mount **mounts;
 	size_t n_mounts, cap_mounts;
+	uint64_t client_dev; /* client view: st_dev at its root here */
+	bool own_filesystem; /* client view: a client filesystem of its own */
 };
 
 struct bino_audit_pair {
@@ -97,6 +99,9 @@ struct bino_audit_target {
 	struct bino_audit_device **devices;
 	size_t n_devices, cap_devices;
 	struct bino_audit_device *device_index;
+	bool client_view; /* on an NFS client mount: as this client sees it */
+	uint64_t *client_devs; /* client view: st_dev of each client fs */
+	size_t cap_client_devs;
 };
 
 struct bino_audit {
