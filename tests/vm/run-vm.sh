@@ -100,10 +100,12 @@ if [[ -n $build_dir ]]; then
 	extras+=("$exe")
 	while read -r lib; do
 		extras+=("$lib")
+	# -xtype f: files and the links that resolve (a build directory keeps
+	# the dangling soname link of a library version it no longer builds).
 	done < <(libdir=$build_dir/lib; [[ -d $libdir ]] || libdir=$build_dir
 		find "$libdir" -regextype posix-extended \
 			-regex '.*/libbtrfsino(\.so(\.[0-9]+)*|-exec\.so)' \
-		\( -type f -o -type l \))
+		-xtype f)
 fi
 "$here/mkinitramfs.sh" extra "$work/extra.cpio" "${extras[@]}"
 # qemu takes one initrd; the kernel unpacks concatenated archives in order.

@@ -42,7 +42,8 @@ drift() {
 	# Edited, not applied: rw becomes ro, and a second export is added.
 	printf '%s\n' '/data/plain 127.0.0.1(ro,no_subtree_check)' \
 		'/data/other 127.0.0.1(rw,no_subtree_check)' >/etc/exports
-	audit_run edited
+	# -v: the per-path details say which export applies.
+	audit_run edited -v
 	cat /tmp/edited.err >&2
 	check "edited: audit exits 1 (got $rc)" test "$rc" -eq 1
 	grep 'drift' /tmp/edited | sed 's/^/   /'
