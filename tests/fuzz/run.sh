@@ -45,7 +45,7 @@ sources() {
 	case $1 in
 	exports) echo "$src/lib/exports.c $src/lib/exports_lex.c $src/lib/exports_options.c $src/lib/error.c" ;;
 	nfshandle) echo "$src/lib/nfshandle.c $src/lib/fhandle.c" ;;
-	mountinfo) echo "$src/lib/mounts.c $src/lib/statx.c $src/lib/error.c" ;;
+	mountinfo) echo "$src/lib/mounts.c $src/lib/path.c $src/lib/statx.c $src/lib/error.c" ;;
 	escape) echo "$src/cli/escape.c" ;;
 	quote) echo "$src/cli/quote.c" ;;
 	*) return 1 ;;
