@@ -121,18 +121,38 @@ static bool json_plain(const char *s, size_t len)
 	return true;
 }
 
+/* Whether every byte is printable ASCII other than '"' and '\\'. */
+static bool ascii_printable(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (p[i] < 0x20 || p[i] > 0x7e || p[i] == '"' || p[i] == '\\')
+			return false;
+	}
+	return true;
+}
+
+/* Append @s quoted as it is: json_plain(@s) holds. */
+static void line_append_string_plain(struct output *out, const char *s,
+				     size_t len)
+{
+	if (!line_reserve(out, len + 2))
+		return;
+	out->line[out->line_len++] = '"';
+	memcpy(out->line + out->line_len, s, len);
+	out->line_len += len;
+	out->line[out->line_len++] = '"';
+}
+
 static void line_append_string(struct output *out, const char *s, size_t len)
 {
 	const char *escaped;
 	size_t escaped_len;
 
 	if (json_plain(s, len)) {
-		if (!line_reserve(out, len + 2))
-			return;
-		out->line[out->line_len++] = '"';
-		memcpy(out->line + out->line_len, s, len);
-		out->line_len += len;
-		out->line[out->line_len++] = '"';
+		line_append_string_plain(out, s, len);
 		return;
 	}
 	if (!out->escaper)
@@ -151,13 +171,23 @@ static void line_append_string(struct output *out, const char *s, size_t len)
 	line_append(out, escaped, escaped_len);
 }
 
-/* Start the next field of the flat record: a comma and the quoted key. */
+/*
+ * Start the next field of the flat record: a comma and the quoted key.  Keys
+ * are this program's own snake_case literals: nothing in them to escape.
+ */
 static void line_append_key(struct output *out, const char *key)
 {
+	size_t len = strlen(key);
+
+	if (!line_reserve(out, len + 4))
+		return;
 	if (out->n_fields++ > 0)
-		line_append(out, ",", 1);
-	line_append_string(out, key, strlen(key));
-	line_append(out, ":", 1);
+		out->line[out->line_len++] = ',';
+	out->line[out->line_len++] = '"';
+	memcpy(out->line + out->line_len, key, len);
+	out->line_len += len;
+	out->line[out->line_len++] = '"';
+	out->line[out->line_len++] = ':';
 }
 
 static void line_append_u64(struct output *out, uint64_t value)
@@ -473,6 +503,12 @@ void print_path(struct output *out, enum print_where where, const char *key,
 	if (wants_json(out, where)) {
 		char *clean;
 
+		/* Printable ASCII: valid UTF-8, and json_plain() holds. */
+		if (json_is_flat(out) && ascii_printable(path, len)) {
+			line_append_key(out, key);
+			line_append_string_plain(out, path, len);
+			return;
+		}
 		if (utf8_valid(path, len)) {
 			json_set_string(out, key, path, len);
 			return;

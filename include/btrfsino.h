@@ -370,10 +370,13 @@ enum bino_error bino_walk_create(const char *const *paths, size_t n_paths,
 enum bino_error bino_walk_set_max_depth(struct bino_walk *walk, int depth);
 
 /**
- * bino_walk_set_threads() - Read directories ahead with @threads - 1 helper
- * threads (1, the default, uses none).  The helpers read the directories the
- * walk is about to enter so that, on a cold cache, the walk finds them in
- * memory; entries and their order are the same with any value.
+ * bino_walk_set_threads() - Open, stat and read directories on @threads - 1
+ * helper threads (1, the default, uses none).  The helpers read the
+ * subdirectories of the directories the walk is in, deepest first, and the
+ * walk takes their results when it reaches them, so that disk and network
+ * waits overlap and the caller's thread is left the caller's work.  Entries
+ * and their order are the same with any value; bino_walk_next() is still
+ * called from one thread only.
  *
  * Return: BINO_OK, or BINO_ERROR_INVALID_ARGUMENT for a value below 1 or
  * once the walk has begun.

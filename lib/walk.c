@@ -9,11 +9,16 @@
  *  - walk_next_start(): starting paths, one after another.
  *  - The directory stack: a dir_frame for each directory being read, linked
  *    child to parent, so depth costs heap, never C stack.
- *  - walk_read_dir(): each directory is read whole with getdents64 when it is
+ *  - walk_enter(): each directory is read whole with getdents64 when it is
  *    entered.  Its fd is then needed only to open or stat children, so it can
  *    be closed under fd pressure (walk_evict_fd) and reopened from the
  *    nearest open ancestor, name by name (walk_frame_fd): open fds stay
  *    bounded and paths may be longer than PATH_MAX.
+ *  - walk_schedule(): with helper threads, the subdirectories of the
+ *    directories being read are opened, stat'ed and read ahead by the pool
+ *    (dirread.c), deepest first; walk_next_child() takes a child's results
+ *    (struct dirjob) when it reaches it, so the output and its order are
+ *    those of the walk alone.  A frame with jobs out keeps its fd open.
  *  - walk_visit_stat(): a name that may be a directory is stat'ed (opened
  *    first if the walk may enter it) and identified: bino__identify() turns
  *    the statx result into a (dev, subvolid, ino) key, given where the
@@ -42,14 +47,21 @@
 #include <unistd.h>
 
 #include "array.h"
-#include "getdents.h"
+#include "dirread.h"
 #include "identity.h"
 #include "mounts.h"
-#include "prefetch.h"
 #include "statx.h"
 
-#define GETDENTS_BUFFER_SIZE (64 * 1024)
 #define FD_BUDGET_MAX 256
+/*
+ * Jobs out per helper thread, and in all; each may hold an fd and a
+ * directory.  Below JOBS_MIN_FDS of fd budget the walk reads alone.
+ */
+#define JOBS_PER_HELPER 128
+#define JOBS_MAX 128
+#define JOBS_MIN_FDS 64
+/* How many frames below the top walk_schedule() looks at for children to read. */
+#define SCHEDULE_LEVELS 8
 #define FD_RESERVED_FOR_CALLER 8
 /*
  * Where nothing can tell subvolumes apart (an NFSv4.0 client), every
@@ -62,13 +74,6 @@
 	(BINO_WALK_POST_ORDER | BINO_WALK_XDEV | BINO_WALK_SAME_SUBVOL |     \
 	 BINO_WALK_FOLLOW_ARGS | BINO_WALK_FOLLOW_ALL | BINO_WALK_STAT_ALL | \
 	 BINO_WALK_NO_STATX_SUBVOL | BINO_WALK_NO_SUBVOL_IOCTL)
-
-/* One directory entry as read: packed, 8-byte aligned, name NUL-ended. */
-struct dir_record {
-	uint64_t ino;
-	uint8_t type;
-	char name[];
-};
 
 /* A directory being read: one per level of the walk, child to parent. */
 struct dir_frame {
@@ -83,8 +88,12 @@ struct dir_frame {
 	struct bino_kstatx stx; /* for the post-order visit and reopening */
 	bool stat_children; /* d_ino or d_type cannot be trusted here */
 	char *records; /* its entries, read whole: struct dir_record */
+	struct dirjob *job; /* the helper's job that read them, or NULL */
 	size_t records_len;
 	size_t next_record; /* offset of the next child in records */
+	size_t next_submit; /* offset of the next child to consider for a job */
+	struct dirjob *jobs; /* its children's jobs out, in record order */
+	struct dirjob *jobs_tail;
 };
 
 /* The entry returned to the caller; its path is walk->path. */
@@ -124,7 +133,7 @@ struct bino_walk {
 	size_t n_start_paths;
 	size_t next_start; /* index of the start path to walk next */
 	int threads;
-	struct bino_prefetch *prefetch; /* NULL with one thread */
+	struct bino_dirread *pool; /* NULL with one thread */
 	struct bino_identifier identifier; /* its mount tables, its sources */
 
 	/* Where the walk is. */
@@ -146,6 +155,7 @@ struct bino_walk {
 	bool pruned; /* bino_walk_prune() since the entry was returned */
 	int pending_fd; /* AFTER_ENTER: the directory, opened */
 	struct bino_kstatx pending_stx;
+	struct dirjob *pending_job; /* a helper read it: its records, children */
 	enum bino_error pending_error; /* AFTER_ERROR: what to report */
 	int pending_errno;
 	bool post_after_error; /* AFTER_ERROR: then visit it post-order */
@@ -243,13 +253,35 @@ static bool walk_evict_fd(struct bino_walk *walk)
 
 	for (frame = walk->top ? walk->top->parent : NULL; frame;
 	     frame = frame->parent) {
-		if (frame->fd >= 0)
+		if (frame->fd >= 0 && !frame->jobs)
 			victim = frame;
 	}
 	if (!victim)
 		return false;
 	walk_close_frame_fd(walk, victim);
 	return true;
+}
+
+/*
+ * Give up every job out, of every frame: their fds are closed and the
+ * frames they pinned can be evicted.  For EMFILE: the caller opened more.
+ */
+static bool walk_cancel_jobs(struct bino_walk *walk)
+{
+	struct dir_frame *frame;
+	struct dirjob *job;
+	bool any = false;
+
+	for (frame = walk->top; frame; frame = frame->parent) {
+		while ((job = frame->jobs)) {
+			frame->jobs = job->later;
+			bino__dirread_cancel(walk->pool, job);
+			any = true;
+		}
+		frame->jobs_tail = NULL;
+		frame->next_submit = frame->records_len; /* none again */
+	}
+	return any;
 }
 
 /* openat() that makes room in the budget, and again on EMFILE/ENFILE. */
@@ -262,8 +294,9 @@ static int walk_openat(struct bino_walk *walk, int dirfd, const char *name,
 		;
 	for (;;) {
 		fd = openat(dirfd, name, oflags | O_CLOEXEC);
-		if (fd >= 0 || (errno != EMFILE && errno != ENFILE) ||
-		    !walk_evict_fd(walk))
+		if (fd >= 0 || (errno != EMFILE && errno != ENFILE))
+			return fd;
+		if (!walk_evict_fd(walk) && !walk_cancel_jobs(walk))
 			return fd;
 	}
 }
@@ -393,46 +426,6 @@ static bool frame_trusts_readdir(const struct bino_walk *walk,
 	return !bino__mount_has_file_mountpoints(frame->id.mount);
 }
 
-/* ---- directory reading ------------------------------------------------- */
-
-
-static int frame_append_record(struct dir_frame *frame, size_t *cap,
-			       const struct linux_dirent64 *dent)
-{
-	size_t name_len = strlen(dent->d_name);
-	size_t size = (sizeof(struct dir_record) + name_len + 1 + 7) & ~(size_t)7;
-	struct dir_record *record;
-
-	if (size > SIZE_MAX - frame->records_len ||
-	    ARRAY_RESERVE(frame->records, *cap, frame->records_len + size))
-		return -1;
-	record = (struct dir_record *)(frame->records + frame->records_len);
-	record->ino = dent->d_ino;
-	record->type = dent->d_type;
-	memcpy(record->name, dent->d_name, name_len + 1);
-	frame->records_len += size;
-	return 0;
-}
-
-/* Read a whole directory; returns 0, or -1 with errno (ENOMEM is fatal). */
-static int walk_read_dir(struct dir_frame *frame)
-{
-	char buffer[GETDENTS_BUFFER_SIZE] __attribute__((aligned(8)));
-	struct bino_dirents dirents;
-	const struct linux_dirent64 *dent;
-	size_t cap = 0;
-	int ret;
-
-	bino__dirents_init(&dirents, frame->fd, buffer, sizeof(buffer));
-	while ((ret = bino__dirents_next(&dirents, &dent)) > 0) {
-		if (frame_append_record(frame, &cap, dent) != 0) {
-			errno = ENOMEM;
-			return -1;
-		}
-	}
-	return ret;
-}
-
 /* ---- entries ----------------------------------------------------------- */
 
 static struct bino_entry *walk_entry_reset(struct bino_walk *walk,
@@ -509,16 +502,17 @@ static bool walk_check_loop(struct bino_walk *walk)
 
 /*
  * Decide what happens after returning a directory entry: enter it (fd kept
- * as walk->pending_fd), report it as a loop, or not enter it.
+ * as walk->pending_fd, and the records of @job, a helper's reading of it, if
+ * not NULL), report it as a loop, or not enter it.
  */
-static void walk_plan_dir(struct bino_walk *walk, int fd)
+static void walk_plan_dir(struct bino_walk *walk, int fd, struct dirjob **job)
 {
 	struct bino_entry *entry = &walk->entry;
 	bool enter = fd >= 0;
 
 	if (walk_check_loop(walk)) {
 		entry->event = BINO_EVENT_LOOP;
-		if (fd >= 0)
+		if (fd >= 0 && !*job) /* else the job's to close */
 			close(fd);
 		walk->after = AFTER_NOTHING;
 		return;
@@ -539,7 +533,7 @@ static void walk_plan_dir(struct bino_walk *walk, int fd)
 	if (walk->max_depth >= 0 && entry->depth >= walk->max_depth)
 		entry->id.flags |= BINO_ENTRY_PRUNED;
 	if (!enter) {
-		if (fd >= 0)
+		if (fd >= 0 && !*job)
 			close(fd);
 		walk->after = (walk->flags & BINO_WALK_POST_ORDER) ?
 				      AFTER_POST : AFTER_NOTHING;
@@ -549,6 +543,27 @@ static void walk_plan_dir(struct bino_walk *walk, int fd)
 	walk->pending_stx = entry->stx;
 	walk->open_fds++;
 	walk->after = AFTER_ENTER;
+	if (*job) {
+		/* The job and its fd are the walk's now. */
+		(*job)->fd = -1;
+		walk->pending_job = *job;
+		*job = NULL;
+	}
+}
+
+/* Close the directory planned to be entered, and drop its records. */
+static void walk_drop_pending(struct bino_walk *walk)
+{
+	/* Its children's parent fd is pending_fd: before it is closed. */
+	if (walk->pending_job) {
+		bino__dirread_release(walk->pool, walk->pending_job);
+		walk->pending_job = NULL;
+	}
+	if (walk->pending_fd >= 0) {
+		close(walk->pending_fd);
+		walk->pending_fd = -1;
+		walk->open_fds--;
+	}
 }
 
 /* A directory that could not be opened: return it, then its error. */
@@ -577,6 +592,7 @@ struct walk_visit {
 	size_t name_offset; /* of the name in walk->path */
 	int depth;
 	bool maybe_dir; /* open it too if the walk may descend */
+	struct dirjob *job; /* opened, stat'ed and read by a helper, or NULL */
 };
 
 /*
@@ -584,8 +600,7 @@ struct walk_visit {
  * @visit, opening it if the walk may descend.  Fills walk->entry and plans
  * what follows.
  */
-static void walk_visit_stat(struct bino_walk *walk,
-			    const struct walk_visit *visit)
+static void walk_visit_stat(struct bino_walk *walk, struct walk_visit *visit)
 {
 	struct bino_inode_at at = visit->at;
 	struct bino_kstatx stx;
@@ -594,7 +609,18 @@ static void walk_visit_stat(struct bino_walk *walk,
 	int at_flags = at.follow ? 0 : AT_SYMLINK_NOFOLLOW;
 
 	assert(at.fd < 0);
-	if (visit->maybe_dir && want_descent(walk, visit->depth)) {
+	if (visit->job) {
+		/* What the code below does, done ahead; the job keeps its fd. */
+		at.fd = visit->job->fd;
+		open_errno = visit->job->open_errno;
+		if (at.fd >= 0 && visit->job->stat_errno) {
+			walk_entry_error(walk, visit->name_offset, visit->depth,
+					 BINO_ERROR_STAT_FAILED,
+					 visit->job->stat_errno);
+			return;
+		}
+		stx = visit->job->stx;
+	} else if (visit->maybe_dir && want_descent(walk, visit->depth)) {
 		at.fd = walk_openat(walk, at.dirfd, at.name,
 				    dir_open_flags(at.follow));
 		if (at.fd < 0)
@@ -623,7 +649,7 @@ static void walk_visit_stat(struct bino_walk *walk,
 	walk_entry_stat(walk, visit->name_offset, visit->depth, &stx, &id,
 			at.follow);
 	if (!S_ISDIR(stx.mode)) {
-		if (at.fd >= 0)
+		if (at.fd >= 0 && !visit->job)
 			close(at.fd);
 		walk->after = AFTER_NOTHING;
 		return;
@@ -632,7 +658,7 @@ static void walk_visit_stat(struct bino_walk *walk,
 	    open_errno != ELOOP)
 		walk_plan_dir_error(walk, BINO_ERROR_OPEN_FAILED, open_errno);
 	else
-		walk_plan_dir(walk, at.fd);
+		walk_plan_dir(walk, at.fd, &visit->job);
 }
 
 /* The next starting path; BINO_ERROR_STOP_ITERATION when none is left. */
@@ -661,42 +687,92 @@ static enum bino_error walk_next_start(struct bino_walk *walk)
 	return BINO_OK;
 }
 
-/* Ask the helper threads to read ahead the subdirectories just listed. */
-static void walk_prefetch_children(struct bino_walk *walk,
-				   const struct dir_frame *frame)
+static const struct dir_record *frame_record(const struct dir_frame *frame,
+					     size_t offset)
 {
-	char path[PATH_MAX];
-	size_t offset = 0;
+	return (const void *)(frame->records + offset);
+}
 
-	if (frame->path_len + 2 >= sizeof(path))
-		return;
-	memcpy(path, walk->path, frame->path_len);
-	path[frame->path_len] = '/';
-	while (offset < frame->records_len) {
-		const struct dir_record *record =
-			(const void *)(frame->records + offset);
-		size_t name_len = strlen(record->name);
+/* The offset of the record after the one at @offset. */
+static size_t frame_record_next(const struct dir_frame *frame, size_t offset)
+{
+	return offset + bino__dir_record_size(
+				strlen(frame_record(frame, offset)->name));
+}
 
-		offset += (sizeof(*record) + name_len + 1 + 7) & ~(size_t)7;
-		if (record->type != DT_DIR ||
-		    frame->path_len + 1 + name_len >= sizeof(path))
+/*
+ * Hand the pool the subdirectories ahead of the walk, those of the top frame
+ * first, while jobs may be out.  Only children the walk will open: DT_DIR,
+ * within the depth limit; a frame whose fd was evicted has none read ahead.
+ */
+static void walk_schedule(struct bino_walk *walk)
+{
+	struct dir_frame *frame = walk->top;
+	int levels;
+
+	for (levels = 0; frame && levels < SCHEDULE_LEVELS;
+	     levels++, frame = frame->parent) {
+		if (frame->fd < 0 || !want_descent(walk, frame->depth + 1))
 			continue;
-		memcpy(path + frame->path_len + 1, record->name, name_len);
-		bino__prefetch_add(walk->prefetch, path,
-				   frame->path_len + 1 + name_len);
+		if (frame->next_submit < frame->next_record)
+			frame->next_submit = frame->next_record;
+		while (frame->next_submit < frame->records_len) {
+			size_t offset = frame->next_submit;
+			const struct dir_record *record =
+				frame_record(frame, offset);
+			struct dirjob *job;
+
+			if (record->type != DT_DIR) {
+				frame->next_submit = frame_record_next(frame, offset);
+				continue;
+			}
+			/* Those of the top frame are needed first. */
+			job = bino__dirread_submit(walk->pool, frame->fd,
+						   record->name, frame->depth + 1,
+						   offset, frame->jobs_tail,
+						   frame == walk->top);
+			if (!job)
+				return; /* at the bound: the walk reads it */
+			frame->next_submit = frame_record_next(frame, offset);
+			if (frame->jobs_tail)
+				frame->jobs_tail->later = job;
+			else
+				frame->jobs = job;
+			frame->jobs_tail = job;
+		}
 	}
 }
 
-/* Push the directory just returned and read it. */
+/*
+ * The job for the child at @offset of the top frame, taken back with its
+ * results, or NULL if it has none.
+ */
+static struct dirjob *walk_take_job(struct bino_walk *walk, size_t offset)
+{
+	struct dir_frame *frame = walk->top;
+	struct dirjob *job = frame->jobs;
+
+	if (!job || job->record_offset != offset)
+		return NULL;
+	frame->jobs = job->later;
+	if (!frame->jobs)
+		frame->jobs_tail = NULL;
+	bino__dirread_finish(walk->pool, job);
+	return job;
+}
+
+/* Push the directory just returned and read it (unless a helper did). */
 static enum bino_error walk_enter(struct bino_walk *walk)
 {
 	struct bino_entry *entry = &walk->entry;
 	struct dir_frame *frame = calloc(1, sizeof(*frame));
 	const char *name = walk->path + entry->name_offset;
+	size_t cap = 0;
+	int ret = 0;
 
 	assert(walk->pending_fd >= 0);
 	if (!frame)
-		goto out_nomem;
+		goto out_pending;
 	frame->name = strdup(entry->depth == 0 ? walk->path : name);
 	if (!frame->name)
 		goto out_frame;
@@ -711,7 +787,27 @@ static enum bino_error walk_enter(struct bino_walk *walk)
 	walk->pending_fd = -1;
 	walk->top = frame;
 	frame->stat_children = !frame_trusts_readdir(walk, frame);
-	if (walk_read_dir(frame) != 0) {
+	if (walk->pending_job) {
+		struct dirjob *job = walk->pending_job;
+
+		walk->pending_job = NULL;
+		frame->job = job;
+		frame->records = job->records;
+		frame->records_len = job->records_len;
+		frame->jobs = job->children;
+		job->children = NULL;
+		for (frame->jobs_tail = frame->jobs;
+		     frame->jobs_tail && frame->jobs_tail->later;
+		     frame->jobs_tail = frame->jobs_tail->later)
+			;
+		frame->next_submit = job->children_next;
+		errno = job->read_errno;
+		ret = errno ? -1 : 0;
+	} else {
+		ret = bino__dir_read(frame->fd, &frame->records,
+				     &frame->records_len, &cap);
+	}
+	if (ret != 0) {
 		if (errno == ENOMEM)
 			return BINO_ERROR_NO_MEMORY;
 		walk_entry_error(walk, frame->name_offset, frame->depth,
@@ -719,27 +815,34 @@ static enum bino_error walk_enter(struct bino_walk *walk)
 		frame->records_len = 0;
 		return BINO_OK;
 	}
-	if (walk->prefetch)
-		walk_prefetch_children(walk, frame);
+	if (walk->pool)
+		walk_schedule(walk);
 	return BINO_ERROR_STOP_ITERATION; /* nothing to report: go on */
 
 out_frame:
 	free(frame);
-out_nomem:
-	close(walk->pending_fd);
-	walk->pending_fd = -1;
-	walk->open_fds--;
+out_pending:
+	walk_drop_pending(walk);
 	return BINO_ERROR_NO_MEMORY;
 }
 
 static void walk_pop(struct bino_walk *walk)
 {
 	struct dir_frame *frame = walk->top;
+	struct dirjob *job;
 
 	assert(frame);
+	/* Left only when the walk ends early: its parent fd is still open. */
+	while ((job = frame->jobs)) {
+		frame->jobs = job->later;
+		bino__dirread_cancel(walk->pool, job);
+	}
 	walk->top = frame->parent;
 	walk_close_frame_fd(walk, frame);
-	free(frame->records);
+	if (frame->job)
+		bino__dirread_release(walk->pool, frame->job);
+	else
+		free(frame->records);
 	free(frame->name);
 	free(frame);
 }
@@ -769,7 +872,7 @@ static enum bino_error walk_next_child(struct bino_walk *walk)
 	struct dir_frame *frame = walk->top;
 	const struct dir_record *record;
 	struct walk_visit visit;
-	size_t name_offset;
+	size_t name_offset, offset;
 	bool follow = walk->flags & BINO_WALK_FOLLOW_ALL;
 	bool is_dir, may_be_dir;
 	enum bino_error error;
@@ -777,9 +880,9 @@ static enum bino_error walk_next_child(struct bino_walk *walk)
 
 	if (frame->next_record >= frame->records_len)
 		return BINO_ERROR_STOP_ITERATION;
-	record = (const void *)(frame->records + frame->next_record);
-	frame->next_record += (sizeof(*record) + strlen(record->name) + 1 + 7) &
-			      ~(size_t)7;
+	offset = frame->next_record;
+	record = frame_record(frame, offset);
+	frame->next_record = frame_record_next(frame, offset);
 	walk_path_truncate(walk, frame->path_len);
 	if (walk_path_push(walk, record->name, &name_offset) != 0)
 		return BINO_ERROR_NO_MEMORY;
@@ -818,8 +921,19 @@ static enum bino_error walk_next_child(struct bino_walk *walk)
 		.name_offset = name_offset,
 		.depth = frame->depth + 1,
 		.maybe_dir = may_be_dir,
+		.job = is_dir && walk->pool ? walk_take_job(walk, offset) : NULL,
 	};
+	if (visit.job && visit.job->fd < 0 &&
+	    (visit.job->open_errno == EMFILE || visit.job->open_errno == ENFILE)) {
+		/* The helper had no fd to spare; the walk makes room. */
+		bino__dirread_release(walk->pool, visit.job);
+		visit.job = NULL;
+	}
 	walk_visit_stat(walk, &visit);
+	if (visit.job) {
+		bino__dirread_release(walk->pool, visit.job);
+		walk_schedule(walk);
+	}
 	return BINO_OK;
 }
 
@@ -894,6 +1008,37 @@ BINO_PUBLIC enum bino_error bino_walk_set_max_depth(struct bino_walk *walk,
 	return BINO_OK;
 }
 
+/*
+ * The helper threads, if asked for and the fd budget leaves room for jobs;
+ * without them the walk makes every call itself, as it only saves time.
+ */
+static void walk_start_pool(struct bino_walk *walk)
+{
+	struct dirread_config config = {
+		.helpers = walk->threads - 1,
+		.jobs_max = walk->fd_budget / 4,
+		.oflags = dir_open_flags(walk->flags & BINO_WALK_FOLLOW_ALL),
+		.max_depth = walk->max_depth,
+	};
+
+	if (config.helpers < 1 || walk->fd_budget < JOBS_MIN_FDS)
+		return;
+	if (config.jobs_max > JOBS_MAX)
+		config.jobs_max = JOBS_MAX;
+	if (config.jobs_max > JOBS_PER_HELPER * config.helpers)
+		config.jobs_max = JOBS_PER_HELPER * config.helpers;
+	if (config.jobs_max < 1 ||
+	    bino__dirread_create(&config, &walk->pool) != 0) {
+		walk->pool = NULL;
+		return;
+	}
+	/*
+	 * Each job out may hold an fd, and pin its parent's (a frame with jobs
+	 * out is not evicted): the frames keep to the rest.
+	 */
+	walk->fd_budget -= 2 * config.jobs_max;
+}
+
 /* Settle what the previous entry left owing; BINO_OK if it yields an entry. */
 static enum bino_error walk_settle_after(struct bino_walk *walk)
 {
@@ -921,9 +1066,7 @@ static enum bino_error walk_settle_after(struct bino_walk *walk)
 		return BINO_OK;
 	case AFTER_ENTER:
 		if (walk->pruned) {
-			close(walk->pending_fd);
-			walk->pending_fd = -1;
-			walk->open_fds--;
+			walk_drop_pending(walk);
 			if (walk->flags & BINO_WALK_POST_ORDER) {
 				walk->entry.visit = BINO_VISIT_POST;
 				return BINO_OK;
@@ -943,9 +1086,8 @@ BINO_PUBLIC enum bino_error bino_walk_next(struct bino_walk *walk,
 
 	if (!walk || !ret)
 		return BINO_ERROR_INVALID_ARGUMENT;
-	if (!walk->started && walk->threads > 1 &&
-	    bino__prefetch_create(walk->threads - 1, &walk->prefetch) != 0)
-		walk->prefetch = NULL; /* read-ahead only saves time */
+	if (!walk->started)
+		walk_start_pool(walk);
 	walk->started = true;
 	err = walk_settle_after(walk);
 	walk->pruned = false;
@@ -988,11 +1130,10 @@ BINO_PUBLIC void bino_walk_destroy(struct bino_walk *walk)
 
 	if (!walk)
 		return;
-	bino__prefetch_destroy(walk->prefetch);
 	while (walk->top)
 		walk_pop(walk);
-	if (walk->pending_fd >= 0)
-		close(walk->pending_fd);
+	walk_drop_pending(walk);
+	bino__dirread_destroy(walk->pool);
 	if (walk->start_paths) {
 		for (i = 0; i < walk->n_start_paths; i++)
 			free(walk->start_paths[i]);

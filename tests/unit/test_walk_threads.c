@@ -2,14 +2,19 @@
 /*
  * The library has no global state: separate walkers in separate threads,
  * over the same tree at the same time, each see exactly what one walker sees
- * alone.
+ * alone.  A walk's own helper threads (bino_walk_set_threads()) read
+ * directories ahead of it and change nothing but time: not the entries, not
+ * their order, not what pruning, depth limits or post-order visits give, and
+ * a walk ended early leaves nothing open.
  */
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -142,4 +147,206 @@ Test(walk_threads, thread_count_is_refused_below_one_and_after_the_start,
 	cr_assert_eq(bino_walk_next(walk, &entry), BINO_OK);
 	cr_assert_eq(bino_walk_set_threads(walk, 3), BINO_ERROR_INVALID_ARGUMENT);
 	bino_walk_destroy(walk);
+}
+
+/* A tree deeper than the helpers' bound: FANOUT^DEPTH directories, files in each. */
+#define DEEP_FANOUT 3
+#define DEEP_LEVELS 6
+#define DEEP_FILES 4
+
+static void build_level(const char *dir, int level)
+{
+	char path[512];
+	int i;
+
+	for (i = 0; i < DEEP_FILES; i++) {
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/f%d", dir, i);
+		fd = open(path, O_CREAT | O_WRONLY, 0644);
+		cr_assert_geq(fd, 0);
+		close(fd);
+	}
+	if (level == DEEP_LEVELS)
+		return;
+	for (i = 0; i < DEEP_FANOUT; i++) {
+		/* "p" directories are the ones the walks below prune. */
+		snprintf(path, sizeof(path), "%s/%c%d", dir, i == 1 ? 'p' : 'd', i);
+		cr_assert_eq(mkdir(path, 0755), 0);
+		build_level(path, level + 1);
+	}
+}
+
+static void build_deep_tree(void)
+{
+	strcpy(root, "/tmp/bino-threads.XXXXXX");
+	cr_assert_not_null(mkdtemp(root));
+	build_level(root, 1);
+}
+
+/* Every entry and visit of a walk, as "visit ino path" lines. */
+static char *walk_listing_with(int threads, int flags, int max_depth,
+			       bool prune)
+{
+	const char *paths[] = { root };
+	struct bino_walk *walk;
+	struct bino_entry *entry;
+	char *listing = NULL;
+	size_t size = 0;
+	FILE *stream = open_memstream(&listing, &size);
+
+	cr_assert_eq(bino_walk_create(paths, 1, flags, &walk), BINO_OK);
+	cr_assert_eq(bino_walk_set_threads(walk, threads), BINO_OK);
+	cr_assert_eq(bino_walk_set_max_depth(walk, max_depth), BINO_OK);
+	while (bino_walk_next(walk, &entry) == BINO_OK) {
+		fprintf(stream, "%d %d %llu %s\n", bino_entry_event(entry),
+			bino_entry_visit(entry),
+			(unsigned long long)bino_entry_key(entry).ino,
+			bino_entry_path(entry));
+		if (prune && bino_entry_name(entry)[0] == 'p')
+			bino_walk_prune(walk);
+	}
+	bino_walk_destroy(walk);
+	fclose(stream);
+	return listing;
+}
+
+static size_t count_lines(const char *text)
+{
+	size_t n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+Test(walk_threads, helpers_reading_a_deep_tree_change_neither_entries_nor_order,
+     .init = build_deep_tree, .fini = remove_tree)
+{
+	char *alone = walk_listing_with(1, 0, -1, false);
+	char *helped = walk_listing_with(3, 0, -1, false);
+	size_t dirs = 1, level_dirs = 1;
+	int level;
+
+	for (level = 1; level < DEEP_LEVELS; level++) {
+		level_dirs *= DEEP_FANOUT;
+		dirs += level_dirs;
+	}
+	cr_assert_eq(count_lines(alone), dirs + dirs * DEEP_FILES);
+	cr_assert_str_eq(helped, alone);
+	free(alone);
+	free(helped);
+}
+
+Test(walk_threads, helpers_change_nothing_under_prune_depth_limit_and_post_order,
+     .init = build_deep_tree, .fini = remove_tree)
+{
+	int flags[] = { 0, BINO_WALK_POST_ORDER };
+	int depths[] = { -1, 2, 4 };
+	size_t f, d;
+
+	for (f = 0; f < sizeof(flags) / sizeof(flags[0]); f++) {
+		for (d = 0; d < sizeof(depths) / sizeof(depths[0]); d++) {
+			char *alone = walk_listing_with(1, flags[f], depths[d], true);
+			char *helped = walk_listing_with(4, flags[f], depths[d], true);
+
+			cr_assert_str_eq(helped, alone,
+					 "flags %d, max depth %d", flags[f],
+					 depths[d]);
+			free(alone);
+			free(helped);
+		}
+	}
+}
+
+/* Open file descriptors of this process. */
+static int open_fds(void)
+{
+	DIR *dir = opendir("/proc/self/fd");
+	int n = 0;
+
+	cr_assert_not_null(dir);
+	while (readdir(dir))
+		n++;
+	closedir(dir);
+	return n;
+}
+
+Test(walk_threads, walk_ended_early_with_directories_read_ahead_leaves_no_fd_open,
+     .init = build_deep_tree, .fini = remove_tree)
+{
+	const char *paths[] = { root };
+	int before = open_fds();
+	int stop;
+
+	for (stop = 1; stop < 200; stop += 37) {
+		struct bino_walk *walk;
+		struct bino_entry *entry;
+		int n = 0;
+
+		cr_assert_eq(bino_walk_create(paths, 1, 0, &walk), BINO_OK);
+		cr_assert_eq(bino_walk_set_threads(walk, 4), BINO_OK);
+		while (n++ < stop && bino_walk_next(walk, &entry) == BINO_OK)
+			;
+		bino_walk_destroy(walk);
+		cr_assert_eq(open_fds(), before, "after %d entries", stop);
+	}
+}
+
+/*
+ * One walk with helpers that, once they are ahead, finds no fd left: the
+ * caller took them all.  Its listing, as walk_listing_with() writes it.
+ */
+static char *walk_listing_starved(void)
+{
+	const char *paths[] = { root };
+	struct bino_walk *walk;
+	struct bino_entry *entry;
+	char *listing = NULL;
+	size_t size = 0;
+	FILE *stream = open_memstream(&listing, &size);
+	int fds[200], n_fds = 0;
+
+	cr_assert_eq(bino_walk_create(paths, 1, 0, &walk), BINO_OK);
+	cr_assert_eq(bino_walk_set_threads(walk, 4), BINO_OK);
+	while (bino_walk_next(walk, &entry) == BINO_OK) {
+		cr_assert_neq(bino_entry_event(entry), BINO_EVENT_ERROR,
+			      "%s: %s", bino_entry_path(entry),
+			      strerror(bino_entry_errno(entry)));
+		fprintf(stream, "%d %d %llu %s\n", bino_entry_event(entry),
+			bino_entry_visit(entry),
+			(unsigned long long)bino_entry_key(entry).ino,
+			bino_entry_path(entry));
+		if (n_fds == 0 && bino_entry_depth(entry) == DEEP_LEVELS - 1) {
+			int fd;
+
+			while (n_fds < 200 && (fd = open("/dev/null", O_RDONLY)) >= 0)
+				fds[n_fds++] = fd;
+			cr_assert_gt(n_fds, 0);
+		}
+	}
+	bino_walk_destroy(walk);
+	fclose(stream);
+	cr_assert_gt(n_fds, 0);
+	while (n_fds > 0)
+		close(fds[--n_fds]);
+	return listing;
+}
+
+Test(walk_threads, caller_taking_every_spare_fd_mid_walk_still_gets_every_entry,
+     .init = build_deep_tree, .fini = remove_tree)
+{
+	char *alone = walk_listing_with(1, 0, -1, false);
+	struct rlimit limit = { .rlim_cur = 160, .rlim_max = 160 };
+	int round;
+
+	cr_assert_eq(setrlimit(RLIMIT_NOFILE, &limit), 0);
+	/* Where the helpers are when the fds run out varies: several rounds. */
+	for (round = 0; round < 10; round++) {
+		char *listing = walk_listing_starved();
+
+		cr_assert_str_eq(listing, alone, "round %d", round);
+		free(listing);
+	}
+	free(alone);
 }

@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Directories read on helper threads.  Walking a tree is mostly three
+ * syscalls per directory (openat, statx, getdents64), and on a cold cache or
+ * an NFS client each of them may wait on the disk or the network.  The walk
+ * (walk.c) hands the subdirectories of the directories it is in to this
+ * pool as jobs; a helper opens, stats and reads each one whole, and when the
+ * walk reaches that child it takes the results instead of making the calls.
+ * The walk's output and its order are unchanged: only the syscalls moved.
+ *
+ * The helpers run ahead of the walk in its own order: a helper that has
+ * read a directory queues its subdirectories at the front of the queue (the
+ * walk, depth first, needs them before anything queued earlier), and takes
+ * jobs from the front.  So the helpers read the tree in the walk's order,
+ * up to jobs_max directories ahead of it, and the walk, on a warm cache, is
+ * left its own work.  A job the walk reaches while still queued it runs
+ * itself (it has caught up); it waits only for a job a helper has started.
+ *
+ * Every job out may hold an fd and a directory's records: jobs_max bounds
+ * them, and the walk keeps a job's parent fd open until it takes it back.
+ */
+#include "dirread.h"
+
+#include <assert.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "array.h"
+#include "getdents.h"
+
+#define DIRREAD_BUFFER_SIZE (64 * 1024)
+/* A records buffer larger than this is freed, not kept for the next job. */
+#define DIRREAD_KEEP_BUFFER_MAX (1024 * 1024)
+
+enum dirjob_state {
+	DIRJOB_QUEUED,
+	DIRJOB_RUNNING,
+	DIRJOB_DONE,
+};
+
+struct bino_dirread {
+	struct dirread_config config;
+	pthread_mutex_t lock;
+	pthread_cond_t queued; /* a job was queued, or stopping */
+	pthread_cond_t done; /* a job a helper ran is done */
+	bool stopping;
+	struct dirjob *queue; /* the first to run; doubly linked */
+	struct dirjob *queue_tail;
+	int jobs_out; /* submitted and not taken back */
+	struct dirjob *spare; /* given back, for reuse; linked by @next */
+	int n_spare; /* at most jobs_max */
+	int idle; /* helpers waiting on @queued */
+	int n_threads;
+	pthread_t threads[];
+};
+
+static int dir_append_record(char **records, size_t *len, size_t *cap,
+			     const struct linux_dirent64 *dent)
+{
+	size_t name_len = strlen(dent->d_name);
+	size_t size = bino__dir_record_size(name_len);
+	struct dir_record *record;
+
+	if (size > SIZE_MAX - *len || ARRAY_RESERVE(*records, *cap, *len + size))
+		return -1;
+	record = (struct dir_record *)(*records + *len);
+	record->ino = dent->d_ino;
+	record->type = dent->d_type;
+	memcpy(record->name, dent->d_name, name_len + 1);
+	*len += size;
+	return 0;
+}
+
+int bino__dir_read(int fd, char **records, size_t *len, size_t *cap)
+{
+	char buffer[DIRREAD_BUFFER_SIZE] __attribute__((aligned(8)));
+	struct bino_dirents dirents;
+	const struct linux_dirent64 *dent;
+	int ret;
+
+	bino__dirents_init(&dirents, fd, buffer, sizeof(buffer));
+	while ((ret = bino__dirents_next(&dirents, &dent)) > 0) {
+		if (dir_append_record(records, len, cap, dent) != 0) {
+			errno = ENOMEM;
+			return -1;
+		}
+	}
+	return ret;
+}
+
+/* Open, stat and read the job's directory. */
+static void dirjob_run(struct dirjob *job, int oflags)
+{
+	job->fd = openat(job->dirfd, job->name, oflags | O_CLOEXEC);
+	if (job->fd < 0) {
+		job->open_errno = errno;
+		return;
+	}
+	if (bino__statx(job->fd, "", AT_EMPTY_PATH, &job->stx) != 0) {
+		job->stat_errno = errno;
+		return;
+	}
+	if (bino__dir_read(job->fd, &job->records, &job->records_len,
+			   &job->records_cap) != 0)
+		job->read_errno = errno;
+}
+
+/* Link @job into the queue after @prev (NULL: at the front); with the lock held. */
+static void dirread_queue(struct bino_dirread *pool, struct dirjob *job,
+			  struct dirjob *prev)
+{
+	job->state = DIRJOB_QUEUED;
+	job->prev = prev;
+	job->next = prev ? prev->next : pool->queue;
+	if (job->next)
+		job->next->prev = job;
+	else
+		pool->queue_tail = job;
+	if (prev)
+		prev->next = job;
+	else
+		pool->queue = job;
+	/* A busy helper finds it without being woken. */
+	if (pool->idle > 0)
+		pthread_cond_signal(&pool->queued);
+}
+
+/* Unlink a queued job; with the lock held. */
+static void dirread_unqueue(struct bino_dirread *pool, struct dirjob *job)
+{
+	assert(job->state == DIRJOB_QUEUED);
+	if (job->prev)
+		job->prev->next = job->next;
+	else
+		pool->queue = job->next;
+	if (job->next)
+		job->next->prev = job->prev;
+	else
+		pool->queue_tail = job->prev;
+	job->prev = job->next = NULL;
+}
+
+/* A new job, counted out; NULL at the bound or without memory.  Lock held. */
+static struct dirjob *dirread_new_job(struct bino_dirread *pool, int dirfd,
+				      const char *name, int depth,
+				      size_t record_offset)
+{
+	struct dirjob *job;
+
+	if (pool->jobs_out >= pool->config.jobs_max)
+		return NULL;
+	if (pool->spare) {
+		char *records = pool->spare->records;
+		size_t records_cap = pool->spare->records_cap;
+
+		job = pool->spare;
+		pool->spare = job->next;
+		pool->n_spare--;
+		memset(job, 0, sizeof(*job));
+		job->records = records;
+		job->records_cap = records_cap;
+	} else {
+		job = calloc(1, sizeof(*job));
+		if (!job)
+			return NULL;
+	}
+	job->dirfd = dirfd;
+	job->name = name;
+	job->depth = depth;
+	job->record_offset = record_offset;
+	job->fd = -1;
+	pool->jobs_out++;
+	return job;
+}
+
+/*
+ * Queue the subdirectories of a directory a helper just read, at the front
+ * in record order, as far as the bound allows; with the lock held.
+ */
+static void dirread_queue_children(struct bino_dirread *pool,
+				   struct dirjob *parent)
+{
+	struct dirjob *last = NULL;
+	struct dirjob *child;
+	size_t offset = 0;
+
+	if (parent->fd < 0 || parent->stat_errno || parent->read_errno ||
+	    (pool->config.max_depth >= 0 &&
+	     parent->depth >= pool->config.max_depth))
+		return;
+	while (offset < parent->records_len) {
+		const struct dir_record *record =
+			(const void *)(parent->records + offset);
+		size_t next = offset + bino__dir_record_size(strlen(record->name));
+
+		if (record->type == DT_DIR) {
+			child = dirread_new_job(pool, parent->fd, record->name,
+						parent->depth + 1, offset);
+			if (!child)
+				break;
+			if (last)
+				last->later = child;
+			else
+				parent->children = child;
+			last = child;
+		}
+		offset = next;
+	}
+	parent->children_next = offset;
+	last = NULL;
+	for (child = parent->children; child; child = child->later) {
+		dirread_queue(pool, child, last);
+		last = child;
+	}
+}
+
+static void *dirread_helper(void *arg)
+{
+	struct bino_dirread *pool = arg;
+	struct dirjob *job;
+
+	pthread_mutex_lock(&pool->lock);
+	for (;;) {
+		while (!pool->stopping && !pool->queue) {
+			pool->idle++;
+			pthread_cond_wait(&pool->queued, &pool->lock);
+			pool->idle--;
+		}
+		if (pool->stopping)
+			break;
+		job = pool->queue;
+		dirread_unqueue(pool, job);
+		job->state = DIRJOB_RUNNING;
+		pthread_mutex_unlock(&pool->lock);
+		dirjob_run(job, pool->config.oflags);
+		pthread_mutex_lock(&pool->lock);
+		dirread_queue_children(pool, job);
+		job->state = DIRJOB_DONE;
+		pthread_cond_broadcast(&pool->done);
+	}
+	pthread_mutex_unlock(&pool->lock);
+	return NULL;
+}
+
+int bino__dirread_create(const struct dirread_config *config,
+			 struct bino_dirread **ret)
+{
+	struct bino_dirread *pool;
+	int i, err;
+
+	if (config->helpers < 1 || config->jobs_max < 1) {
+		errno = EINVAL;
+		return -1;
+	}
+	pool = calloc(1, sizeof(*pool) +
+				 (size_t)config->helpers * sizeof(pthread_t));
+	if (!pool)
+		return -1;
+	pool->config = *config;
+	pthread_mutex_init(&pool->lock, NULL);
+	pthread_cond_init(&pool->queued, NULL);
+	pthread_cond_init(&pool->done, NULL);
+	for (i = 0; i < config->helpers; i++) {
+		err = pthread_create(&pool->threads[i], NULL, dirread_helper,
+				     pool);
+		if (err) {
+			bino__dirread_destroy(pool);
+			errno = err;
+			return -1;
+		}
+		pool->n_threads++;
+	}
+	*ret = pool;
+	return 0;
+}
+
+void bino__dirread_destroy(struct bino_dirread *pool)
+{
+	struct dirjob *job;
+	int i;
+
+	if (!pool)
+		return;
+	pthread_mutex_lock(&pool->lock);
+	assert(!pool->queue && pool->jobs_out == 0);
+	pool->stopping = true;
+	pthread_cond_broadcast(&pool->queued);
+	pthread_mutex_unlock(&pool->lock);
+	for (i = 0; i < pool->n_threads; i++)
+		pthread_join(pool->threads[i], NULL);
+	while ((job = pool->spare)) {
+		pool->spare = job->next;
+		free(job->records);
+		free(job);
+	}
+	pthread_cond_destroy(&pool->done);
+	pthread_cond_destroy(&pool->queued);
+	pthread_mutex_destroy(&pool->lock);
+	free(pool);
+}
+
+struct dirjob *bino__dirread_submit(struct bino_dirread *pool, int dirfd,
+				    const char *name, int depth,
+				    size_t record_offset, struct dirjob *after,
+				    bool soon)
+{
+	struct dirjob *job;
+
+	pthread_mutex_lock(&pool->lock);
+	job = dirread_new_job(pool, dirfd, name, depth, record_offset);
+	if (job && after && after->state == DIRJOB_QUEUED)
+		dirread_queue(pool, job, after);
+	else if (job)
+		dirread_queue(pool, job, soon ? NULL : pool->queue_tail);
+	pthread_mutex_unlock(&pool->lock);
+	return job;
+}
+
+/* Take @job back: unqueued (false) or done (true, after waiting); lock held. */
+static bool dirread_take_back(struct bino_dirread *pool, struct dirjob *job)
+{
+	pool->jobs_out--;
+	if (job->state == DIRJOB_QUEUED) {
+		dirread_unqueue(pool, job);
+		job->state = DIRJOB_DONE;
+		return false;
+	}
+	while (job->state != DIRJOB_DONE)
+		pthread_cond_wait(&pool->done, &pool->lock);
+	return true;
+}
+
+void bino__dirread_finish(struct bino_dirread *pool, struct dirjob *job)
+{
+	bool ran;
+
+	pthread_mutex_lock(&pool->lock);
+	ran = dirread_take_back(pool, job);
+	pthread_mutex_unlock(&pool->lock);
+	if (!ran)
+		dirjob_run(job, pool->config.oflags);
+}
+
+void bino__dirread_release(struct bino_dirread *pool, struct dirjob *job)
+{
+	struct dirjob *child;
+
+	/* Their parent fd is the job's: before it is closed. */
+	while ((child = job->children)) {
+		job->children = child->later;
+		bino__dirread_cancel(pool, child);
+	}
+	if (job->fd >= 0)
+		close(job->fd);
+	job->fd = -1;
+	if (job->records_cap > DIRREAD_KEEP_BUFFER_MAX) {
+		free(job->records);
+		job->records = NULL;
+		job->records_cap = 0;
+	}
+	pthread_mutex_lock(&pool->lock);
+	if (pool->n_spare < pool->config.jobs_max) {
+		job->next = pool->spare;
+		pool->spare = job;
+		pool->n_spare++;
+		job = NULL;
+	}
+	pthread_mutex_unlock(&pool->lock);
+	if (job) {
+		free(job->records);
+		free(job);
+	}
+}
+
+void bino__dirread_cancel(struct bino_dirread *pool, struct dirjob *job)
+{
+	pthread_mutex_lock(&pool->lock);
+	dirread_take_back(pool, job);
+	pthread_mutex_unlock(&pool->lock);
+	bino__dirread_release(pool, job);
+}
