@@ -64,7 +64,7 @@ void usage_walk(FILE *stream)
 		"      --maxdepth N       descend at most N levels below PATH\n"
 		"      --xdev             do not descend into other mounts\n"
 		"      --same-subvol      do not descend into other subvolumes\n"
-		"      --threads N        read directories ahead with N-1 helper threads\n"
+		"      --threads N        read directories on N-1 helper threads (same output)\n"
 		"                         (default: the number of CPUs)\n"
 		"  -P                     never follow symbolic links (default)\n"
 		"  -H                     follow symbolic links given as PATH\n"
@@ -367,7 +367,10 @@ static int walk_paths(const struct walk_options *opts, char **paths,
 	struct bino_entry *entry;
 	enum bino_error err;
 
-	err = bino_walk_create((const char *const *)paths, n_paths, opts->flags,
+	/* --stat asks every entry's stat: the helpers make them. */
+	err = bino_walk_create((const char *const *)paths, n_paths,
+			       opts->flags |
+				       (opts->stat ? BINO_WALK_STAT_AHEAD : 0),
 			       &walk);
 	if (err) {
 		fprintf(stderr, "%s: %s: %s\n", PROGRAM_NAME, bino_strerror(err),

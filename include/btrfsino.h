@@ -332,6 +332,11 @@ struct bino_entry;
  *     older than 6.10 (for testing the fallbacks).
  * @BINO_WALK_NO_SUBVOL_IOCTL: do not use the btrfs ioctl either, leaving the
  *     file handle as the source (for testing the fallbacks).
+ * @BINO_WALK_STAT_AHEAD: the caller will call bino_entry_stat() on most
+ *     entries: the helper threads (bino_walk_set_threads()) stat the
+ *     entries of the directories they read, of up to 128 entries, so that
+ *     bino_entry_stat() answers without a syscall on the caller's thread.
+ *     Without helpers it changes nothing.
  */
 enum bino_walk_flags {
 	BINO_WALK_POST_ORDER = 1 << 0,
@@ -342,6 +347,7 @@ enum bino_walk_flags {
 	BINO_WALK_STAT_ALL = 1 << 5,
 	BINO_WALK_NO_STATX_SUBVOL = 1 << 6,
 	BINO_WALK_NO_SUBVOL_IOCTL = 1 << 7,
+	BINO_WALK_STAT_AHEAD = 1 << 8,
 };
 
 /**

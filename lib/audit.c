@@ -583,7 +583,14 @@ static enum bino_error audit_walk_pass(struct audit_walk *aw, int pass)
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	aw->pass = pass;
-	err = bino_walk_create(paths, 1, 0, &aw->walk);
+	/* Without the tree, colliding entries are stat'ed for nlink: ahead. */
+	err = bino_walk_create(paths, 1,
+			       aw->audit->no_tree_search ||
+					       aw->export->client_view ||
+					       !bino__btrfs_can_search_trees() ?
+				       BINO_WALK_STAT_AHEAD :
+				       0,
+			       &aw->walk);
 	if (err)
 		return err;
 	/* Read directories ahead on every core; same entries, same order. */

@@ -28,11 +28,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/btrfs.h>
+#include <linux/capability.h>
 #include <linux/btrfs_tree.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "array.h"
@@ -366,4 +368,17 @@ int bino__links_ahead_take(struct bino__links_ahead *ahead, uint64_t dev,
 	}
 	pthread_mutex_unlock(&ahead->lock);
 	return found;
+}
+
+bool bino__btrfs_can_search_trees(void)
+{
+	struct __user_cap_header_struct header = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(SYS_capget, &header, data) != 0)
+		return false;
+	return data[CAP_TO_INDEX(CAP_SYS_ADMIN)].effective &
+	       CAP_TO_MASK(CAP_SYS_ADMIN);
 }

@@ -29,6 +29,12 @@ int bino__btrfs_multilinked(int fd, uint64_t subvolid, const bool *stop,
  */
 int bino__btrfs_multilinked_set(int fd, uint64_t subvolid, struct inoset *set);
 
+/*
+ * Whether this process may search btrfs trees (CAP_SYS_ADMIN in its
+ * effective set): if not, nlink can only come from stat.
+ */
+bool bino__btrfs_can_search_trees(void);
+
 /* Reads subvolumes' inodes with several names ahead, in a thread. */
 struct bino__links_ahead;
 

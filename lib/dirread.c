@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -36,6 +37,19 @@
 #define DIRREAD_BUFFER_SIZE (64 * 1024)
 /* A records buffer larger than this is freed, not kept for the next job. */
 #define DIRREAD_KEEP_BUFFER_MAX (1024 * 1024)
+/*
+ * A helper stats entries ahead only while at least this many jobs it ran
+ * wait for the walk: when it is not ahead, the walk would wait for those
+ * stats, so the helper reads on and leaves them to the walk, which makes
+ * the two share the calls.
+ */
+#define STAT_AHEAD_LEAD 4
+/*
+ * How long the walk spins for a job a helper is running before it sleeps:
+ * a directory takes tens of microseconds, and a sleep and a wake-up cost
+ * both threads about as much.
+ */
+#define FINISH_SPINS 4096
 
 enum dirjob_state {
 	DIRJOB_QUEUED,
@@ -45,6 +59,7 @@ enum dirjob_state {
 
 struct bino_dirread {
 	struct dirread_config config;
+	atomic_bool stats_wanted; /* by the walk's caller, lately */
 	pthread_mutex_t lock;
 	pthread_cond_t queued; /* a job was queued, or stopping */
 	pthread_cond_t done; /* a job a helper ran is done */
@@ -52,6 +67,7 @@ struct bino_dirread {
 	struct dirjob *queue; /* the first to run; doubly linked */
 	struct dirjob *queue_tail;
 	int jobs_out; /* submitted and not taken back */
+	int jobs_done; /* of those, run by a helper and not yet taken back */
 	struct dirjob *spare; /* given back, for reuse; linked by @next */
 	int n_spare; /* at most jobs_max */
 	int idle; /* helpers waiting on @queued */
@@ -93,8 +109,39 @@ int bino__dir_read(int fd, char **records, size_t *len, size_t *cap)
 	return ret;
 }
 
-/* Open, stat and read the job's directory. */
-static void dirjob_run(struct dirjob *job, int oflags)
+/*
+ * Stat every entry of a small directory other than subdirectories (which
+ * the walk opens anyway), for bino_entry_stat() to answer without a call.
+ */
+static void dirjob_stat_entries(struct dirjob *job)
+{
+	size_t offset = 0, n = 0, i = 0;
+
+	while (offset < job->records_len) {
+		const struct dir_record *record =
+			(const void *)(job->records + offset);
+
+		offset += bino__dir_record_size(strlen(record->name));
+		if (++n > DIRREAD_STAT_AHEAD_MAX)
+			return;
+	}
+	if (ARRAY_RESERVE(job->stats, job->stats_cap, n))
+		return;
+	for (offset = 0; offset < job->records_len; i++) {
+		const struct dir_record *record =
+			(const void *)(job->records + offset);
+
+		offset += bino__dir_record_size(strlen(record->name));
+		if (record->type == DT_DIR ||
+		    bino__statx(job->fd, record->name, AT_SYMLINK_NOFOLLOW,
+				&job->stats[i]) != 0)
+			job->stats[i].mask = 0;
+	}
+	job->n_stats = n;
+}
+
+/* Open, stat and read the job's directory (and stat its entries). */
+static void dirjob_run(struct dirjob *job, int oflags, bool stat_ahead)
 {
 	job->fd = openat(job->dirfd, job->name, oflags | O_CLOEXEC);
 	if (job->fd < 0) {
@@ -108,6 +155,8 @@ static void dirjob_run(struct dirjob *job, int oflags)
 	if (bino__dir_read(job->fd, &job->records, &job->records_len,
 			   &job->records_cap) != 0)
 		job->read_errno = errno;
+	else if (stat_ahead)
+		dirjob_stat_entries(job);
 }
 
 /* Link @job into the queue after @prev (NULL: at the front); with the lock held. */
@@ -155,15 +204,16 @@ static struct dirjob *dirread_new_job(struct bino_dirread *pool, int dirfd,
 	if (pool->jobs_out >= pool->config.jobs_max)
 		return NULL;
 	if (pool->spare) {
-		char *records = pool->spare->records;
-		size_t records_cap = pool->spare->records_cap;
+		struct dirjob kept = *pool->spare;
 
 		job = pool->spare;
 		pool->spare = job->next;
 		pool->n_spare--;
 		memset(job, 0, sizeof(*job));
-		job->records = records;
-		job->records_cap = records_cap;
+		job->records = kept.records;
+		job->records_cap = kept.records_cap;
+		job->stats = kept.stats;
+		job->stats_cap = kept.stats_cap;
 	} else {
 		job = calloc(1, sizeof(*job));
 		if (!job)
@@ -223,6 +273,7 @@ static void *dirread_helper(void *arg)
 {
 	struct bino_dirread *pool = arg;
 	struct dirjob *job;
+	bool stat_ahead;
 
 	pthread_mutex_lock(&pool->lock);
 	for (;;) {
@@ -236,11 +287,16 @@ static void *dirread_helper(void *arg)
 		job = pool->queue;
 		dirread_unqueue(pool, job);
 		job->state = DIRJOB_RUNNING;
+		stat_ahead = pool->config.stat_ahead &&
+			     pool->jobs_done >= STAT_AHEAD_LEAD &&
+			     atomic_load_explicit(&pool->stats_wanted,
+						  memory_order_relaxed);
 		pthread_mutex_unlock(&pool->lock);
-		dirjob_run(job, pool->config.oflags);
+		dirjob_run(job, pool->config.oflags, stat_ahead);
 		pthread_mutex_lock(&pool->lock);
 		dirread_queue_children(pool, job);
 		job->state = DIRJOB_DONE;
+		pool->jobs_done++;
 		pthread_cond_broadcast(&pool->done);
 	}
 	pthread_mutex_unlock(&pool->lock);
@@ -262,6 +318,7 @@ int bino__dirread_create(const struct dirread_config *config,
 	if (!pool)
 		return -1;
 	pool->config = *config;
+	atomic_init(&pool->stats_wanted, true);
 	pthread_mutex_init(&pool->lock, NULL);
 	pthread_cond_init(&pool->queued, NULL);
 	pthread_cond_init(&pool->done, NULL);
@@ -295,6 +352,7 @@ void bino__dirread_destroy(struct bino_dirread *pool)
 		pthread_join(pool->threads[i], NULL);
 	while ((job = pool->spare)) {
 		pool->spare = job->next;
+		free(job->stats);
 		free(job->records);
 		free(job);
 	}
@@ -332,18 +390,33 @@ static bool dirread_take_back(struct bino_dirread *pool, struct dirjob *job)
 	}
 	while (job->state != DIRJOB_DONE)
 		pthread_cond_wait(&pool->done, &pool->lock);
+	pool->jobs_done--;
 	return true;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
 }
 
 void bino__dirread_finish(struct bino_dirread *pool, struct dirjob *job)
 {
 	bool ran;
+	int spins;
 
+	for (spins = 0; spins < FINISH_SPINS &&
+			atomic_load_explicit(&job->state, memory_order_acquire) ==
+				DIRJOB_RUNNING;
+	     spins++)
+		cpu_relax();
 	pthread_mutex_lock(&pool->lock);
 	ran = dirread_take_back(pool, job);
 	pthread_mutex_unlock(&pool->lock);
+	/* The walk caught up: it stats what it needs itself. */
 	if (!ran)
-		dirjob_run(job, pool->config.oflags);
+		dirjob_run(job, pool->config.oflags, false);
 }
 
 void bino__dirread_release(struct bino_dirread *pool, struct dirjob *job)
@@ -364,6 +437,7 @@ void bino__dirread_release(struct bino_dirread *pool, struct dirjob *job)
 		job->records_cap = 0;
 	}
 	pthread_mutex_lock(&pool->lock);
+	job->n_stats = 0;
 	if (pool->n_spare < pool->config.jobs_max) {
 		job->next = pool->spare;
 		pool->spare = job;
@@ -372,6 +446,7 @@ void bino__dirread_release(struct bino_dirread *pool, struct dirjob *job)
 	}
 	pthread_mutex_unlock(&pool->lock);
 	if (job) {
+		free(job->stats);
 		free(job->records);
 		free(job);
 	}
@@ -383,4 +458,9 @@ void bino__dirread_cancel(struct bino_dirread *pool, struct dirjob *job)
 	dirread_take_back(pool, job);
 	pthread_mutex_unlock(&pool->lock);
 	bino__dirread_release(pool, job);
+}
+
+void bino__dirread_want_stats(struct bino_dirread *pool, bool wanted)
+{
+	atomic_store_explicit(&pool->stats_wanted, wanted, memory_order_relaxed);
 }

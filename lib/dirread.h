@@ -3,6 +3,7 @@
 #ifndef BINO_DIRREAD_H
 #define BINO_DIRREAD_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -53,12 +54,15 @@ struct dirjob {
 	char *records; /* read whole unless @read_errno */
 	size_t records_len;
 	size_t records_cap; /* kept with the job when it is reused */
+	struct bino_kstatx *stats; /* per record, with config.stat_ahead */
+	size_t n_stats; /* records stat'ed: all, or 0 */
+	size_t stats_cap; /* kept with the job when it is reused */
 	int read_errno;
 	struct dirjob *children; /* in record order, linked by @later */
 	size_t children_next; /* offset of the first record not given a job */
 
 	/* The pool's: whether queued, running, done; the queue's links. */
-	int state;
+	_Atomic int state; /* read without the lock while the walk spins */
 	struct dirjob *prev;
 	struct dirjob *next;
 
@@ -72,9 +76,24 @@ struct dirread_config {
 	int jobs_max; /* jobs out (submitted, not taken back) at most */
 	int oflags; /* for openat() of every directory */
 	int max_depth; /* no jobs for children deeper than this; -1: none */
+	bool stat_ahead; /* stat entries too (stats[]) while the walk wants them */
 };
 
+/*
+ * At most this many entries in a directory for its entries to be stat'ed
+ * ahead: the stats of every job out are held at once.  A failed stat, or
+ * a directory, has a zero mask.
+ */
+#define DIRREAD_STAT_AHEAD_MAX 128
+
 struct bino_dirread;
+
+/*
+ * Whether the walk's caller now asks stats of most entries (with
+ * config.stat_ahead; it starts true): the helpers stat them ahead only
+ * then, as a stat nobody reads costs as much as one that is.
+ */
+void bino__dirread_want_stats(struct bino_dirread *pool, bool wanted);
 
 /* Start the helper threads; 0, or -1 with errno. */
 int bino__dirread_create(const struct dirread_config *config,

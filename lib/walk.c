@@ -52,7 +52,7 @@
 #include "mounts.h"
 #include "statx.h"
 
-#define FD_BUDGET_MAX 256
+#define FD_BUDGET_MAX 512
 /*
  * Jobs out per helper thread, and in all; each may hold an fd and a
  * directory.  Below JOBS_MIN_FDS of fd budget the walk reads alone.
@@ -73,7 +73,8 @@
 #define WALK_ALL_FLAGS                                                       \
 	(BINO_WALK_POST_ORDER | BINO_WALK_XDEV | BINO_WALK_SAME_SUBVOL |     \
 	 BINO_WALK_FOLLOW_ARGS | BINO_WALK_FOLLOW_ALL | BINO_WALK_STAT_ALL | \
-	 BINO_WALK_NO_STATX_SUBVOL | BINO_WALK_NO_SUBVOL_IOCTL)
+	 BINO_WALK_NO_STATX_SUBVOL | BINO_WALK_NO_SUBVOL_IOCTL |            \
+	 BINO_WALK_STAT_AHEAD)
 
 /* A directory being read: one per level of the walk, child to parent. */
 struct dir_frame {
@@ -91,6 +92,9 @@ struct dir_frame {
 	struct dirjob *job; /* the helper's job that read them, or NULL */
 	size_t records_len;
 	size_t next_record; /* offset of the next child in records */
+	size_t next_index; /* its index: job->stats[] are by index */
+	size_t n_from_readdir; /* children identified from readdir */
+	size_t n_stats_asked; /* of those, how many the caller stat'ed */
 	size_t next_submit; /* offset of the next child to consider for a job */
 	struct dirjob *jobs; /* its children's jobs out, in record order */
 	struct dirjob *jobs_tail;
@@ -112,6 +116,7 @@ struct bino_entry {
 	struct bino_kstatx stx;
 	bool followed; /* reached through a symbolic link */
 	bool stat_failed; /* bino_entry_stat() failed once: do not retry */
+	bool from_readdir; /* identified from readdir: a child of walk->top */
 };
 
 /* What the next bino_walk_next() owes for the entry just returned. */
@@ -593,6 +598,7 @@ struct walk_visit {
 	int depth;
 	bool maybe_dir; /* open it too if the walk may descend */
 	struct dirjob *job; /* opened, stat'ed and read by a helper, or NULL */
+	const struct bino_kstatx *ahead; /* its lstat by a helper, or NULL */
 };
 
 /*
@@ -632,7 +638,10 @@ static void walk_visit_stat(struct bino_walk *walk, struct walk_visit *visit)
 			return;
 		}
 	}
-	if (at.fd < 0 && bino__statx(at.dirfd, at.name, at_flags, &stx) != 0) {
+	if (at.fd < 0 && visit->ahead && !at.follow) {
+		stx = *visit->ahead;
+	} else if (at.fd < 0 &&
+		   bino__statx(at.dirfd, at.name, at_flags, &stx) != 0) {
 		int stat_errno = errno;
 
 		/* A dangling symbolic link is still an entry (find -L). */
@@ -832,6 +841,11 @@ static void walk_pop(struct bino_walk *walk)
 	struct dirjob *job;
 
 	assert(frame);
+	/* Whether the caller stats most entries: then helpers stat ahead. */
+	if (walk->pool && (walk->flags & BINO_WALK_STAT_AHEAD) &&
+	    frame->n_from_readdir > 0)
+		bino__dirread_want_stats(walk->pool, frame->n_stats_asked * 2 >=
+							     frame->n_from_readdir);
 	/* Left only when the walk ends early: its parent fd is still open. */
 	while ((job = frame->jobs)) {
 		frame->jobs = job->later;
@@ -845,6 +859,25 @@ static void walk_pop(struct bino_walk *walk)
 		free(frame->records);
 	free(frame->name);
 	free(frame);
+}
+
+/*
+ * A helper's lstat of the child @record, the @index-th of @frame, if it
+ * made one and the name still held the inode readdir gave (else the walk
+ * stats, and sees what changed, itself).
+ */
+static const struct bino_kstatx *frame_stat_ahead(const struct dir_frame *frame,
+						  size_t index,
+						  const struct dir_record *record)
+{
+	const struct bino_kstatx *stx;
+
+	if (!frame->job || index >= frame->job->n_stats)
+		return NULL;
+	stx = &frame->job->stats[index];
+	if (!stx->mask || stx->ino != record->ino)
+		return NULL;
+	return stx;
 }
 
 /* The post-order visit of the top frame, which is then popped. */
@@ -871,6 +904,7 @@ static enum bino_error walk_next_child(struct bino_walk *walk)
 {
 	struct dir_frame *frame = walk->top;
 	const struct dir_record *record;
+	const struct bino_kstatx *ahead;
 	struct walk_visit visit;
 	size_t name_offset, offset;
 	bool follow = walk->flags & BINO_WALK_FOLLOW_ALL;
@@ -883,6 +917,7 @@ static enum bino_error walk_next_child(struct bino_walk *walk)
 	offset = frame->next_record;
 	record = frame_record(frame, offset);
 	frame->next_record = frame_record_next(frame, offset);
+	ahead = frame_stat_ahead(frame, frame->next_index++, record);
 	walk_path_truncate(walk, frame->path_len);
 	if (walk_path_push(walk, record->name, &name_offset) != 0)
 		return BINO_ERROR_NO_MEMORY;
@@ -895,6 +930,12 @@ static enum bino_error walk_next_child(struct bino_walk *walk)
 			walk_entry_reset(walk, name_offset, frame->depth + 1);
 
 		entry->type = type_from_dtype(record->type);
+		entry->from_readdir = true;
+		frame->n_from_readdir++;
+		if (ahead) {
+			entry->have_stx = true;
+			entry->stx = *ahead;
+		}
 		entry->id = frame->id;
 		entry->id.flags &= BINO_ENTRY_IDENTITY_UNCERTAIN;
 		entry->id.key.ino = record->ino;
@@ -921,6 +962,7 @@ static enum bino_error walk_next_child(struct bino_walk *walk)
 		.name_offset = name_offset,
 		.depth = frame->depth + 1,
 		.maybe_dir = may_be_dir,
+		.ahead = ahead,
 		.job = is_dir && walk->pool ? walk_take_job(walk, offset) : NULL,
 	};
 	if (visit.job && visit.job->fd < 0 &&
@@ -1019,6 +1061,7 @@ static void walk_start_pool(struct bino_walk *walk)
 		.jobs_max = walk->fd_budget / 4,
 		.oflags = dir_open_flags(walk->flags & BINO_WALK_FOLLOW_ALL),
 		.max_depth = walk->max_depth,
+		.stat_ahead = walk->flags & BINO_WALK_STAT_AHEAD,
 	};
 
 	if (config.helpers < 1 || walk->fd_budget < JOBS_MIN_FDS)
@@ -1278,6 +1321,10 @@ BINO_PUBLIC enum bino_error bino_entry_stat(struct bino_entry *entry,
 		return BINO_ERROR_INVALID_ARGUMENT;
 	walk = entry->walk;
 	stx = &entry->stx;
+	if (entry->from_readdir && walk->top) {
+		walk->top->n_stats_asked++;
+		entry->from_readdir = false; /* counted once */
+	}
 	if (!entry->have_stx) {
 		int dirfd;
 

@@ -18,7 +18,7 @@ lib=${LIBDIR#/}
 sort >"$TMP/expected" <<EOT
 opt/bino/bin/btrfs-ino
 opt/bino/include/btrfsino.h
-$lib/libbtrfsino.so.1.0.0
+$lib/libbtrfsino.so.1.1.0
 $lib/libbtrfsino.so.1
 $lib/libbtrfsino.so
 $lib/btrfs-ino/libbtrfsino-exec.so

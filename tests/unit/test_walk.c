@@ -317,7 +317,7 @@ Test(walk_create, rejects_unknown_flag_bits)
 	const char *paths[] = { root };
 	struct bino_walk *walk = NULL;
 
-	cr_assert_eq(bino_walk_create(paths, 1, 1 << 8, &walk),
+	cr_assert_eq(bino_walk_create(paths, 1, 1 << 9, &walk),
 		     BINO_ERROR_INVALID_ARGUMENT);
 	cr_assert_eq(bino_walk_create(paths, 1, 1 << 30, &walk),
 		     BINO_ERROR_INVALID_ARGUMENT);

@@ -156,24 +156,26 @@ Test(walk_threads, thread_count_is_refused_below_one_and_after_the_start,
 
 static void build_level(const char *dir, int level)
 {
-	char path[512];
+	char *path;
 	int i;
 
 	for (i = 0; i < DEEP_FILES; i++) {
 		int fd;
 
-		snprintf(path, sizeof(path), "%s/f%d", dir, i);
+		cr_assert_gt(asprintf(&path, "%s/f%d", dir, i), 0);
 		fd = open(path, O_CREAT | O_WRONLY, 0644);
 		cr_assert_geq(fd, 0);
 		close(fd);
+		free(path);
 	}
 	if (level == DEEP_LEVELS)
 		return;
 	for (i = 0; i < DEEP_FANOUT; i++) {
 		/* "p" directories are the ones the walks below prune. */
-		snprintf(path, sizeof(path), "%s/%c%d", dir, i == 1 ? 'p' : 'd', i);
+		cr_assert_gt(asprintf(&path, "%s/%c%d", dir, i == 1 ? 'p' : 'd', i), 0);
 		cr_assert_eq(mkdir(path, 0755), 0);
 		build_level(path, level + 1);
+		free(path);
 	}
 }
 
@@ -349,4 +351,57 @@ Test(walk_threads, caller_taking_every_spare_fd_mid_walk_still_gets_every_entry,
 		free(listing);
 	}
 	free(alone);
+}
+
+/* Every entry with what bino_entry_stat() gives for it, as lines. */
+static char *stat_listing(int threads, int flags)
+{
+	const char *paths[] = { root };
+	struct bino_walk *walk;
+	struct bino_entry *entry;
+	char *listing = NULL;
+	size_t size = 0;
+	FILE *stream = open_memstream(&listing, &size);
+
+	cr_assert_eq(bino_walk_create(paths, 1, flags, &walk), BINO_OK);
+	cr_assert_eq(bino_walk_set_threads(walk, threads), BINO_OK);
+	while (bino_walk_next(walk, &entry) == BINO_OK) {
+		struct bino_stat st;
+
+		cr_assert_eq(bino_entry_stat(entry, &st), BINO_OK, "%s",
+			     bino_entry_path(entry));
+		fprintf(stream, "%s %o %u %llu %lld.%09u\n",
+			bino_entry_path(entry), st.mode, (unsigned)st.nlink,
+			(unsigned long long)st.size, (long long)st.mtime.sec,
+			(unsigned)st.mtime.nsec);
+	}
+	bino_walk_destroy(walk);
+	fclose(stream);
+	return listing;
+}
+
+Test(walk_threads, entries_stat_ahead_by_helpers_equal_the_callers_own_stat,
+     .init = build_deep_tree, .fini = remove_tree)
+{
+	char path[600], other[600];
+	char *alone, *ahead;
+	int fd;
+
+	/* Sizes and link counts that differ from file to file. */
+	snprintf(path, sizeof(path), "%s/d0/f1", root);
+	fd = open(path, O_WRONLY);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, "data", 4), 4);
+	close(fd);
+	snprintf(path, sizeof(path), "%s/d0/d0/f0", root);
+	snprintf(other, sizeof(other), "%s/d0/d0/f9", root);
+	cr_assert_eq(link(path, other), 0);
+	/* lstat, not stat: a link to the file with data. */
+	snprintf(other, sizeof(other), "%s/d0/d0/link", root);
+	cr_assert_eq(symlink("../f1", other), 0);
+	alone = stat_listing(1, 0);
+	ahead = stat_listing(4, BINO_WALK_STAT_AHEAD);
+	cr_assert_str_eq(ahead, alone);
+	free(alone);
+	free(ahead);
 }
