@@ -30,7 +30,7 @@
 # audit, the entries it audited) and the ratios and memory issue 16 targets.  --perf also records the
 # warm walk --json run with perf record (DWARF call graphs) and prints its
 # top symbols.
-# --extra adds walk --json --threads 1 (the walk without read-ahead
+# --extra adds walk --json --threads 1 (the walk without its directory
 # helpers, where btrfs-ino has --threads).  --only takes a comma-separated
 # subset of the command names in the table, the extra one included.
 # Progress goes to stderr, the report to stdout.  At the default size

@@ -8,8 +8,10 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "btrfsino.h"
@@ -20,10 +22,14 @@
 #include "progress.h"
 #include "walk_table.h"
 
+/* Threads a walk of an NFS client mount uses at least, --threads aside. */
+#define NFS_THREADS 8
+
 struct walk_options {
 	int flags;
 	int max_depth;
 	int threads;
+	bool threads_given; /* --threads: else more threads on NFS */
 	bool stat;
 	bool print0;
 	bool post_order;
@@ -187,6 +193,7 @@ static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 				return usage_error("walk", "invalid --threads '%s'",
 						   optarg);
 			opts->threads = (int)threads;
+			opts->threads_given = true;
 			break;
 		case OPT_XDEV:
 			opts->flags |= BINO_WALK_XDEV;
@@ -359,6 +366,26 @@ static bool visit_prints(const struct walk_options *opts,
 	return is_post;
 }
 
+/*
+ * How many threads to walk @paths with: --threads, else the CPUs, and on an
+ * NFS client at least NFS_THREADS, as there every directory read waits on
+ * a round trip and more reads in flight hide more of them.
+ */
+static int walk_threads(const struct walk_options *opts, char **paths,
+			size_t n_paths)
+{
+	struct statfs sfs;
+	size_t i;
+
+	if (opts->threads_given || opts->threads >= NFS_THREADS)
+		return opts->threads;
+	for (i = 0; i < n_paths; i++) {
+		if (statfs(paths[i], &sfs) == 0 && sfs.f_type == NFS_SUPER_MAGIC)
+			return NFS_THREADS;
+	}
+	return opts->threads;
+}
+
 static int walk_paths(const struct walk_options *opts, char **paths,
 		      size_t n_paths, struct output *out,
 		      struct walk_result *result)
@@ -378,7 +405,7 @@ static int walk_paths(const struct walk_options *opts, char **paths,
 		return -1;
 	}
 	bino_walk_set_max_depth(walk, opts->max_depth);
-	bino_walk_set_threads(walk, opts->threads);
+	bino_walk_set_threads(walk, walk_threads(opts, paths, n_paths));
 	while ((err = bino_walk_next(walk, &entry)) == BINO_OK) {
 		struct bino_stat st;
 

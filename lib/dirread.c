@@ -18,6 +18,12 @@
  *
  * Every job out may hold an fd and a directory's records: jobs_max bounds
  * them, and the walk keeps a job's parent fd open until it takes it back.
+ * Jobs and their buffers are reused, never freed by the other thread.
+ *
+ * With config.stat_ahead a helper also stats the entries of the small
+ * directories it reads, while the walk's caller asks for stats and while
+ * the helper is ahead (STAT_AHEAD_LEAD): when it is behind, the walk would
+ * wait for stats it can make itself.
  */
 #include "dirread.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * getdents64(2): the walk, its read-ahead helpers and the audit read
+ * getdents64(2): the walk, its helper threads (dirread.c) and the audit read
  * directories whole, in large buffers, which readdir(3) cannot; glibc
  * (Debian 12's 2.36) neither wraps the call nor declares its record.  The
  * record loop over a buffer is written once, in bino__dirents_next().

@@ -14,11 +14,16 @@
  *    be closed under fd pressure (walk_evict_fd) and reopened from the
  *    nearest open ancestor, name by name (walk_frame_fd): open fds stay
  *    bounded and paths may be longer than PATH_MAX.
- *  - walk_schedule(): with helper threads, the subdirectories of the
- *    directories being read are opened, stat'ed and read ahead by the pool
- *    (dirread.c), deepest first; walk_next_child() takes a child's results
+ *  - Helper threads (dirread.c): the pool opens, stats and reads
+ *    directories ahead of the walk, in its order (a helper queues the
+ *    subdirectories of what it read; walk_schedule() hands it those of the
+ *    frames it has not), and walk_next_child() takes a child's results
  *    (struct dirjob) when it reaches it, so the output and its order are
- *    those of the walk alone.  A frame with jobs out keeps its fd open.
+ *    those of the walk alone.  A frame with jobs out keeps its fd open;
+ *    jobs and pinned frames have their share of the fd budget, and EMFILE
+ *    cancels the jobs (walk_cancel_jobs).  With BINO_WALK_STAT_AHEAD the
+ *    helpers also stat the entries, while the caller asks for their stats
+ *    (counted per frame), and bino_entry_stat() takes those.
  *  - walk_visit_stat(): a name that may be a directory is stat'ed (opened
  *    first if the walk may enter it) and identified: bino__identify() turns
  *    the statx result into a (dev, subvolid, ino) key, given where the
