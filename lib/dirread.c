@@ -41,8 +41,16 @@
 #include "getdents.h"
 
 #define DIRREAD_BUFFER_SIZE (64 * 1024)
-/* A records buffer larger than this is freed, not kept for the next job. */
-#define DIRREAD_KEEP_BUFFER_MAX (1024 * 1024)
+/*
+ * Memory: the records of the jobs a helper ran and the walk has not taken
+ * back, at most this many bytes (then helpers wait: the walk reads alone
+ * until it catches up), so that memory follows the largest directory, not
+ * jobs_max of them; and SPARE_BUFFERS buffers kept for reuse, of at most
+ * SPARE_BUFFER_MAX bytes each.  A job has buffers only once it runs.
+ */
+#define DONE_BYTES_MAX (1024 * 1024)
+#define SPARE_BUFFER_MAX (64 * 1024)
+#define SPARE_BUFFERS 16
 /*
  * A helper stats entries ahead only while at least this many jobs it ran
  * wait for the walk: when it is not ahead, the walk would wait for those
@@ -56,6 +64,8 @@
  * both threads about as much.
  */
 #define FINISH_SPINS 4096
+/* Subdirectories of one directory a helper queues at most (see below). */
+#define CHILDREN_MAX 16
 
 enum dirjob_state {
 	DIRJOB_QUEUED,
@@ -73,9 +83,13 @@ struct bino_dirread {
 	struct dirjob *queue; /* the first to run; doubly linked */
 	struct dirjob *queue_tail;
 	int jobs_out; /* submitted and not taken back */
+	int helper_jobs_out; /* of those, queued by helpers */
 	int jobs_done; /* of those, run by a helper and not yet taken back */
 	struct dirjob *spare; /* given back, for reuse; linked by @next */
 	int n_spare; /* at most jobs_max */
+	struct dirjob spare_buffers[SPARE_BUFFERS]; /* only their buffers */
+	int n_spare_buffers;
+	size_t done_bytes; /* records of the jobs done and not taken back */
 	int idle; /* helpers waiting on @queued */
 	int n_threads;
 	pthread_t threads[];
@@ -98,7 +112,8 @@ static int dir_append_record(char **records, size_t *len, size_t *cap,
 	return 0;
 }
 
-int bino__dir_read(int fd, char **records, size_t *len, size_t *cap)
+int bino__dir_read(int fd, char **records, size_t *len, size_t *cap,
+		   size_t *n_dirs)
 {
 	char buffer[DIRREAD_BUFFER_SIZE] __attribute__((aligned(8)));
 	struct bino_dirents dirents;
@@ -111,6 +126,7 @@ int bino__dir_read(int fd, char **records, size_t *len, size_t *cap)
 			errno = ENOMEM;
 			return -1;
 		}
+		*n_dirs += dent->d_type == DT_DIR;
 	}
 	return ret;
 }
@@ -146,6 +162,26 @@ static void dirjob_stat_entries(struct dirjob *job)
 	job->n_stats = n;
 }
 
+/* Lend a job about to run the buffers of an earlier one; lock held. */
+static void dirread_lend_buffers(struct bino_dirread *pool, struct dirjob *job)
+{
+	struct dirjob *kept;
+
+	if (pool->n_spare_buffers == 0)
+		return;
+	kept = &pool->spare_buffers[--pool->n_spare_buffers];
+	job->records = kept->records;
+	job->records_cap = kept->records_cap;
+	job->stats = kept->stats;
+	job->stats_cap = kept->stats_cap;
+}
+
+/* The memory a job's buffers hold. */
+static size_t dirjob_bytes(const struct dirjob *job)
+{
+	return job->records_cap + job->stats_cap * sizeof(*job->stats);
+}
+
 /* Open, stat and read the job's directory (and stat its entries). */
 static void dirjob_run(struct dirjob *job, int oflags, bool stat_ahead)
 {
@@ -159,7 +195,7 @@ static void dirjob_run(struct dirjob *job, int oflags, bool stat_ahead)
 		return;
 	}
 	if (bino__dir_read(job->fd, &job->records, &job->records_len,
-			   &job->records_cap) != 0)
+			   &job->records_cap, &job->n_dirs) != 0)
 		job->read_errno = errno;
 	else if (stat_ahead)
 		dirjob_stat_entries(job);
@@ -200,26 +236,25 @@ static void dirread_unqueue(struct bino_dirread *pool, struct dirjob *job)
 	job->prev = job->next = NULL;
 }
 
-/* A new job, counted out; NULL at the bound or without memory.  Lock held. */
+/*
+ * A new job, counted out; NULL at the bound or without memory.  Lock held.
+ * Helpers may have half the bound out: the rest is for the directories the
+ * walk asks for, which it needs before what helpers guess it will.
+ */
 static struct dirjob *dirread_new_job(struct bino_dirread *pool, int dirfd,
 				      const char *name, int depth,
-				      size_t record_offset)
+				      size_t record_offset, bool by_helper)
 {
 	struct dirjob *job;
 
-	if (pool->jobs_out >= pool->config.jobs_max)
+	if (pool->jobs_out >= pool->config.jobs_max ||
+	    (by_helper && 2 * pool->helper_jobs_out >= pool->config.jobs_max))
 		return NULL;
 	if (pool->spare) {
-		struct dirjob kept = *pool->spare;
-
 		job = pool->spare;
 		pool->spare = job->next;
 		pool->n_spare--;
 		memset(job, 0, sizeof(*job));
-		job->records = kept.records;
-		job->records_cap = kept.records_cap;
-		job->stats = kept.stats;
-		job->stats_cap = kept.stats_cap;
 	} else {
 		job = calloc(1, sizeof(*job));
 		if (!job)
@@ -230,13 +265,19 @@ static struct dirjob *dirread_new_job(struct bino_dirread *pool, int dirfd,
 	job->depth = depth;
 	job->record_offset = record_offset;
 	job->fd = -1;
+	job->by_helper = by_helper;
 	pool->jobs_out++;
+	pool->helper_jobs_out += by_helper;
 	return job;
 }
 
 /*
- * Queue the subdirectories of a directory a helper just read, at the front
- * in record order, as far as the bound allows; with the lock held.
+ * Queue the first subdirectories of a directory a helper just read, at the
+ * front in record order, as far as the bound allows and at most
+ * CHILDREN_MAX: the walk asks for the others when it is in the directory
+ * (walk_schedule()), so that a directory of many subdirectories does not
+ * take the bound from the deeper ones the walk needs first; with the lock
+ * held.
  */
 static void dirread_queue_children(struct bino_dirread *pool,
 				   struct dirjob *parent)
@@ -244,6 +285,7 @@ static void dirread_queue_children(struct bino_dirread *pool,
 	struct dirjob *last = NULL;
 	struct dirjob *child;
 	size_t offset = 0;
+	int n = 0;
 
 	if (parent->fd < 0 || parent->stat_errno || parent->read_errno ||
 	    (pool->config.max_depth >= 0 &&
@@ -255,8 +297,10 @@ static void dirread_queue_children(struct bino_dirread *pool,
 		size_t next = offset + bino__dir_record_size(strlen(record->name));
 
 		if (record->type == DT_DIR) {
+			if (n++ == CHILDREN_MAX)
+				break;
 			child = dirread_new_job(pool, parent->fd, record->name,
-						parent->depth + 1, offset);
+						parent->depth + 1, offset, true);
 			if (!child)
 				break;
 			if (last)
@@ -283,7 +327,9 @@ static void *dirread_helper(void *arg)
 
 	pthread_mutex_lock(&pool->lock);
 	for (;;) {
-		while (!pool->stopping && !pool->queue) {
+		/* Over the memory bound, a helper waits for the walk to catch up. */
+		while (!pool->stopping &&
+		       (!pool->queue || pool->done_bytes >= DONE_BYTES_MAX)) {
 			pool->idle++;
 			pthread_cond_wait(&pool->queued, &pool->lock);
 			pool->idle--;
@@ -293,6 +339,7 @@ static void *dirread_helper(void *arg)
 		job = pool->queue;
 		dirread_unqueue(pool, job);
 		job->state = DIRJOB_RUNNING;
+		dirread_lend_buffers(pool, job);
 		stat_ahead = pool->config.stat_ahead &&
 			     pool->jobs_done >= STAT_AHEAD_LEAD &&
 			     atomic_load_explicit(&pool->stats_wanted,
@@ -303,6 +350,7 @@ static void *dirread_helper(void *arg)
 		dirread_queue_children(pool, job);
 		job->state = DIRJOB_DONE;
 		pool->jobs_done++;
+		pool->done_bytes += dirjob_bytes(job);
 		pthread_cond_broadcast(&pool->done);
 	}
 	pthread_mutex_unlock(&pool->lock);
@@ -358,9 +406,12 @@ void bino__dirread_destroy(struct bino_dirread *pool)
 		pthread_join(pool->threads[i], NULL);
 	while ((job = pool->spare)) {
 		pool->spare = job->next;
+		free(job);
+	}
+	while (pool->n_spare_buffers > 0) {
+		job = &pool->spare_buffers[--pool->n_spare_buffers];
 		free(job->stats);
 		free(job->records);
-		free(job);
 	}
 	pthread_cond_destroy(&pool->done);
 	pthread_cond_destroy(&pool->queued);
@@ -376,7 +427,7 @@ struct dirjob *bino__dirread_submit(struct bino_dirread *pool, int dirfd,
 	struct dirjob *job;
 
 	pthread_mutex_lock(&pool->lock);
-	job = dirread_new_job(pool, dirfd, name, depth, record_offset);
+	job = dirread_new_job(pool, dirfd, name, depth, record_offset, false);
 	if (job && after && after->state == DIRJOB_QUEUED)
 		dirread_queue(pool, job, after);
 	else if (job)
@@ -389,14 +440,21 @@ struct dirjob *bino__dirread_submit(struct bino_dirread *pool, int dirfd,
 static bool dirread_take_back(struct bino_dirread *pool, struct dirjob *job)
 {
 	pool->jobs_out--;
+	pool->helper_jobs_out -= job->by_helper;
 	if (job->state == DIRJOB_QUEUED) {
 		dirread_unqueue(pool, job);
 		job->state = DIRJOB_DONE;
+		dirread_lend_buffers(pool, job);
 		return false;
 	}
 	while (job->state != DIRJOB_DONE)
 		pthread_cond_wait(&pool->done, &pool->lock);
 	pool->jobs_done--;
+	pool->done_bytes -= dirjob_bytes(job);
+	if (pool->idle > 0 && pool->queue &&
+	    pool->done_bytes < DONE_BYTES_MAX &&
+	    pool->done_bytes + dirjob_bytes(job) >= DONE_BYTES_MAX)
+		pthread_cond_signal(&pool->queued);
 	return true;
 }
 
@@ -427,7 +485,9 @@ void bino__dirread_finish(struct bino_dirread *pool, struct dirjob *job)
 
 void bino__dirread_release(struct bino_dirread *pool, struct dirjob *job)
 {
+	struct bino_kstatx *stats;
 	struct dirjob *child;
+	char *records;
 
 	/* Their parent fd is the job's: before it is closed. */
 	while ((child = job->children)) {
@@ -437,25 +497,26 @@ void bino__dirread_release(struct bino_dirread *pool, struct dirjob *job)
 	if (job->fd >= 0)
 		close(job->fd);
 	job->fd = -1;
-	if (job->records_cap > DIRREAD_KEEP_BUFFER_MAX) {
-		free(job->records);
-		job->records = NULL;
-		job->records_cap = 0;
-	}
+	records = job->records;
+	stats = job->stats;
 	pthread_mutex_lock(&pool->lock);
-	job->n_stats = 0;
-	if (pool->n_spare < pool->config.jobs_max) {
-		job->next = pool->spare;
-		pool->spare = job;
-		pool->n_spare++;
-		job = NULL;
+	if (dirjob_bytes(job) <= SPARE_BUFFER_MAX &&
+	    pool->n_spare_buffers < SPARE_BUFFERS && records) {
+		struct dirjob *keep = &pool->spare_buffers[pool->n_spare_buffers++];
+
+		keep->records = records;
+		keep->records_cap = job->records_cap;
+		keep->stats = stats;
+		keep->stats_cap = job->stats_cap;
+		records = NULL;
+		stats = NULL;
 	}
+	job->next = pool->spare; /* from here another thread may reuse it */
+	pool->spare = job;
+	pool->n_spare++;
 	pthread_mutex_unlock(&pool->lock);
-	if (job) {
-		free(job->stats);
-		free(job->records);
-		free(job);
-	}
+	free(stats);
+	free(records);
 }
 
 void bino__dirread_cancel(struct bino_dirread *pool, struct dirjob *job)

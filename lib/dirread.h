@@ -25,10 +25,12 @@ static inline size_t bino__dir_record_size(size_t name_len)
 
 /*
  * Read the directory open at @fd whole into *@records (grown with
- * ARRAY_RESERVE, capacity *@cap, *@len bytes used).  Returns 0, or -1 with
- * errno (ENOMEM for memory); what was read before an error is kept.
+ * ARRAY_RESERVE, capacity *@cap, *@len bytes used), counting the
+ * subdirectories (DT_DIR) into *@n_dirs.  Returns 0, or -1 with errno
+ * (ENOMEM for memory); what was read before an error is kept.
  */
-int bino__dir_read(int fd, char **records, size_t *len, size_t *cap);
+int bino__dir_read(int fd, char **records, size_t *len, size_t *cap,
+		   size_t *n_dirs);
 
 /*
  * One child directory to open (relative to @dirfd), stat and read whole:
@@ -44,6 +46,7 @@ struct dirjob {
 	int dirfd;
 	const char *name;
 	int depth; /* of the child, in the walk */
+	bool by_helper; /* queued by a helper, not asked for by the walk */
 	size_t record_offset; /* of the child in its parent's records */
 
 	/* The results: @fd < 0 with @open_errno, else @stx (if @stat_errno is 0). */
@@ -54,6 +57,7 @@ struct dirjob {
 	char *records; /* read whole unless @read_errno */
 	size_t records_len;
 	size_t records_cap; /* kept with the job when it is reused */
+	size_t n_dirs; /* records of subdirectories (DT_DIR) */
 	struct bino_kstatx *stats; /* per record, with config.stat_ahead */
 	size_t n_stats; /* records stat'ed: all, or 0 */
 	size_t stats_cap; /* kept with the job when it is reused */

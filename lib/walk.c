@@ -67,6 +67,15 @@
 #define JOBS_MIN_FDS 64
 /* How many frames below the top walk_schedule() looks at for children to read. */
 #define SCHEDULE_LEVELS 8
+/*
+ * Jobs a frame may have out at first.  A child that holds subdirectories
+ * has helpers read below it, and its next sibling is needed only after all
+ * that: the frame keeps to this.  Each child without subdirectories
+ * doubles it, up to the bound, as then the walk needs the next siblings
+ * soon.  Without the cap, a directory of many subdirectories filled the
+ * bound with children read long before the walk needed them.
+ */
+#define FRAME_JOBS_FIRST 2
 #define FD_RESERVED_FOR_CALLER 8
 /*
  * Where nothing can tell subvolumes apart (an NFSv4.0 client), every
@@ -102,6 +111,8 @@ struct dir_frame {
 	size_t n_stats_asked; /* of those, how many the caller stat'ed */
 	size_t next_submit; /* offset of the next child to consider for a job */
 	struct dirjob *jobs; /* its children's jobs out, in record order */
+	int n_jobs; /* how many */
+	int jobs_cap; /* how many it may have (FRAME_JOBS_FIRST) */
 	struct dirjob *jobs_tail;
 };
 
@@ -289,6 +300,7 @@ static bool walk_cancel_jobs(struct bino_walk *walk)
 			any = true;
 		}
 		frame->jobs_tail = NULL;
+		frame->n_jobs = 0;
 		frame->next_submit = frame->records_len; /* none again */
 	}
 	return any;
@@ -722,6 +734,7 @@ static size_t frame_record_next(const struct dir_frame *frame, size_t offset)
 static void walk_schedule(struct bino_walk *walk)
 {
 	struct dir_frame *frame = walk->top;
+	bool soon = true;
 	int levels;
 
 	for (levels = 0; frame && levels < SCHEDULE_LEVELS;
@@ -740,11 +753,15 @@ static void walk_schedule(struct bino_walk *walk)
 				frame->next_submit = frame_record_next(frame, offset);
 				continue;
 			}
-			/* Those of the top frame are needed first. */
+			if (frame->n_jobs >= frame->jobs_cap)
+				break;
+			/*
+			 * The first frame from the top with a child to read
+			 * has the one the walk needs next: at the front.
+			 */
 			job = bino__dirread_submit(walk->pool, frame->fd,
 						   record->name, frame->depth + 1,
-						   offset, frame->jobs_tail,
-						   frame == walk->top);
+						   offset, frame->jobs_tail, soon);
 			if (!job)
 				return; /* at the bound: the walk reads it */
 			frame->next_submit = frame_record_next(frame, offset);
@@ -753,7 +770,10 @@ static void walk_schedule(struct bino_walk *walk)
 			else
 				frame->jobs = job;
 			frame->jobs_tail = job;
+			frame->n_jobs++;
 		}
+		if (frame->jobs)
+			soon = false;
 	}
 }
 
@@ -771,7 +791,12 @@ static struct dirjob *walk_take_job(struct bino_walk *walk, size_t offset)
 	frame->jobs = job->later;
 	if (!frame->jobs)
 		frame->jobs_tail = NULL;
+	frame->n_jobs--;
 	bino__dirread_finish(walk->pool, job);
+	if (job->n_dirs > 0)
+		frame->jobs_cap = FRAME_JOBS_FIRST;
+	else if (frame->jobs_cap < JOBS_MAX)
+		frame->jobs_cap *= 2;
 	return job;
 }
 
@@ -781,7 +806,7 @@ static enum bino_error walk_enter(struct bino_walk *walk)
 	struct bino_entry *entry = &walk->entry;
 	struct dir_frame *frame = calloc(1, sizeof(*frame));
 	const char *name = walk->path + entry->name_offset;
-	size_t cap = 0;
+	size_t cap = 0, n_dirs = 0;
 	int ret = 0;
 
 	assert(walk->pending_fd >= 0);
@@ -801,6 +826,7 @@ static enum bino_error walk_enter(struct bino_walk *walk)
 	walk->pending_fd = -1;
 	walk->top = frame;
 	frame->stat_children = !frame_trusts_readdir(walk, frame);
+	frame->jobs_cap = FRAME_JOBS_FIRST;
 	if (walk->pending_job) {
 		struct dirjob *job = walk->pending_job;
 
@@ -810,16 +836,18 @@ static enum bino_error walk_enter(struct bino_walk *walk)
 		frame->records_len = job->records_len;
 		frame->jobs = job->children;
 		job->children = NULL;
-		for (frame->jobs_tail = frame->jobs;
-		     frame->jobs_tail && frame->jobs_tail->later;
-		     frame->jobs_tail = frame->jobs_tail->later)
-			;
+		for (frame->jobs_tail = frame->jobs; frame->jobs_tail;
+		     frame->jobs_tail = frame->jobs_tail->later) {
+			frame->n_jobs++;
+			if (!frame->jobs_tail->later)
+				break;
+		}
 		frame->next_submit = job->children_next;
 		errno = job->read_errno;
 		ret = errno ? -1 : 0;
 	} else {
 		ret = bino__dir_read(frame->fd, &frame->records,
-				     &frame->records_len, &cap);
+				     &frame->records_len, &cap, &n_dirs);
 	}
 	if (ret != 0) {
 		if (errno == ENOMEM)
