@@ -102,25 +102,70 @@ Test(walk_threads, concurrent_walkers_each_see_the_whole_tree,
 	}
 }
 
-/* Every entry of a walk with @threads, in order, as "ino path" lines. */
-static char *walk_listing(int threads)
+/* A walk of root with @threads (helpers and the caller's), @flags, @max_depth. */
+static struct bino_walk *walk_of_root(int threads, int flags, int max_depth)
 {
 	const char *paths[] = { root };
 	struct bino_walk *walk;
-	struct bino_entry *entry;
-	char *listing = NULL;
-	size_t size = 0;
-	FILE *stream = open_memstream(&listing, &size);
 
-	cr_assert_eq(bino_walk_create(paths, 1, 0, &walk), BINO_OK);
+	cr_assert_eq(bino_walk_create(paths, 1, flags, &walk), BINO_OK);
 	cr_assert_eq(bino_walk_set_threads(walk, threads), BINO_OK);
-	while (bino_walk_next(walk, &entry) == BINO_OK)
-		fprintf(stream, "%llu %s\n",
-			(unsigned long long)bino_entry_key(entry).ino,
-			bino_entry_path(entry));
+	cr_assert_eq(bino_walk_set_max_depth(walk, max_depth), BINO_OK);
+	return walk;
+}
+
+/* Text written to a stream in memory, for comparing walks. */
+struct listing {
+	FILE *stream;
+	char *text;
+	size_t size;
+};
+
+static void listing_open(struct listing *listing)
+{
+	listing->text = NULL;
+	listing->size = 0;
+	listing->stream = open_memstream(&listing->text, &listing->size);
+	cr_assert_not_null(listing->stream);
+}
+
+/* The text written; the caller frees it. */
+static char *listing_close(struct listing *listing)
+{
+	cr_assert_eq(fclose(listing->stream), 0);
+	return listing->text;
+}
+
+/* An entry as one line: event, visit, inode, path. */
+static void listing_add(struct listing *listing, struct bino_entry *entry)
+{
+	fprintf(listing->stream, "%d %d %llu %s\n", bino_entry_event(entry),
+		bino_entry_visit(entry),
+		(unsigned long long)bino_entry_key(entry).ino,
+		bino_entry_path(entry));
+}
+
+/* Every entry and visit of a walk, in order; "p" directories pruned if @prune. */
+static char *walk_listing_with(int threads, int flags, int max_depth,
+			       bool prune)
+{
+	struct bino_walk *walk = walk_of_root(threads, flags, max_depth);
+	struct bino_entry *entry;
+	struct listing listing;
+
+	listing_open(&listing);
+	while (bino_walk_next(walk, &entry) == BINO_OK) {
+		listing_add(&listing, entry);
+		if (prune && bino_entry_name(entry)[0] == 'p')
+			bino_walk_prune(walk);
+	}
 	bino_walk_destroy(walk);
-	fclose(stream);
-	return listing;
+	return listing_close(&listing);
+}
+
+static char *walk_listing(int threads)
+{
+	return walk_listing_with(threads, 0, -1, false);
 }
 
 Test(walk_threads, read_ahead_threads_change_neither_entries_nor_order,
@@ -184,33 +229,6 @@ static void build_deep_tree(void)
 	strcpy(root, "/tmp/bino-threads.XXXXXX");
 	cr_assert_not_null(mkdtemp(root));
 	build_level(root, 1);
-}
-
-/* Every entry and visit of a walk, as "visit ino path" lines. */
-static char *walk_listing_with(int threads, int flags, int max_depth,
-			       bool prune)
-{
-	const char *paths[] = { root };
-	struct bino_walk *walk;
-	struct bino_entry *entry;
-	char *listing = NULL;
-	size_t size = 0;
-	FILE *stream = open_memstream(&listing, &size);
-
-	cr_assert_eq(bino_walk_create(paths, 1, flags, &walk), BINO_OK);
-	cr_assert_eq(bino_walk_set_threads(walk, threads), BINO_OK);
-	cr_assert_eq(bino_walk_set_max_depth(walk, max_depth), BINO_OK);
-	while (bino_walk_next(walk, &entry) == BINO_OK) {
-		fprintf(stream, "%d %d %llu %s\n", bino_entry_event(entry),
-			bino_entry_visit(entry),
-			(unsigned long long)bino_entry_key(entry).ino,
-			bino_entry_path(entry));
-		if (prune && bino_entry_name(entry)[0] == 'p')
-			bino_walk_prune(walk);
-	}
-	bino_walk_destroy(walk);
-	fclose(stream);
-	return listing;
 }
 
 static size_t count_lines(const char *text)
@@ -301,24 +319,17 @@ Test(walk_threads, walk_ended_early_with_directories_read_ahead_leaves_no_fd_ope
  */
 static char *walk_listing_starved(void)
 {
-	const char *paths[] = { root };
-	struct bino_walk *walk;
+	struct bino_walk *walk = walk_of_root(4, 0, -1);
 	struct bino_entry *entry;
-	char *listing = NULL;
-	size_t size = 0;
-	FILE *stream = open_memstream(&listing, &size);
+	struct listing listing;
 	int fds[200], n_fds = 0;
 
-	cr_assert_eq(bino_walk_create(paths, 1, 0, &walk), BINO_OK);
-	cr_assert_eq(bino_walk_set_threads(walk, 4), BINO_OK);
+	listing_open(&listing);
 	while (bino_walk_next(walk, &entry) == BINO_OK) {
 		cr_assert_neq(bino_entry_event(entry), BINO_EVENT_ERROR,
 			      "%s: %s", bino_entry_path(entry),
 			      strerror(bino_entry_errno(entry)));
-		fprintf(stream, "%d %d %llu %s\n", bino_entry_event(entry),
-			bino_entry_visit(entry),
-			(unsigned long long)bino_entry_key(entry).ino,
-			bino_entry_path(entry));
+		listing_add(&listing, entry);
 		if (n_fds == 0 && bino_entry_depth(entry) == DEEP_LEVELS - 1) {
 			int fd;
 
@@ -328,11 +339,10 @@ static char *walk_listing_starved(void)
 		}
 	}
 	bino_walk_destroy(walk);
-	fclose(stream);
 	cr_assert_gt(n_fds, 0);
 	while (n_fds > 0)
 		close(fds[--n_fds]);
-	return listing;
+	return listing_close(&listing);
 }
 
 Test(walk_threads, caller_taking_every_spare_fd_mid_walk_still_gets_every_entry,
@@ -356,28 +366,23 @@ Test(walk_threads, caller_taking_every_spare_fd_mid_walk_still_gets_every_entry,
 /* Every entry with what bino_entry_stat() gives for it, as lines. */
 static char *stat_listing(int threads, int flags)
 {
-	const char *paths[] = { root };
-	struct bino_walk *walk;
+	struct bino_walk *walk = walk_of_root(threads, flags, -1);
 	struct bino_entry *entry;
-	char *listing = NULL;
-	size_t size = 0;
-	FILE *stream = open_memstream(&listing, &size);
+	struct listing listing;
 
-	cr_assert_eq(bino_walk_create(paths, 1, flags, &walk), BINO_OK);
-	cr_assert_eq(bino_walk_set_threads(walk, threads), BINO_OK);
+	listing_open(&listing);
 	while (bino_walk_next(walk, &entry) == BINO_OK) {
 		struct bino_stat st;
 
 		cr_assert_eq(bino_entry_stat(entry, &st), BINO_OK, "%s",
 			     bino_entry_path(entry));
-		fprintf(stream, "%s %o %u %llu %lld.%09u\n",
+		fprintf(listing.stream, "%s %o %u %llu %lld.%09u\n",
 			bino_entry_path(entry), st.mode, (unsigned)st.nlink,
 			(unsigned long long)st.size, (long long)st.mtime.sec,
 			(unsigned)st.mtime.nsec);
 	}
 	bino_walk_destroy(walk);
-	fclose(stream);
-	return listing;
+	return listing_close(&listing);
 }
 
 Test(walk_threads, entries_stat_ahead_by_helpers_equal_the_callers_own_stat,
