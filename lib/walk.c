@@ -12,18 +12,18 @@
  *  - walk_enter(): each directory is read whole with getdents64 when it is
  *    entered.  Its fd is then needed only to open or stat children, so it can
  *    be closed under fd pressure (walk_evict_fd) and reopened from the
- *    nearest open ancestor, name by name (walk_frame_fd): open fds stay
+ *    nearest open ancestor, name by name (bino__walk_frame_fd): open fds stay
  *    bounded and paths may be longer than PATH_MAX.
- *  - Helper threads (dirread.c): the pool opens, stats and reads
- *    directories ahead of the walk, in its order (a helper queues the
- *    subdirectories of what it read; walk_schedule() hands it those of the
- *    frames it has not), and walk_next_child() takes a child's results
- *    (struct dirjob) when it reaches it, so the output and its order are
- *    those of the walk alone.  A frame with jobs out keeps its fd open;
- *    jobs and pinned frames have their share of the fd budget, and EMFILE
- *    cancels the jobs (walk_cancel_jobs).  With BINO_WALK_STAT_AHEAD the
- *    helpers also stat the entries, while the caller asks for their stats
- *    (counted per frame), and bino_entry_stat() takes those.
+ *  - Helper threads (walk_ahead.c, over the pool of dirread.c): they open,
+ *    stat and read directories ahead of the walk, in its order, and
+ *    walk_next_child() takes a child's results (struct dirjob) when it
+ *    reaches it, so the output and its order are those of the walk alone.
+ *    A frame with jobs out keeps its fd open; jobs and pinned frames have
+ *    their share of the fd budget, and EMFILE cancels the jobs.  With
+ *    BINO_WALK_STAT_AHEAD the helpers also stat the entries, while the
+ *    caller asks for their stats (counted per frame, here).
+ *  - What the caller reads of an entry is entry.c's; the state the three
+ *    files share is walk_state.h.
  *  - walk_visit_stat(): a name that may be a directory is stat'ed (opened
  *    first if the walk may enter it) and identified: bino__identify() turns
  *    the statx result into a (dev, subvolid, ino) key, given where the
@@ -37,7 +37,7 @@
  *  - walk->after: what the next call owes the caller for the entry just
  *    returned (enter the directory, report its error, visit it post-order).
  */
-#include "internal.h"
+#include "walk_state.h"
 
 #include <assert.h>
 #include <dirent.h>
@@ -52,30 +52,9 @@
 #include <unistd.h>
 
 #include "array.h"
-#include "dirread.h"
-#include "identity.h"
 #include "mounts.h"
-#include "statx.h"
 
 #define FD_BUDGET_MAX 512
-/*
- * Jobs out per helper thread, and in all; each may hold an fd and a
- * directory.  Below JOBS_MIN_FDS of fd budget the walk reads alone.
- */
-#define JOBS_PER_HELPER 128
-#define JOBS_MAX 128
-#define JOBS_MIN_FDS 64
-/* How many frames below the top walk_schedule() looks at for children to read. */
-#define SCHEDULE_LEVELS 8
-/*
- * Jobs a frame may have out at first.  A child that holds subdirectories
- * has helpers read below it, and its next sibling is needed only after all
- * that: the frame keeps to this.  Each child without subdirectories
- * doubles it, up to the bound, as then the walk needs the next siblings
- * soon.  Without the cap, a directory of many subdirectories filled the
- * bound with children read long before the walk needed them.
- */
-#define FRAME_JOBS_FIRST 2
 #define FD_RESERVED_FOR_CALLER 8
 /*
  * Where nothing can tell subvolumes apart (an NFSv4.0 client), every
@@ -90,98 +69,6 @@
 	 BINO_WALK_NO_STATX_SUBVOL | BINO_WALK_NO_SUBVOL_IOCTL |            \
 	 BINO_WALK_STAT_AHEAD)
 
-/* A directory being read: one per level of the walk, child to parent. */
-struct dir_frame {
-	struct dir_frame *parent; /* NULL at depth 0 */
-	int fd; /* -1 while evicted */
-	char *name; /* relative to the parent; the start path at depth 0 */
-	bool followed; /* reached through a symbolic link */
-	size_t path_len; /* of its path in walk->path */
-	size_t name_offset; /* of its name in walk->path */
-	int depth;
-	struct bino_identity id; /* children inherit it; loops compare to it */
-	struct bino_kstatx stx; /* for the post-order visit and reopening */
-	bool stat_children; /* d_ino or d_type cannot be trusted here */
-	char *records; /* its entries, read whole: struct dir_record */
-	struct dirjob *job; /* the helper's job that read them, or NULL */
-	size_t records_len;
-	size_t next_record; /* offset of the next child in records */
-	size_t next_index; /* its index: job->stats[] are by index */
-	size_t n_from_readdir; /* children identified from readdir */
-	size_t n_stats_asked; /* of those, how many the caller stat'ed */
-	size_t next_submit; /* offset of the next child to consider for a job */
-	struct dirjob *jobs; /* its children's jobs out, in record order */
-	int n_jobs; /* how many */
-	int jobs_cap; /* how many it may have (FRAME_JOBS_FIRST) */
-	struct dirjob *jobs_tail;
-};
-
-/* The entry returned to the caller; its path is walk->path. */
-struct bino_entry {
-	struct bino_walk *walk;
-	size_t name_offset; /* of the name in walk->path */
-	int depth;
-	enum bino_event event;
-	enum bino_visit visit;
-	enum bino_type type;
-	struct bino_identity id;
-	enum bino_error error; /* for BINO_EVENT_ERROR and uncertain ids */
-	int error_errno;
-	const char *loop_ancestor; /* walk->ancestor_path, for a loop */
-	bool have_stx; /* stx is filled (else bino_entry_stat() stats) */
-	struct bino_kstatx stx;
-	bool followed; /* reached through a symbolic link */
-	bool stat_failed; /* bino_entry_stat() failed once: do not retry */
-	bool from_readdir; /* identified from readdir: a child of walk->top */
-};
-
-/* What the next bino_walk_next() owes for the entry just returned. */
-enum walk_after {
-	AFTER_NOTHING,
-	AFTER_ENTER, /* walk->pending_fd is the directory to read */
-	AFTER_ERROR, /* report walk->pending_error, then maybe POST */
-	AFTER_POST, /* visit the directory just returned post-order */
-	AFTER_POST_SAVED, /* the same, for walk->saved_entry */
-};
-
-/* The walk's state, passed first to every walk_* helper. */
-struct bino_walk {
-	/* What the caller asked for. */
-	int flags; /* enum bino_walk_flags */
-	int max_depth; /* -1: no limit */
-	bool started; /* settings are refused once true */
-	char **start_paths;
-	size_t n_start_paths;
-	size_t next_start; /* index of the start path to walk next */
-	int threads;
-	struct bino_dirread *pool; /* NULL with one thread */
-	struct bino_identifier identifier; /* its mount tables, its sources */
-
-	/* Where the walk is. */
-	struct dir_frame *top; /* the directory being read; NULL between starts */
-	struct bino_identity start_id; /* for XDEV and SAME_SUBVOL */
-	int open_fds; /* frame fds and pending_fd, kept within fd_budget */
-	int fd_budget;
-
-	/* The current entry's path, and a loop's ancestor's (grown, never shrunk). */
-	char *path;
-	size_t path_len;
-	size_t path_cap;
-	char *ancestor_path;
-	size_t ancestor_cap;
-
-	/* The entry returned, and what the next call owes for it. */
-	struct bino_entry entry;
-	enum walk_after after;
-	bool pruned; /* bino_walk_prune() since the entry was returned */
-	int pending_fd; /* AFTER_ENTER: the directory, opened */
-	struct bino_kstatx pending_stx;
-	struct dirjob *pending_job; /* a helper read it: its records, children */
-	enum bino_error pending_error; /* AFTER_ERROR: what to report */
-	int pending_errno;
-	bool post_after_error; /* AFTER_ERROR: then visit it post-order */
-	struct bino_entry saved_entry; /* a directory whose error came between */
-};
 
 /* ---- paths ------------------------------------------------------------- */
 
@@ -283,29 +170,6 @@ static bool walk_evict_fd(struct bino_walk *walk)
 	return true;
 }
 
-/*
- * Give up every job out, of every frame: their fds are closed and the
- * frames they pinned can be evicted.  For EMFILE: the caller opened more.
- */
-static bool walk_cancel_jobs(struct bino_walk *walk)
-{
-	struct dir_frame *frame;
-	struct dirjob *job;
-	bool any = false;
-
-	for (frame = walk->top; frame; frame = frame->parent) {
-		while ((job = frame->jobs)) {
-			frame->jobs = job->later;
-			bino__dirread_cancel(walk->pool, job);
-			any = true;
-		}
-		frame->jobs_tail = NULL;
-		frame->n_jobs = 0;
-		frame->next_submit = frame->records_len; /* none again */
-	}
-	return any;
-}
-
 /* openat() that makes room in the budget, and again on EMFILE/ENFILE. */
 static int walk_openat(struct bino_walk *walk, int dirfd, const char *name,
 		       int oflags)
@@ -318,22 +182,17 @@ static int walk_openat(struct bino_walk *walk, int dirfd, const char *name,
 		fd = openat(dirfd, name, oflags | O_CLOEXEC);
 		if (fd >= 0 || (errno != EMFILE && errno != ENFILE))
 			return fd;
-		if (!walk_evict_fd(walk) && !walk_cancel_jobs(walk))
+		if (!walk_evict_fd(walk) && !bino__walk_cancel_jobs(walk))
 			return fd;
 	}
-}
-
-static int dir_open_flags(bool follow)
-{
-	return O_RDONLY | O_DIRECTORY | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW);
 }
 
 /*
  * The fd of a frame, reopened if it was evicted: from the nearest ancestor
  * still open, one name at a time, then checked to be the same directory.
  */
-static int walk_frame_fd(struct bino_walk *walk, struct dir_frame *frame,
-			 enum bino_error *error)
+int bino__walk_frame_fd(struct bino_walk *walk, struct dir_frame *frame,
+			enum bino_error *error)
 {
 	struct dir_frame **chain;
 	struct dir_frame *base;
@@ -603,11 +462,6 @@ static void walk_plan_dir_error(struct bino_walk *walk, enum bino_error error,
 	walk->post_after_error = walk->flags & BINO_WALK_POST_ORDER;
 }
 
-static bool want_descent(const struct bino_walk *walk, int depth)
-{
-	return walk->max_depth < 0 || depth < walk->max_depth;
-}
-
 /* A name for walk_visit_stat() to stat, identify and perhaps open. */
 struct walk_visit {
 	struct bino_inode_at at; /* at.fd is -1: the visit opens it */
@@ -713,93 +567,6 @@ static enum bino_error walk_next_start(struct bino_walk *walk)
 	return BINO_OK;
 }
 
-static const struct dir_record *frame_record(const struct dir_frame *frame,
-					     size_t offset)
-{
-	return (const void *)(frame->records + offset);
-}
-
-/* The offset of the record after the one at @offset. */
-static size_t frame_record_next(const struct dir_frame *frame, size_t offset)
-{
-	return offset + bino__dir_record_size(
-				strlen(frame_record(frame, offset)->name));
-}
-
-/*
- * Hand the pool the subdirectories ahead of the walk, those of the top frame
- * first, while jobs may be out.  Only children the walk will open: DT_DIR,
- * within the depth limit; a frame whose fd was evicted has none read ahead.
- */
-static void walk_schedule(struct bino_walk *walk)
-{
-	struct dir_frame *frame = walk->top;
-	bool soon = true;
-	int levels;
-
-	for (levels = 0; frame && levels < SCHEDULE_LEVELS;
-	     levels++, frame = frame->parent) {
-		if (frame->fd < 0 || !want_descent(walk, frame->depth + 1))
-			continue;
-		if (frame->next_submit < frame->next_record)
-			frame->next_submit = frame->next_record;
-		while (frame->next_submit < frame->records_len) {
-			size_t offset = frame->next_submit;
-			const struct dir_record *record =
-				frame_record(frame, offset);
-			struct dirjob *job;
-
-			if (record->type != DT_DIR) {
-				frame->next_submit = frame_record_next(frame, offset);
-				continue;
-			}
-			if (frame->n_jobs >= frame->jobs_cap)
-				break;
-			/*
-			 * The first frame from the top with a child to read
-			 * has the one the walk needs next: at the front.
-			 */
-			job = bino__dirread_submit(walk->pool, frame->fd,
-						   record->name, frame->depth + 1,
-						   offset, frame->jobs_tail, soon);
-			if (!job)
-				return; /* at the bound: the walk reads it */
-			frame->next_submit = frame_record_next(frame, offset);
-			if (frame->jobs_tail)
-				frame->jobs_tail->later = job;
-			else
-				frame->jobs = job;
-			frame->jobs_tail = job;
-			frame->n_jobs++;
-		}
-		if (frame->jobs)
-			soon = false;
-	}
-}
-
-/*
- * The job for the child at @offset of the top frame, taken back with its
- * results, or NULL if it has none.
- */
-static struct dirjob *walk_take_job(struct bino_walk *walk, size_t offset)
-{
-	struct dir_frame *frame = walk->top;
-	struct dirjob *job = frame->jobs;
-
-	if (!job || job->record_offset != offset)
-		return NULL;
-	frame->jobs = job->later;
-	if (!frame->jobs)
-		frame->jobs_tail = NULL;
-	frame->n_jobs--;
-	bino__dirread_finish(walk->pool, job);
-	if (job->n_dirs > 0)
-		frame->jobs_cap = FRAME_JOBS_FIRST;
-	else if (frame->jobs_cap < JOBS_MAX)
-		frame->jobs_cap *= 2;
-	return job;
-}
-
 /* Push the directory just returned and read it (unless a helper did). */
 static enum bino_error walk_enter(struct bino_walk *walk)
 {
@@ -826,7 +593,6 @@ static enum bino_error walk_enter(struct bino_walk *walk)
 	walk->pending_fd = -1;
 	walk->top = frame;
 	frame->stat_children = !frame_trusts_readdir(walk, frame);
-	frame->jobs_cap = FRAME_JOBS_FIRST;
 	if (walk->pending_job) {
 		struct dirjob *job = walk->pending_job;
 
@@ -858,7 +624,7 @@ static enum bino_error walk_enter(struct bino_walk *walk)
 		return BINO_OK;
 	}
 	if (walk->pool)
-		walk_schedule(walk);
+		bino__walk_schedule(walk);
 	return BINO_ERROR_STOP_ITERATION; /* nothing to report: go on */
 
 out_frame:
@@ -892,25 +658,6 @@ static void walk_pop(struct bino_walk *walk)
 		free(frame->records);
 	free(frame->name);
 	free(frame);
-}
-
-/*
- * A helper's lstat of the child @record, the @index-th of @frame, if it
- * made one and the name still held the inode readdir gave (else the walk
- * stats, and sees what changed, itself).
- */
-static const struct bino_kstatx *frame_stat_ahead(const struct dir_frame *frame,
-						  size_t index,
-						  const struct dir_record *record)
-{
-	const struct bino_kstatx *stx;
-
-	if (!frame->job || index >= frame->job->n_stats)
-		return NULL;
-	stx = &frame->job->stats[index];
-	if (!stx->mask || stx->ino != record->ino)
-		return NULL;
-	return stx;
 }
 
 /* The post-order visit of the top frame, which is then popped. */
@@ -950,7 +697,7 @@ static enum bino_error walk_next_child(struct bino_walk *walk)
 	offset = frame->next_record;
 	record = frame_record(frame, offset);
 	frame->next_record = frame_record_next(frame, offset);
-	ahead = frame_stat_ahead(frame, frame->next_index++, record);
+	ahead = bino__frame_stat_ahead(frame, frame->next_index++, record);
 	walk_path_truncate(walk, frame->path_len);
 	if (walk_path_push(walk, record->name, &name_offset) != 0)
 		return BINO_ERROR_NO_MEMORY;
@@ -979,7 +726,7 @@ static enum bino_error walk_next_child(struct bino_walk *walk)
 		walk->after = AFTER_NOTHING;
 		return BINO_OK;
 	}
-	dirfd = walk_frame_fd(walk, frame, &error);
+	dirfd = bino__walk_frame_fd(walk, frame, &error);
 	if (dirfd < 0) {
 		/* The directory is gone or replaced: report it, skip the rest. */
 		walk_entry_error(walk, frame->name_offset, frame->depth, error,
@@ -996,7 +743,7 @@ static enum bino_error walk_next_child(struct bino_walk *walk)
 		.depth = frame->depth + 1,
 		.maybe_dir = may_be_dir,
 		.ahead = ahead,
-		.job = is_dir && walk->pool ? walk_take_job(walk, offset) : NULL,
+		.job = is_dir && walk->pool ? bino__walk_take_job(walk, offset) : NULL,
 	};
 	if (visit.job && visit.job->fd < 0 &&
 	    (visit.job->open_errno == EMFILE || visit.job->open_errno == ENFILE)) {
@@ -1007,7 +754,7 @@ static enum bino_error walk_next_child(struct bino_walk *walk)
 	walk_visit_stat(walk, &visit);
 	if (visit.job) {
 		bino__dirread_release(walk->pool, visit.job);
-		walk_schedule(walk);
+		bino__walk_schedule(walk);
 	}
 	return BINO_OK;
 }
@@ -1083,38 +830,6 @@ BINO_PUBLIC enum bino_error bino_walk_set_max_depth(struct bino_walk *walk,
 	return BINO_OK;
 }
 
-/*
- * The helper threads, if asked for and the fd budget leaves room for jobs;
- * without them the walk makes every call itself, as it only saves time.
- */
-static void walk_start_pool(struct bino_walk *walk)
-{
-	struct dirread_config config = {
-		.helpers = walk->threads - 1,
-		.jobs_max = walk->fd_budget / 4,
-		.oflags = dir_open_flags(walk->flags & BINO_WALK_FOLLOW_ALL),
-		.max_depth = walk->max_depth,
-		.stat_ahead = walk->flags & BINO_WALK_STAT_AHEAD,
-	};
-
-	if (config.helpers < 1 || walk->fd_budget < JOBS_MIN_FDS)
-		return;
-	if (config.jobs_max > JOBS_MAX)
-		config.jobs_max = JOBS_MAX;
-	if (config.jobs_max > JOBS_PER_HELPER * config.helpers)
-		config.jobs_max = JOBS_PER_HELPER * config.helpers;
-	if (config.jobs_max < 1 ||
-	    bino__dirread_create(&config, &walk->pool) != 0) {
-		walk->pool = NULL;
-		return;
-	}
-	/*
-	 * Each job out may hold an fd, and pin its parent's (a frame with jobs
-	 * out is not evicted): the frames keep to the rest.
-	 */
-	walk->fd_budget -= 2 * config.jobs_max;
-}
-
 /* Settle what the previous entry left owing; BINO_OK if it yields an entry. */
 static enum bino_error walk_settle_after(struct bino_walk *walk)
 {
@@ -1163,7 +878,7 @@ BINO_PUBLIC enum bino_error bino_walk_next(struct bino_walk *walk,
 	if (!walk || !ret)
 		return BINO_ERROR_INVALID_ARGUMENT;
 	if (!walk->started)
-		walk_start_pool(walk);
+		bino__walk_start_helpers(walk);
 	walk->started = true;
 	err = walk_settle_after(walk);
 	walk->pruned = false;
@@ -1227,171 +942,4 @@ bino_walk_mounts(const struct bino_walk *walk)
 	if (!walk)
 		return NULL;
 	return walk->identifier.mounts;
-}
-
-BINO_PUBLIC const char *bino_entry_path(const struct bino_entry *entry)
-{
-	if (!entry)
-		return NULL;
-	return entry->walk->path;
-}
-
-BINO_PUBLIC size_t bino_entry_path_length(const struct bino_entry *entry)
-{
-	if (!entry)
-		return 0;
-	return entry->walk->path_len;
-}
-
-BINO_PUBLIC const char *bino_entry_name(const struct bino_entry *entry)
-{
-	if (!entry)
-		return NULL;
-	return entry->walk->path + entry->name_offset;
-}
-
-BINO_PUBLIC int bino_entry_depth(const struct bino_entry *entry)
-{
-	if (!entry)
-		return 0;
-	return entry->depth;
-}
-
-BINO_PUBLIC enum bino_event bino_entry_event(const struct bino_entry *entry)
-{
-	if (!entry)
-		return 0;
-	return entry->event;
-}
-
-BINO_PUBLIC enum bino_visit bino_entry_visit(const struct bino_entry *entry)
-{
-	if (!entry)
-		return 0;
-	return entry->visit;
-}
-
-BINO_PUBLIC enum bino_type bino_entry_type(const struct bino_entry *entry)
-{
-	if (!entry)
-		return 0;
-	return entry->type;
-}
-
-BINO_PUBLIC int bino_entry_flags(const struct bino_entry *entry)
-{
-	if (!entry)
-		return 0;
-	return entry->id.flags;
-}
-
-BINO_PUBLIC struct bino_key bino_entry_key(const struct bino_entry *entry)
-{
-	if (!entry)
-		return (struct bino_key){ 0 };
-	return entry->id.key;
-}
-
-BINO_PUBLIC uint64_t bino_entry_st_dev(const struct bino_entry *entry)
-{
-	if (!entry)
-		return 0;
-	return entry->id.raw_dev;
-}
-
-BINO_PUBLIC enum bino_source bino_entry_source(const struct bino_entry *entry)
-{
-	if (!entry)
-		return 0;
-	return entry->id.source;
-}
-
-BINO_PUBLIC enum bino_error bino_entry_error(const struct bino_entry *entry)
-{
-	if (!entry)
-		return BINO_ERROR_INVALID_ARGUMENT;
-	return entry->error;
-}
-
-BINO_PUBLIC int bino_entry_errno(const struct bino_entry *entry)
-{
-	if (!entry)
-		return 0;
-	return entry->error_errno;
-}
-
-BINO_PUBLIC const char *
-bino_entry_loop_ancestor(const struct bino_entry *entry)
-{
-	if (!entry)
-		return NULL;
-	return entry->event == BINO_EVENT_LOOP ? entry->loop_ancestor : NULL;
-}
-
-BINO_PUBLIC const struct bino_mount *
-bino_entry_mount(const struct bino_entry *entry)
-{
-	if (!entry)
-		return NULL;
-	return entry->id.mount;
-}
-
-static struct bino_timestamp timestamp(const struct bino_kstatx_timestamp *ts)
-{
-	struct bino_timestamp result = { .sec = ts->tv_sec, .nsec = ts->tv_nsec };
-
-	return result;
-}
-
-BINO_PUBLIC enum bino_error bino_entry_stat(struct bino_entry *entry,
-					    struct bino_stat *ret)
-{
-	struct bino_walk *walk;
-	const struct bino_kstatx *stx;
-	enum bino_error error;
-
-	if (!entry || !ret || entry->event == BINO_EVENT_ERROR)
-		return BINO_ERROR_INVALID_ARGUMENT;
-	walk = entry->walk;
-	stx = &entry->stx;
-	if (entry->from_readdir && walk->top) {
-		walk->top->n_stats_asked++;
-		entry->from_readdir = false; /* counted once */
-	}
-	if (!entry->have_stx) {
-		int dirfd;
-
-		if (entry->stat_failed || !walk->top)
-			return BINO_ERROR_STAT_FAILED;
-		dirfd = walk_frame_fd(walk, walk->top, &error);
-		if (dirfd < 0 ||
-		    bino__statx(dirfd, bino_entry_name(entry),
-				entry->followed ? 0 : AT_SYMLINK_NOFOLLOW,
-				&entry->stx) != 0) {
-			entry->stat_failed = true;
-			return BINO_ERROR_STAT_FAILED;
-		}
-		if (entry->stx.ino != entry->id.key.ino) {
-			/* Replaced since readdir: not the inode identified. */
-			entry->stat_failed = true;
-			errno = ESTALE;
-			return BINO_ERROR_STAT_FAILED;
-		}
-		entry->have_stx = true;
-	}
-	memset(ret, 0, sizeof(*ret));
-	ret->mode = stx->mode;
-	ret->uid = stx->uid;
-	ret->gid = stx->gid;
-	ret->nlink = stx->nlink;
-	ret->size = stx->size;
-	ret->blocks = stx->blocks;
-	ret->rdev = makedev(stx->rdev_major, stx->rdev_minor);
-	ret->mnt_id = (stx->mask & BINO_STATX_MNT_ID) ? stx->mnt_id : 0;
-	ret->atime = timestamp(&stx->atime);
-	ret->mtime = timestamp(&stx->mtime);
-	ret->ctime = timestamp(&stx->ctime);
-	ret->btime = timestamp(&stx->btime);
-	ret->has_btime = stx->mask & BINO_STATX_BTIME;
-	return BINO_OK;
 }
