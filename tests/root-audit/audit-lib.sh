@@ -5,25 +5,14 @@ AUDIT_TESTS_DIR=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../root/lib.sh
 source "$AUDIT_TESTS_DIR/../root/lib.sh"
 
-# audit NAME ARGS...: run "btrfs-ino audit ARGS" with stdout in $OUT/NAME,
-# stderr in $OUT/NAME.err and the exit status in AUDIT_RC.
+# audit NAME ARGS...: run_cli audit, the exit status in AUDIT_RC.
 audit() {
-	local name=$1
-	shift
-	AUDIT_RC=0
-	"$BTRFS_INO" audit "$@" >"$OUT/$name" 2>"$OUT/$name.err" || AUDIT_RC=$?
-	if ((AUDIT_RC >= 128)); then
-		fail "btrfs-ino audit $* died of signal $((AUDIT_RC - 128))"
-		sed -n '1,20s/^/  stderr: /p' "$OUT/$name.err" >&2
-	fi
+	run_cli audit "$@"
+	AUDIT_RC=$RUN_RC
 }
 
 check_audit_rc() {
-	local name=$1 expected=$2
-	if [[ $AUDIT_RC != "$expected" ]]; then
-		fail "$name: exit status expected $expected, got $AUDIT_RC"
-		sed -n '1,10s/^/  stderr: /p' "$OUT/$name.err" >&2
-	fi
+	check_rc "$1" "$AUDIT_RC" "$2"
 }
 
 # audit_counts NAME: "LOOP HARDLINK PLAIN" of the first export in the JSON.

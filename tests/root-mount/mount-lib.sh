@@ -22,24 +22,16 @@ mount_table() {
 		$1 == mnt || index($1, mnt "/") == 1 { print $1 "\t" $2 "\t" $3 }' | sort
 }
 
-# mount_cmd NAME ARGS...: run "btrfs-ino mount ARGS" with stdout in
-# $OUT/NAME, stderr in $OUT/NAME.err and the exit status in MOUNT_RC.
+# mount_cmd NAME ARGS...: run_cli mount -q, the exit status in MOUNT_RC.
 mount_cmd() {
 	local name=$1
 	shift
-	MOUNT_RC=0
-	"$BTRFS_INO" mount -q "$@" >"$OUT/$name" 2>"$OUT/$name.err" || MOUNT_RC=$?
-	if ((MOUNT_RC >= 128)); then
-		fail "btrfs-ino mount $* died of signal $((MOUNT_RC - 128))"
-	fi
+	run_cli mount "$name" -q "$@"
+	MOUNT_RC=$RUN_RC
 }
 
 check_mount_rc() {
-	local name=$1 expected=$2
-	if [[ $MOUNT_RC != "$expected" ]]; then
-		fail "$name: exit status expected $expected, got $MOUNT_RC"
-		sed -n '1,10s/^/  stderr: /p' "$OUT/$name.err" >&2
-	fi
+	check_rc "$1" "$MOUNT_RC" "$2"
 }
 
 # expected_mount_lines: the "mount UUID=... subvolid=N on PATH" line of every

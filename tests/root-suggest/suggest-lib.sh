@@ -15,24 +15,16 @@ setup_export() {
 	printf '%s\n' "$FEX 127.0.0.1(rw,async,no_subtree_check,no_root_squash)" >"$EXPORTS"
 }
 
-# suggest NAME ARGS...: run "btrfs-ino suggest ARGS" with stdout in
-# $OUT/NAME, stderr in $OUT/NAME.err and the exit status in SUGGEST_RC.
+# suggest NAME ARGS...: run_cli suggest -q, the exit status in SUGGEST_RC.
 suggest() {
 	local name=$1
 	shift
-	SUGGEST_RC=0
-	"$BTRFS_INO" suggest -q "$@" >"$OUT/$name" 2>"$OUT/$name.err" || SUGGEST_RC=$?
-	if ((SUGGEST_RC >= 128)); then
-		fail "btrfs-ino suggest $* died of signal $((SUGGEST_RC - 128))"
-	fi
+	run_cli suggest "$name" -q "$@"
+	SUGGEST_RC=$RUN_RC
 }
 
 check_suggest_rc() {
-	local name=$1 expected=$2
-	if [[ $SUGGEST_RC != "$expected" ]]; then
-		fail "$name: exit status expected $expected, got $SUGGEST_RC"
-		sed -n '1,10s/^/  stderr: /p' "$OUT/$name.err" >&2
-	fi
+	check_rc "$1" "$SUGGEST_RC" "$2"
 }
 
 # expected_subvols: "ID<TAB>PATH" of every subvolume below $FEX, sorted by

@@ -156,18 +156,36 @@ cleanup_scratch() {
 # ---------------------------------------------------------------------------
 # Running the CLI
 
-# walk NAME ARGS...: run "btrfs-ino walk ARGS" with stdout in $OUT/NAME,
-# stderr in $OUT/NAME.err and the exit status in WALK_RC.  Never aborts the
-# test; a death by signal is reported.
-walk() {
-	local name=$1
-	shift
-	WALK_RC=0
-	"$BTRFS_INO" walk "$@" >"$OUT/$name" 2>"$OUT/$name.err" || WALK_RC=$?
-	if ((WALK_RC >= 128)); then
-		fail "btrfs-ino walk $* died of signal $((WALK_RC - 128))"
+# run_cli SUBCOMMAND NAME ARGS...: run "btrfs-ino SUBCOMMAND ARGS" with
+# stdout in $OUT/NAME, stderr in $OUT/NAME.err and the exit status in
+# RUN_RC.  Never aborts the test; a death by signal is reported.  The
+# walk, audit, suggest and mount tests each wrap it.
+run_cli() {
+	local subcommand=$1 name=$2
+	shift 2
+	RUN_RC=0
+	"$BTRFS_INO" "$subcommand" "$@" >"$OUT/$name" 2>"$OUT/$name.err" || RUN_RC=$?
+	if ((RUN_RC >= 128)); then
+		fail "btrfs-ino $subcommand $* died of signal $((RUN_RC - 128))"
 		sed -n '1,20s/^/  stderr: /p' "$OUT/$name.err" >&2
 	fi
+}
+
+# check_rc NAME RC EXPECTED: the command run as NAME exited with RC, one of
+# EXPECTED (a space-separated list of allowed values); else fail, with its
+# stderr.
+check_rc() {
+	local name=$1 rc=$2 expected=$3
+	if [[ " $expected " != *" $rc "* ]]; then
+		fail "$name: exit status expected $expected, got $rc"
+		sed -n '1,10s/^/  stderr: /p' "$OUT/$name.err" >&2
+	fi
+}
+
+# walk NAME ARGS...: run_cli walk, the exit status in WALK_RC.
+walk() {
+	run_cli walk "$@"
+	WALK_RC=$RUN_RC
 }
 
 # walk_tsv FILE: path, dev, subvolid, ino, type of each "entry" record.
@@ -231,11 +249,7 @@ check_files_eq() {
 # check_walk_rc NAME EXPECTED: the walk run as NAME exited with EXPECTED
 # (a space-separated list of allowed values).
 check_walk_rc() {
-	local name=$1 expected=$2
-	if [[ " $expected " != *" $WALK_RC "* ]]; then
-		fail "$name: exit status expected $expected, got $WALK_RC"
-		sed -n '1,10s/^/  stderr: /p' "$OUT/$name.err" >&2
-	fi
+	check_rc "$1" "$WALK_RC" "$2"
 }
 
 # check_json NAME: every line of the walk's stdout is a JSON object.
