@@ -229,9 +229,19 @@ int output_end(struct output *out)
 	bool failed;
 
 	if (out->format == OUTPUT_JSON && !out->record) {
-		line_append(out, "}", 1);
-		if (!out->failed)
-			fwrite(out->line, 1, out->line_len, out->stream);
+		/*
+		 * One write of the whole line, without stdio's lock: the
+		 * stream is this thread's, and a walk writes a line an entry.
+		 */
+		line_append(out, "}\n", 2);
+		failed = out->failed;
+		out->failed = false;
+		if (failed) {
+			errno = ENOMEM;
+			return -1;
+		}
+		fwrite_unlocked(out->line, 1, out->line_len, out->stream);
+		return ferror_unlocked(out->stream) ? -1 : 0;
 	} else if (out->format == OUTPUT_JSON) {
 		const char *text = json_object_to_json_string_ext(
 			out->record,
