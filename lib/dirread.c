@@ -113,7 +113,7 @@ static int dir_append_record(char **records, size_t *len, size_t *cap,
 }
 
 int bino__dir_read(int fd, char **records, size_t *len, size_t *cap,
-		   size_t *n_dirs)
+		   struct dir_counts *counts)
 {
 	char buffer[DIRREAD_BUFFER_SIZE] __attribute__((aligned(8)));
 	struct bino_dirents dirents;
@@ -126,7 +126,8 @@ int bino__dir_read(int fd, char **records, size_t *len, size_t *cap,
 			errno = ENOMEM;
 			return -1;
 		}
-		*n_dirs += dent->d_type == DT_DIR;
+		counts->records++;
+		counts->dirs += dent->d_type == DT_DIR;
 	}
 	return ret;
 }
@@ -137,29 +138,22 @@ int bino__dir_read(int fd, char **records, size_t *len, size_t *cap,
  */
 static void dirjob_stat_entries(struct dirjob *job)
 {
-	size_t offset = 0, n = 0, i = 0;
+	size_t offset, i = 0;
 
-	while (offset < job->records_len) {
-		const struct dir_record *record =
-			(const void *)(job->records + offset);
-
-		offset += bino__dir_record_size(strlen(record->name));
-		if (++n > DIRREAD_STAT_AHEAD_MAX)
-			return;
-	}
-	if (ARRAY_RESERVE(job->stats, job->stats_cap, n))
+	if (job->counts.records > DIRREAD_STAT_AHEAD_MAX ||
+	    ARRAY_RESERVE(job->stats, job->stats_cap, job->counts.records))
 		return;
 	for (offset = 0; offset < job->records_len; i++) {
 		const struct dir_record *record =
-			(const void *)(job->records + offset);
+			bino__dir_record_at(job->records, offset);
 
-		offset += bino__dir_record_size(strlen(record->name));
+		offset = bino__dir_record_next(job->records, offset);
 		if (record->type == DT_DIR ||
 		    bino__statx(job->fd, record->name, AT_SYMLINK_NOFOLLOW,
 				&job->stats[i]) != 0)
 			job->stats[i].mask = 0;
 	}
-	job->n_stats = n;
+	job->n_stats = job->counts.records;
 }
 
 /* Lend a job about to run the buffers of an earlier one; lock held. */
@@ -195,7 +189,7 @@ static void dirjob_run(struct dirjob *job, int oflags, bool stat_ahead)
 		return;
 	}
 	if (bino__dir_read(job->fd, &job->records, &job->records_len,
-			   &job->records_cap, &job->n_dirs) != 0)
+			   &job->records_cap, &job->counts) != 0)
 		job->read_errno = errno;
 	else if (stat_ahead)
 		dirjob_stat_entries(job);
@@ -293,8 +287,8 @@ static void dirread_queue_children(struct bino_dirread *pool,
 		return;
 	while (offset < parent->records_len) {
 		const struct dir_record *record =
-			(const void *)(parent->records + offset);
-		size_t next = offset + bino__dir_record_size(strlen(record->name));
+			bino__dir_record_at(parent->records, offset);
+		size_t next = bino__dir_record_next(parent->records, offset);
 
 		if (record->type == DT_DIR) {
 			if (n++ == CHILDREN_MAX)

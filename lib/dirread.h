@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "statx.h"
 
@@ -17,20 +18,40 @@ struct dir_record {
 	char name[];
 };
 
+/* How many records a directory read has, and of them subdirectories. */
+struct dir_counts {
+	size_t records;
+	size_t dirs;
+};
+
 /* The size a record of @name_len bytes of name takes, padding included. */
 static inline size_t bino__dir_record_size(size_t name_len)
 {
 	return (sizeof(struct dir_record) + name_len + 1 + 7) & ~(size_t)7;
 }
 
+/* The record at @offset of a buffer that bino__dir_read() filled. */
+static inline const struct dir_record *bino__dir_record_at(const char *records,
+							   size_t offset)
+{
+	return (const void *)(records + offset);
+}
+
+/* The offset of the record after the one at @offset. */
+static inline size_t bino__dir_record_next(const char *records, size_t offset)
+{
+	return offset + bino__dir_record_size(
+				strlen(bino__dir_record_at(records, offset)->name));
+}
+
 /*
  * Read the directory open at @fd whole into *@records (grown with
- * ARRAY_RESERVE, capacity *@cap, *@len bytes used), counting the
- * subdirectories (DT_DIR) into *@n_dirs.  Returns 0, or -1 with errno
+ * ARRAY_RESERVE, capacity *@cap, *@len bytes used), counting its records
+ * and subdirectories (DT_DIR) into *@counts.  Returns 0, or -1 with errno
  * (ENOMEM for memory); what was read before an error is kept.
  */
 int bino__dir_read(int fd, char **records, size_t *len, size_t *cap,
-		   size_t *n_dirs);
+		   struct dir_counts *counts);
 
 /*
  * One child directory to open (relative to @dirfd), stat and read whole:
@@ -57,7 +78,7 @@ struct dirjob {
 	char *records; /* read whole unless @read_errno */
 	size_t records_len;
 	size_t records_cap; /* kept with the job when it is reused */
-	size_t n_dirs; /* records of subdirectories (DT_DIR) */
+	struct dir_counts counts; /* of the records */
 	struct bino_kstatx *stats; /* per record, with config.stat_ahead */
 	size_t n_stats; /* records stat'ed: all, or 0 */
 	size_t stats_cap; /* kept with the job when it is reused */

@@ -573,7 +573,8 @@ static enum bino_error walk_enter(struct bino_walk *walk)
 	struct bino_entry *entry = &walk->entry;
 	struct dir_frame *frame = calloc(1, sizeof(*frame));
 	const char *name = walk->path + entry->name_offset;
-	size_t cap = 0, n_dirs = 0;
+	struct dir_counts counts = { 0 };
+	size_t cap = 0;
 	int ret = 0;
 
 	assert(walk->pending_fd >= 0);
@@ -613,7 +614,7 @@ static enum bino_error walk_enter(struct bino_walk *walk)
 		ret = errno ? -1 : 0;
 	} else {
 		ret = bino__dir_read(frame->fd, &frame->records,
-				     &frame->records_len, &cap, &n_dirs);
+				     &frame->records_len, &cap, &counts);
 	}
 	if (ret != 0) {
 		if (errno == ENOMEM)

@@ -131,7 +131,7 @@ struct dirjob *bino__walk_take_job(struct bino_walk *walk, size_t offset)
 		frame->jobs_tail = NULL;
 	frame->n_jobs--;
 	bino__dirread_finish(walk->pool, job);
-	if (job->n_dirs > 0)
+	if (job->counts.dirs > 0)
 		frame->jobs_cap = FRAME_JOBS_FIRST;
 	else if (frame->jobs_cap < JOBS_MAX)
 		frame->jobs_cap *= 2;

@@ -124,15 +124,14 @@ static inline bool want_descent(const struct bino_walk *walk, int depth)
 static inline const struct dir_record *frame_record(const struct dir_frame *frame,
 						    size_t offset)
 {
-	return (const void *)(frame->records + offset);
+	return bino__dir_record_at(frame->records, offset);
 }
 
 /* The offset of the record after the one at @offset. */
 static inline size_t frame_record_next(const struct dir_frame *frame,
 				       size_t offset)
 {
-	return offset + bino__dir_record_size(
-				strlen(frame_record(frame, offset)->name));
+	return bino__dir_record_next(frame->records, offset);
 }
 
 /* walk.c: the fd of @frame, reopened if it was evicted; -1 with *@error. */
