@@ -79,6 +79,8 @@ summarise() {
 		failed=$((failed + $(jq -s '[.[] | select(.result != "OK" and .result != "SKIP" and .result != "EXPECTEDFAIL")] | length' "$log")))
 		skipped=$((skipped + $(jq -s '[.[] | select(.result == "SKIP")] | length' "$log")))
 		jq -r 'select(.result == "SKIP") | "== skipped (counted as failed): \(.name)"' "$log" >&2
+		jq -r 'select(.result != "OK" and .result != "SKIP" and .result != "EXPECTEDFAIL") |
+			"== failed (\(.result)): \(.name)"' "$log" >&2
 		for suite in ${suites//,/ }; do
 			if ! suite_names "$log" | grep -qxF -- "$suite"; then
 				echo "== suite '$suite' ran no test ($(basename -- "$log"))" >&2
