@@ -355,6 +355,7 @@ int bino__dirread_create(const struct dirread_config *config,
 			 struct bino_dirread **ret)
 {
 	struct bino_dirread *pool;
+	pthread_mutexattr_t attr;
 	int i, err;
 
 	if (config->helpers < 1 || config->jobs_max < 1) {
@@ -367,7 +368,15 @@ int bino__dirread_create(const struct dirread_config *config,
 		return -1;
 	pool->config = *config;
 	atomic_init(&pool->stats_wanted, true);
-	pthread_mutex_init(&pool->lock, NULL);
+	pthread_mutexattr_init(&attr);
+	/*
+	 * The lock is held for a few list operations, and the walk and the
+	 * helpers take it per directory: spinning a little on it is cheaper
+	 * than the futex sleep and wake-up of a default mutex.
+	 */
+	pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP);
+	pthread_mutex_init(&pool->lock, &attr);
+	pthread_mutexattr_destroy(&attr);
 	pthread_cond_init(&pool->queued, NULL);
 	pthread_cond_init(&pool->done, NULL);
 	for (i = 0; i < config->helpers; i++) {
