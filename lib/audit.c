@@ -31,10 +31,11 @@
  *    inodes of a subvolume have several names is read from its tree in one
  *    pass (btrfslinks.c), by a helper thread that reads the subvolumes
  *    below the audited path in the walk's order, ahead of it, when that
- *    path is on btrfs; a subvolume the walk reaches first (and every one
- *    below a path on another filesystem) is stat'ed, then read by the
- *    walk's thread once LINKS_AFTER_STATS of its entries needed nlink
- *    (audit_links_known()).  Either way the set read becomes the
+ *    path is on btrfs.  Until the helper has read a subvolume its entries
+ *    are stat'ed; once LINKS_AFTER_STATS of them needed nlink the walk
+ *    waits for the read, sharing it (audit_links_known()).  Below a path
+ *    on another filesystem, a subvolume is read by the walk's thread
+ *    after as many stats.  Either way the set read becomes the
  *    identity's own (ckeys.c), so nothing points into the helper or into
  *    the growing table of identities.
  *
@@ -367,14 +368,25 @@ static bool audit_links_known(struct audit_walk *aw, struct bino_entry *entry,
 		return false;
 	/* Valid until the table's destroy, however many identities follow. */
 	identity = bino__ckey_identity_get(aw->groups, id);
+	/*
+	 * Stat while the helper has not read it (few entries of a subvolume
+	 * may need nlink); once many did, wait for it.
+	 */
 	if (identity->links == CKEY_LINKS_UNREAD && aw->ahead &&
 	    !identity->ahead_asked) {
-		identity->ahead_asked = true;
-		/* Else read here, once it is worth it, as it is not ahead. */
-		if (bino__links_ahead_take(
-			    aw->ahead, level->key.dev, level->key.subvolid,
-			    bino__ckey_identity_links(aw->groups, id)) == 1)
+		switch (bino__links_ahead_take(
+			aw->ahead, level->key.dev, level->key.subvolid,
+			identity->stats + 1 >= LINKS_AFTER_STATS,
+			bino__ckey_identity_links(aw->groups, id))) {
+		case 1:
 			identity->links = CKEY_LINKS_READ;
+			break;
+		case 2:
+			identity->stats++;
+			return false;
+		default: /* read here, once it is worth it */
+			identity->ahead_asked = true;
+		}
 	}
 	if (identity->links == CKEY_LINKS_UNREAD &&
 	    ++identity->stats >= LINKS_AFTER_STATS) {
@@ -541,7 +553,7 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 	if (depth == 0 && is_dir && level->key.subvolid && !aw->ahead &&
 	    !aw->audit->no_tree_search && !export->client_view &&
 	    bino__links_ahead_create(bino_entry_path(entry), level->key.dev,
-				     &aw->ahead) != 0)
+				     LINKS_AFTER_STATS, &aw->ahead) != 0)
 		aw->ahead = NULL;
 	export->entries++;
 	audit_walk_progress(aw, false);

@@ -15,10 +15,12 @@
  *
  * bino__links_ahead: a helper thread that reads the subvolumes below a path
  * this way, in the walk's order, while the audit walks them on another
- * core.  A subvolume the audit reaches before the helper is claimed (the
- * audit stats its entries, or reads it itself when many need nlink); one
- * the helper is still reading makes the audit read the next one meanwhile
- * (bino__links_ahead_take()), so that both threads share the reading.
+ * core.  Until a subvolume is read the audit stats the entries that need
+ * nlink, as a walk meets few in most subvolumes (those whose keys it has
+ * not met before); once many needed it, the audit waits for the read,
+ * reads the subvolume itself if the helper has not reached it, or reads
+ * the next one meanwhile if the helper is on it (bino__links_ahead_take()),
+ * so that the two threads share the reading.
  * What was read is handed over, so that it outlives the helper.
  */
 #include "btrfslinks.h"
@@ -145,13 +147,78 @@ out_args:
 	return ret;
 }
 
+/*
+ * Whether subvolume @subvolid holds an item of an inode number from @ino up
+ * (to the last one): a search for one item.  An item too big for the small
+ * buffer is one found (EOVERFLOW).  0 or -1 with errno.
+ */
+static int has_inode_from(int fd, uint64_t subvolid, uint64_t ino, bool *ret)
+{
+	struct {
+		struct btrfs_ioctl_search_args_v2 args;
+		uint8_t buf[256];
+	} search = { 0 };
+
+	search.args.key.tree_id = subvolid;
+	search.args.key.min_objectid = ino;
+	search.args.key.max_objectid = BTRFS_LAST_FREE_OBJECTID;
+	search.args.key.max_type = 255;
+	search.args.key.max_offset = (uint64_t)-1;
+	search.args.key.max_transid = (uint64_t)-1;
+	search.args.key.nr_items = 1;
+	search.args.buf_size = sizeof(search.buf);
+	if (ioctl(fd, BTRFS_IOC_TREE_SEARCH_V2, &search.args) < 0) {
+		if (errno != EOVERFLOW)
+			return -1;
+		*ret = true;
+		return 0;
+	}
+	*ret = search.args.key.nr_items > 0;
+	return 0;
+}
+
+int bino__btrfs_highest_inode(int fd, uint64_t subvolid, uint64_t *ret)
+{
+	uint64_t low = BTRFS_FIRST_FREE_OBJECTID, high, mid;
+	bool found;
+
+	/* Double until past the last, then halve the gap: some 40 searches. */
+	for (high = 2 * low;; high = high > UINT64_MAX / 2 ? UINT64_MAX : 2 * high) {
+		if (high > BTRFS_LAST_FREE_OBJECTID) {
+			high = BTRFS_LAST_FREE_OBJECTID + 1;
+			break;
+		}
+		if (has_inode_from(fd, subvolid, high, &found) != 0)
+			return -1;
+		if (!found)
+			break;
+		low = high;
+	}
+	/* An item from @low up, none from @high up. */
+	while (high - low > 1) {
+		mid = low + (high - low) / 2;
+		if (has_inode_from(fd, subvolid, mid, &found) != 0)
+			return -1;
+		if (found)
+			low = mid;
+		else
+			high = mid;
+	}
+	*ret = low;
+	return 0;
+}
+
 /* ---- reading ahead ------------------------------------------------------ */
 
 enum ahead_state {
 	AHEAD_PENDING,
 	AHEAD_READING,
 	AHEAD_READY,
-	AHEAD_SKIPPED, /* claimed or taken by the caller, or the read failed */
+	/*
+	 * Taken by the caller, or the read failed, or not worth reading: few
+	 * of its inode numbers can be met before (ahead_worth_reading()).
+	 */
+	AHEAD_SKIPPED,
 };
 
 struct ahead_subvol {
@@ -170,6 +237,8 @@ struct bino__links_ahead {
 	struct ahead_subvol *subvols;
 	size_t n_subvols, cap_subvols;
 	pthread_t thread;
+	/* A subvolume is read when at least this many of its keys may collide. */
+	uint64_t min_shared;
 	bool started;
 	bool stop; /* atomic: read by bino__btrfs_multilinked() unlocked */
 	pthread_mutex_t lock;
@@ -249,27 +318,57 @@ static void ahead_read(struct bino__links_ahead *ahead,
 }
 
 /*
+ * Whether the audit will need to know the inodes with several names of
+ * subvolume @id, whose inode numbers end at @highest, when those walked
+ * before it end at @highest_before: only its keys met before need nlink,
+ * and inode numbers are dense from the first, so at most the numbers the
+ * two ranges share.  The first subvolume walked, and one of a subvolume
+ * and its snapshot, is not worth reading: the reading costs as much as a
+ * walk, and the few stats it saves nothing.
+ */
+static bool ahead_worth_reading(const struct bino__links_ahead *ahead,
+				uint64_t highest, uint64_t highest_before)
+{
+	uint64_t shared_end = highest < highest_before ? highest : highest_before;
+
+	return shared_end >= BTRFS_FIRST_FREE_OBJECTID &&
+	       shared_end - BTRFS_FIRST_FREE_OBJECTID + 1 >= ahead->min_shared;
+}
+
+/*
  * The helper: read the subvolumes in listing order (the walk's, mostly),
- * skipping those the caller claimed or read.
+ * skipping those the caller read or took and those not worth reading.
  */
 static void *ahead_run(void *data)
 {
 	struct bino__links_ahead *ahead = data;
+	uint64_t highest, highest_before = 0;
+	struct ahead_subvol *subvol;
 	size_t i;
 
 	pthread_mutex_lock(&ahead->lock);
 	for (i = 0; i < ahead->n_subvols &&
 		    !__atomic_load_n(&ahead->stop, __ATOMIC_RELAXED);
 	     i++) {
-		if (ahead->subvols[i].state == AHEAD_PENDING)
-			ahead_read(ahead, &ahead->subvols[i]);
+		subvol = &ahead->subvols[i];
+		pthread_mutex_unlock(&ahead->lock);
+		if (bino__btrfs_highest_inode(ahead->fd, subvol->id, &highest) != 0)
+			highest = BTRFS_LAST_FREE_OBJECTID; /* read it, to know */
+		pthread_mutex_lock(&ahead->lock);
+		if (subvol->state == AHEAD_PENDING &&
+		    !ahead_worth_reading(ahead, highest, highest_before))
+			subvol->state = AHEAD_SKIPPED;
+		if (subvol->state == AHEAD_PENDING)
+			ahead_read(ahead, subvol);
+		if (highest > highest_before)
+			highest_before = highest;
 	}
 	pthread_mutex_unlock(&ahead->lock);
 	return NULL;
 }
 
 int bino__links_ahead_create(const char *path, uint64_t dev,
-			     struct bino__links_ahead **ret)
+			     uint64_t min_shared, struct bino__links_ahead **ret)
 {
 	struct bino__links_ahead *ahead = calloc(1, sizeof(*ahead));
 	uint64_t id;
@@ -277,6 +376,7 @@ int bino__links_ahead_create(const char *path, uint64_t dev,
 	if (!ahead)
 		return -1;
 	ahead->dev = dev;
+	ahead->min_shared = min_shared;
 	ahead->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
 	if (ahead->fd < 0)
 		goto out_free;
@@ -322,7 +422,7 @@ void bino__links_ahead_destroy(struct bino__links_ahead *ahead)
 }
 
 int bino__links_ahead_take(struct bino__links_ahead *ahead, uint64_t dev,
-			   uint64_t subvolid, struct inoset *ret)
+			   uint64_t subvolid, bool wait, struct inoset *ret)
 {
 	struct ahead_subvol *subvol = NULL;
 	int found = 0;
@@ -337,6 +437,14 @@ int bino__links_ahead_take(struct bino__links_ahead *ahead, uint64_t dev,
 	if (!subvol)
 		return -1;
 	pthread_mutex_lock(&ahead->lock);
+	if (!wait && (subvol->state == AHEAD_PENDING ||
+		      subvol->state == AHEAD_READING)) {
+		pthread_mutex_unlock(&ahead->lock);
+		return 2;
+	}
+	/* The helper is elsewhere: read it here rather than wait for it. */
+	if (subvol->state == AHEAD_PENDING)
+		ahead_read(ahead, subvol);
 	/*
 	 * Being read by the helper, which the caller has caught up with: read
 	 * the next subvolume meanwhile rather than wait, so that the two share
@@ -357,8 +465,6 @@ int bino__links_ahead_take(struct bino__links_ahead *ahead, uint64_t dev,
 		else
 			pthread_cond_wait(&ahead->changed, &ahead->lock);
 	}
-	if (subvol->state == AHEAD_PENDING)
-		subvol->state = AHEAD_SKIPPED;
 	if (subvol->state == AHEAD_READY) {
 		assert(ret->n_parts == 0);
 		*ret = subvol->linked;

@@ -30,6 +30,13 @@ int bino__btrfs_multilinked(int fd, uint64_t subvolid, const bool *stop,
 int bino__btrfs_multilinked_set(int fd, uint64_t subvolid, struct inoset *set);
 
 /*
+ * The highest inode number (objectid of an item, up to the last free one)
+ * of subvolume @subvolid, of the btrfs @fd is on, from a few dozen
+ * one-item searches.  Needs CAP_SYS_ADMIN.  0, or -1 with errno.
+ */
+int bino__btrfs_highest_inode(int fd, uint64_t subvolid, uint64_t *ret);
+
+/*
  * Whether this process may search btrfs trees (CAP_SYS_ADMIN in its
  * effective set): if not, nlink can only come from stat.
  */
@@ -40,21 +47,27 @@ struct bino__links_ahead;
 
 /*
  * List the subvolume holding @path (a directory on the btrfs of device
- * @dev, as in struct bino_key) and those below it, and start reading them.
+ * @dev, as in struct bino_key) and those below it, and start reading them:
+ * those that share at least @min_shared inode numbers with the subvolumes
+ * listed before them, as only those can have so many keys met before.
  * 0, or -1 with errno (not btrfs, out of memory).
  */
 int bino__links_ahead_create(const char *path, uint64_t dev,
+			     uint64_t min_shared,
 			     struct bino__links_ahead **ret);
 /* Stop the thread and release everything; NULL is accepted. */
 void bino__links_ahead_destroy(struct bino__links_ahead *ahead);
 /*
  * Take the inodes with several names of subvolume @subvolid of device @dev:
- * 1 with them moved into *@ret (empty before, the caller's to clear), after
- * reading others while it is being read by the helper; 0 when it will not
- * be read (the caller is to stat; the helper now skips it) or was taken
- * before; -1 when the subvolume is not among those listed.
+ * 1 with them moved into *@ret (empty before, the caller's to clear); 2
+ * when they are not read yet and @wait is false (the caller is to stat,
+ * and may ask again); with @wait, they are read here if the helper has not
+ * started, and else the caller reads others while the helper reads them.
+ * 0 when they will not be read ahead (not worth it, the read failed, or
+ * taken before: the caller is to stat); -1 when the subvolume is not among
+ * those listed.
  */
 int bino__links_ahead_take(struct bino__links_ahead *ahead, uint64_t dev,
-			   uint64_t subvolid, struct inoset *ret);
+			   uint64_t subvolid, bool wait, struct inoset *ret);
 
 #endif
