@@ -16,14 +16,15 @@ run_packages=(
 	btrfs-progs util-linux coreutils jq
 )
 # What the tests add: Criterion, the peers the tests compare against, the
-# NFS VM's parts, the sanitizer/fuzz/leak tools, and promtool (in Debian's
-# prometheus package) for the audit's metrics.
+# NFS VM's parts, the sanitizer/fuzz/leak tools, strace for the tests that
+# count system calls, and promtool (in Debian's prometheus package) for the
+# audit's metrics.
 test_packages=(
 	clang libcriterion-dev
 	findutils bfs fd-find xfsprogs bsdutils
 	qemu-system-x86 busybox-static cpio kmod rpcbind nfs-kernel-server nfs-common
 	dpkg-dev libtirpc-dev
-	valgrind time systemd man-db rsync abigail-tools
+	valgrind time strace systemd man-db rsync abigail-tools
 	groff-base zsh fish
 	prometheus
 )

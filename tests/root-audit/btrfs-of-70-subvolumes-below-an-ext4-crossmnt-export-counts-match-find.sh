@@ -23,17 +23,6 @@ command -v mkfs.ext4 >/dev/null || skip_or_fail "needs mkfs.ext4"
 SNAPSHOTS=34 # + their 34 nested subvolumes, src and the top level: 70
 FILES=80     # per directory a/ and z/: more than LINKS_AFTER_STATS
 
-# mount_loop FSTYPE SIZE DIR: a fresh filesystem on a loop file at DIR.
-mount_loop() {
-	local fstype=$1 size=$2 dir=$3 img=$WORK/$1.img loop
-	truncate -s "$size" -- "$img"
-	"mkfs.$fstype" -q "$img" >/dev/null
-	loop=$(losetup -f --show -- "$img")
-	LOOPS+=("$loop")
-	mkdir -p -- "$dir"
-	mount -t "$fstype" -- "$loop" "$dir"
-}
-
 export_dir=$WORK/ext4/export
 btrfs_dir=$export_dir/btrfs
 mount_loop ext4 64M "$WORK/ext4"

@@ -12,17 +12,6 @@ for tool in mkfs.ext4 mkfs.xfs; do
 	command -v "$tool" >/dev/null || skip_or_fail "needs $tool"
 done
 
-# mount_loop FSTYPE DIR: a fresh filesystem of FSTYPE on a loop file at DIR.
-mount_loop() {
-	local fstype=$1 dir=$2 img=$WORK/$1.img loop
-	truncate -s 320M -- "$img"
-	"mkfs.$fstype" -q "$img" >/dev/null
-	loop=$(losetup -f --show -- "$img")
-	LOOPS+=("$loop")
-	mkdir -p -- "$dir"
-	mount -t "$fstype" -- "$loop" "$dir"
-}
-
 # populate DIR: files, a hard link, a symbolic link, a FIFO, nested dirs.
 populate() {
 	local dir=$1 i
@@ -58,16 +47,16 @@ check_tree() {
 	check_eq "$name: entries" 18 "$(wc -l <"$OUT/$name.walk")"
 }
 
-mount_loop btrfs "$WORK/btrfs"
+mount_loop btrfs 320M "$WORK/btrfs"
 populate "$WORK/btrfs"
 check_tree btrfs "$WORK/btrfs"
 
-mount_loop ext4 "$WORK/ext4"
+mount_loop ext4 320M "$WORK/ext4"
 rmdir -- "$WORK/ext4/lost+found"
 populate "$WORK/ext4"
 check_tree ext4 "$WORK/ext4"
 
-mount_loop xfs "$WORK/xfs"
+mount_loop xfs 320M "$WORK/xfs"
 populate "$WORK/xfs"
 check_tree xfs "$WORK/xfs"
 

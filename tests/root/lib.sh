@@ -136,6 +136,18 @@ setup_scratch() {
 	trap 'exit 143' TERM
 }
 
+# mount_loop FSTYPE SIZE DIR: a fresh filesystem of FSTYPE on a loop file of
+# SIZE in WORK, mounted at DIR; cleanup_scratch undoes both.
+mount_loop() {
+	local fstype=$1 size=$2 dir=$3 img=$WORK/$1.img loop
+	truncate -s "$size" -- "$img"
+	"mkfs.$fstype" -q "$img" >/dev/null
+	loop=$(losetup -f --show -- "$img")
+	LOOPS+=("$loop")
+	mkdir -p -- "$dir"
+	mount -t "$fstype" -- "$loop" "$dir"
+}
+
 cleanup_scratch() {
 	local rc=$? target loop pid
 	trap - EXIT

@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# As root the audit learns which inodes have several names from subvolume
+# trees instead of a stat per file, but reading a tree costs about what
+# walking it does: its helper reads only the subvolumes whose inode numbers
+# overlap those of the subvolumes before them, as only their entries can
+# collide with keys met before.  Here src is walked first (its keys are new:
+# not read) and its snapshot second (every key collides: read once); the
+# counts are still find's, hard links included.
+source "$(dirname -- "$0")/audit-lib.sh"
+setup_scratch
+command -v strace >/dev/null || skip_or_fail "needs strace"
+
+FILES=300 # far more than LINKS_AFTER_STATS (64, lib/audit.c)
+
+top=$WORK/btrfs
+mount_loop btrfs 256M "$top"
+# Subvolume ids 256, 257, 258: strace names 256 BTRFS_FIRST_FREE_OBJECTID.
+btrfs -q subvolume create -- "$top/empty"
+btrfs -q subvolume create -- "$top/src"
+(cd -- "$top/src" && seq -f 'f%03g' 1 "$FILES" | xargs touch --)
+echo linked >"$top/src/hl"
+ln -- "$top/src/hl" "$top/src/hl2"
+mkdir -- "$top/snapshots"
+btrfs -q subvolume snapshot -- "$top/src" "$top/snapshots/src.snap"
+src_id=$(btrfs inspect-internal rootid -- "$top/src")
+snap_id=$(btrfs inspect-internal rootid -- "$top/snapshots/src.snap")
+check_eq "subvolume ids" "257 258" "$src_id $snap_id"
+
+write_exports "$OUT/exports" "$top *(rw,no_subtree_check)"
+find_listing "$top" "$OUT/listing"
+AUDIT_RC=0
+strace -f -e trace=ioctl -o "$OUT/ioctls" -- "$BTRFS_INO" audit --json \
+	--exports "$OUT/exports" "$top" >"$OUT/json" 2>"$OUT/json.err" || AUDIT_RC=$?
+check_audit_rc json 1
+check_eq "collisions (loop hardlink plain)" \
+	"$(expected_counts "$top" "$OUT/listing")" "$(audit_counts json)"
+
+# tree_reads ID: the searches of subvolume ID's tree for as many items as
+# fit (a whole read), as opposed to the one-item searches that find where
+# its inode numbers end.
+tree_reads() {
+	grep -c "BTRFS_IOC_TREE_SEARCH_V2, {key={tree_id=$1,.*nr_items=4294967295" \
+		"$OUT/ioctls" || true
+}
+check_eq "reads of src's tree (walked first, no key met before)" 0 \
+	"$(tree_reads "$src_id")"
+(($(tree_reads "$snap_id") >= 1)) ||
+	fail "the snapshot's tree was not read: its $FILES files were stat'ed"
+finish
