@@ -76,7 +76,8 @@ trap cleanup EXIT
 trap "exit 143" TERM INT HUP
 
 # The per-run archive: the scenario, its helpers and arguments, the probe, btrfs-ino.
-extras=("$scenario:/scenarios/run.sh" "$here/scenarios/lib.sh:/scenarios/lib.sh")
+extras=("$scenario:/scenarios/run.sh" "$here/scenarios/lib.sh:/scenarios/lib.sh"
+	"$here/../root-suggest/apply-replacements.awk:/scenarios/apply-replacements.awk")
 printf '%s\n' "$@" >"$work/args"
 [[ $# -gt 0 ]] && extras+=("$work/args:/scenarios/args")
 # The probe is built fresh from source; only scenarios that call it need a compiler.

@@ -70,24 +70,10 @@ drift() {
 	check "removed, after exportfs -ra: audit exits 0 (got $rc)" test "$rc" -eq 0
 }
 
-# apply_replacements BLOCK FILE: FILE after each "# replace line(s) N[-M] of FILE with"
-# of BLOCK (as tests/root-suggest/suggest-lib.sh does it).
+# apply_replacements BLOCK FILE: FILE as it reads after doing what BLOCK
+# says (tests/root-suggest/apply-replacements.awk, which run-vm.sh copies).
 apply_replacements() {
-	awk '
-		FNR == NR {
-			if (want) { text[first] = $0; want = 0; next }
-			if ($0 ~ /^# replace lines? [0-9]+(-[0-9]+)? of .* with$/) {
-				range = $4
-				first = range + 0
-				last = index(range, "-") ? substr(range, index(range, "-") + 1) + 0 : first
-				for (i = first; i <= last; i++)
-					gone[i] = 1
-				want = 1
-			}
-			next
-		}
-		FNR in text { print text[FNR] }
-		!(FNR in gone) { print }' "$1" "$2"
+	awk -v file="$2" -f /scenarios/apply-replacements.awk "$1" "$2"
 }
 
 diff_mode() {
