@@ -177,12 +177,19 @@ static int has_inode_from(int fd, uint64_t subvolid, uint64_t ino, bool *ret)
 	return 0;
 }
 
-int bino__btrfs_highest_inode(int fd, uint64_t subvolid, uint64_t *ret)
+/*
+ * The highest inode number (objectid of an item, up to the last free one)
+ * of subvolume @subvolid, of the btrfs @fd is on.  0, or -1 with errno.
+ */
+static int highest_inode(int fd, uint64_t subvolid, uint64_t *ret)
 {
 	uint64_t low = BTRFS_FIRST_FREE_OBJECTID, high, mid;
 	bool found;
 
-	/* Double until past the last, then halve the gap: some 40 searches. */
+	/*
+	 * Double until past the last, then halve the gap: two searches per
+	 * bit of the answer (about 30 for the 520k inodes of a subvolume).
+	 */
 	for (high = 2 * low;; high = high > UINT64_MAX / 2 ? UINT64_MAX : 2 * high) {
 		if (high > BTRFS_LAST_FREE_OBJECTID) {
 			high = BTRFS_LAST_FREE_OBJECTID + 1;
@@ -352,7 +359,7 @@ static void *ahead_run(void *data)
 	     i++) {
 		subvol = &ahead->subvols[i];
 		pthread_mutex_unlock(&ahead->lock);
-		if (bino__btrfs_highest_inode(ahead->fd, subvol->id, &highest) != 0)
+		if (highest_inode(ahead->fd, subvol->id, &highest) != 0)
 			highest = BTRFS_LAST_FREE_OBJECTID; /* read it, to know */
 		pthread_mutex_lock(&ahead->lock);
 		if (subvol->state == AHEAD_PENDING &&

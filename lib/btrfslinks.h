@@ -30,13 +30,6 @@ int bino__btrfs_multilinked(int fd, uint64_t subvolid, const bool *stop,
 int bino__btrfs_multilinked_set(int fd, uint64_t subvolid, struct inoset *set);
 
 /*
- * The highest inode number (objectid of an item, up to the last free one)
- * of subvolume @subvolid, of the btrfs @fd is on, from a few dozen
- * one-item searches.  Needs CAP_SYS_ADMIN.  0, or -1 with errno.
- */
-int bino__btrfs_highest_inode(int fd, uint64_t subvolid, uint64_t *ret);
-
-/*
  * Whether this process may search btrfs trees (CAP_SYS_ADMIN in its
  * effective set): if not, nlink can only come from stat.
  */
