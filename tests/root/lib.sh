@@ -170,13 +170,16 @@ cleanup_scratch() {
 
 # run_cli SUBCOMMAND NAME ARGS...: run "btrfs-ino SUBCOMMAND ARGS" with
 # stdout in $OUT/NAME, stderr in $OUT/NAME.err and the exit status in
-# RUN_RC.  Never aborts the test; a death by signal is reported.  The
-# walk, audit, suggest and mount tests each wrap it.
+# RUN_RC, under the command in the array RUN_WRAPPER if a test sets one
+# (strace, say).  Never aborts the test; a death by signal is reported.
+# The walk, audit, suggest and mount tests each wrap it.
+RUN_WRAPPER=()
 run_cli() {
 	local subcommand=$1 name=$2
 	shift 2
 	RUN_RC=0
-	"$BTRFS_INO" "$subcommand" "$@" >"$OUT/$name" 2>"$OUT/$name.err" || RUN_RC=$?
+	"${RUN_WRAPPER[@]}" "$BTRFS_INO" "$subcommand" "$@" >"$OUT/$name" \
+		2>"$OUT/$name.err" || RUN_RC=$?
 	if ((RUN_RC >= 128)); then
 		fail "btrfs-ino $subcommand $* died of signal $((RUN_RC - 128))"
 		sed -n '1,20s/^/  stderr: /p' "$OUT/$name.err" >&2
