@@ -14,7 +14,11 @@
  * jobs from the front.  So the helpers read the tree in the walk's order,
  * up to jobs_max directories ahead of it, and the walk, on a warm cache, is
  * left its own work.  A job the walk reaches while still queued it runs
- * itself (it has caught up); it waits only for a job a helper has started.
+ * itself (it has caught up).  While a helper runs the one it needs, the walk
+ * runs the jobs at the front of the queue as a helper would, then spins:
+ * when it has little to do per entry (an audit in a subvolume whose keys
+ * do not collide), it waited half the time, and the tree was read by one
+ * thread.
  *
  * Every job out may hold an fd and a directory's records: jobs_max bounds
  * them, and the walk keeps a job's parent fd open until it takes it back.
@@ -59,9 +63,10 @@
  */
 #define STAT_AHEAD_LEAD 4
 /*
- * How long the walk spins for a job a helper is running before it sleeps:
- * a directory takes tens of microseconds, and a sleep and a wake-up cost
- * both threads about as much.
+ * How long the walk spins for a job a helper is running, once none is left
+ * queued for it to run meanwhile, before it sleeps: a directory takes tens
+ * of microseconds, and a sleep and a wake-up cost both threads about as
+ * much.
  */
 #define FINISH_SPINS 4096
 /* Subdirectories of one directory a helper queues at most (see below). */
@@ -313,11 +318,36 @@ static void dirread_queue_children(struct bino_dirread *pool,
 	}
 }
 
+/*
+ * Run the job at the front of the queue: a helper's work, which the walk
+ * also does while it waits for a job a helper is running.  Lock held,
+ * released while it runs.
+ */
+static void dirread_run_front(struct bino_dirread *pool)
+{
+	struct dirjob *job = pool->queue;
+	bool stat_ahead;
+
+	dirread_unqueue(pool, job);
+	job->state = DIRJOB_RUNNING;
+	dirread_lend_buffers(pool, job);
+	stat_ahead = pool->config.stat_ahead &&
+		     pool->jobs_done >= STAT_AHEAD_LEAD &&
+		     atomic_load_explicit(&pool->stats_wanted,
+					  memory_order_relaxed);
+	pthread_mutex_unlock(&pool->lock);
+	dirjob_run(job, pool->config.oflags, stat_ahead);
+	pthread_mutex_lock(&pool->lock);
+	dirread_queue_children(pool, job);
+	job->state = DIRJOB_DONE;
+	pool->jobs_done++;
+	pool->done_bytes += dirjob_bytes(job);
+	pthread_cond_broadcast(&pool->done);
+}
+
 static void *dirread_helper(void *arg)
 {
 	struct bino_dirread *pool = arg;
-	struct dirjob *job;
-	bool stat_ahead;
 
 	pthread_mutex_lock(&pool->lock);
 	for (;;) {
@@ -330,22 +360,7 @@ static void *dirread_helper(void *arg)
 		}
 		if (pool->stopping)
 			break;
-		job = pool->queue;
-		dirread_unqueue(pool, job);
-		job->state = DIRJOB_RUNNING;
-		dirread_lend_buffers(pool, job);
-		stat_ahead = pool->config.stat_ahead &&
-			     pool->jobs_done >= STAT_AHEAD_LEAD &&
-			     atomic_load_explicit(&pool->stats_wanted,
-						  memory_order_relaxed);
-		pthread_mutex_unlock(&pool->lock);
-		dirjob_run(job, pool->config.oflags, stat_ahead);
-		pthread_mutex_lock(&pool->lock);
-		dirread_queue_children(pool, job);
-		job->state = DIRJOB_DONE;
-		pool->jobs_done++;
-		pool->done_bytes += dirjob_bytes(job);
-		pthread_cond_broadcast(&pool->done);
+		dirread_run_front(pool);
 	}
 	pthread_mutex_unlock(&pool->lock);
 	return NULL;
@@ -473,6 +488,11 @@ void bino__dirread_finish(struct bino_dirread *pool, struct dirjob *job)
 	bool ran;
 	int spins;
 
+	pthread_mutex_lock(&pool->lock);
+	while (job->state == DIRJOB_RUNNING && pool->queue &&
+	       pool->done_bytes < DONE_BYTES_MAX)
+		dirread_run_front(pool);
+	pthread_mutex_unlock(&pool->lock);
 	for (spins = 0; spins < FINISH_SPINS &&
 			atomic_load_explicit(&job->state, memory_order_acquire) ==
 				DIRJOB_RUNNING;
