@@ -35,9 +35,12 @@
  *    are stat'ed; once LINKS_AFTER_STATS of them needed nlink the walk
  *    waits for the read, sharing it (audit_links_known()).  Below a path
  *    on another filesystem, a subvolume is read by the walk's thread
- *    after as many stats.  Either way the set read becomes the
- *    identity's own (ckeys.c), so nothing points into the helper or into
- *    the growing table of identities.
+ *    after as many stats.  Without the privilege, the helper counts the
+ *    names in the directories of the snapshots instead (linkscan.c): the
+ *    entries of a snapshot of a subvolume walked before all collide, and
+ *    reading a directory costs half of stat'ing its entries.  Either way
+ *    the set read becomes the identity's own (ckeys.c), so nothing points
+ *    into the helper or into the growing table of identities.
  *
  * The library prints nothing: the results are read through accessors
  * (audit_results.c).
@@ -357,8 +360,8 @@ static bool audit_links_known(struct audit_walk *aw, struct bino_entry *entry,
 	uint32_t id;
 	char *dir;
 
-	if (aw->audit->no_tree_search || aw->export->client_view ||
-	    !level->key.subvolid ||
+	if ((aw->audit->no_tree_search && !aw->ahead) ||
+	    aw->export->client_view || !level->key.subvolid ||
 	    parent->key.dev != level->key.dev ||
 	    parent->key.subvolid != level->key.subvolid ||
 	    parent->client_fs != level->client_fs)
@@ -389,6 +392,7 @@ static bool audit_links_known(struct audit_walk *aw, struct bino_entry *entry,
 		}
 	}
 	if (identity->links == CKEY_LINKS_UNREAD &&
+	    !aw->audit->no_tree_search &&
 	    ++identity->stats >= LINKS_AFTER_STATS) {
 		dir = strndup(bino_entry_path(entry), parent->path_len);
 		if (!dir)
@@ -551,7 +555,7 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 		return bino__audit_find_entry(aw, entry, depth, is_dir);
 	/* Best effort, on btrfs: without it, entries are stat'ed. */
 	if (depth == 0 && is_dir && level->key.subvolid && !aw->ahead &&
-	    !aw->audit->no_tree_search && !export->client_view &&
+	    !export->client_view &&
 	    bino__links_ahead_create(bino_entry_path(entry), level->key.dev,
 				     LINKS_AFTER_STATS, &aw->ahead) != 0)
 		aw->ahead = NULL;

@@ -22,6 +22,13 @@
  * the next one meanwhile if the helper is on it (bino__links_ahead_take()),
  * so that the two threads share the reading.
  * What was read is handed over, so that it outlives the helper.
+ *
+ * Without CAP_SYS_ADMIN the helper counts names by reading the subvolume's
+ * directories instead (linkscan.c), and reads only the subvolumes whose
+ * keys surely collide: inode numbers cannot be probed, but a snapshot
+ * shares nearly all of its source's, so a subvolume is read when its
+ * source, a snapshot of it or another snapshot of its source was listed
+ * before it.
  */
 #include "btrfslinks.h"
 
@@ -40,6 +47,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "linkscan.h"
 #include "subvol.h"
 
 #define SEARCH_BUFFER_SIZE (256 * 1024)
@@ -223,7 +231,8 @@ enum ahead_state {
 	AHEAD_READY,
 	/*
 	 * Taken by the caller, or the read failed, or not worth reading: few
-	 * of its inode numbers can be met before (ahead_worth_reading()).
+	 * of its inode numbers can be met before (ahead_worth_reading()), or,
+	 * scanning, it is no snapshot of one listed before.
 	 */
 	AHEAD_SKIPPED,
 };
@@ -232,11 +241,17 @@ struct ahead_subvol {
 	uint64_t id;
 	enum ahead_state state;
 	struct inoset linked;
+	char *path; /* relative to the listing's subvolume root */
+	uint8_t uuid[16];
+	uint8_t parent_uuid[16]; /* all zero: not a snapshot */
+	/* Its source or another snapshot of it was listed before it. */
+	bool snapshot_related;
 };
 
 struct bino__links_ahead {
-	int fd;
+	int fd; /* the root of the listing's subvolume */
 	uint64_t dev;
+	bool scan; /* counting names in directories, not reading trees */
 	/*
 	 * In listing order; fixed once the thread starts (both threads hold
 	 * pointers into it).
@@ -252,18 +267,47 @@ struct bino__links_ahead {
 	pthread_cond_t changed;
 };
 
+static bool uuid_is_zero(const uint8_t uuid[16])
+{
+	static const uint8_t zero[16];
+
+	return memcmp(uuid, zero, sizeof(zero)) == 0;
+}
+
+/* Whether @a and @b are a subvolume and its snapshot, or snapshots of one. */
+static bool ahead_snapshot_related(const struct ahead_subvol *a,
+				   const struct ahead_subvol *b)
+{
+	return (!uuid_is_zero(b->parent_uuid) &&
+		memcmp(b->parent_uuid, a->uuid, 16) == 0) ||
+	       (!uuid_is_zero(a->parent_uuid) &&
+		(memcmp(a->parent_uuid, b->uuid, 16) == 0 ||
+		 memcmp(a->parent_uuid, b->parent_uuid, 16) == 0));
+}
+
 static int ahead_list_one(const char *path,
 			  const struct bino__subvol_info *info, void *data)
 {
 	struct bino__links_ahead *ahead = data;
+	struct ahead_subvol *subvol;
+	size_t i;
 
-	(void)path;
 	assert(!ahead->started);
 	if (ARRAY_RESERVE(ahead->subvols, ahead->cap_subvols,
 			  ahead->n_subvols + 1))
 		return -1;
-	memset(&ahead->subvols[ahead->n_subvols], 0, sizeof(*ahead->subvols));
-	ahead->subvols[ahead->n_subvols++].id = info->id;
+	subvol = &ahead->subvols[ahead->n_subvols];
+	memset(subvol, 0, sizeof(*subvol));
+	subvol->id = info->id;
+	memcpy(subvol->uuid, info->uuid, 16);
+	memcpy(subvol->parent_uuid, info->parent_uuid, 16);
+	subvol->path = strdup(path);
+	if (!subvol->path)
+		return -1;
+	for (i = 0; i < ahead->n_subvols && !subvol->snapshot_related; i++)
+		subvol->snapshot_related =
+			ahead_snapshot_related(&ahead->subvols[i], subvol);
+	ahead->n_subvols++;
 	return 0;
 }
 
@@ -297,6 +341,30 @@ int bino__btrfs_multilinked_set(int fd, uint64_t subvolid, struct inoset *set)
 }
 
 /*
+ * Count the names in @subvol's directories (linkscan.c), from its root
+ * found by the listing's path and checked to be the one listed.
+ */
+static int ahead_scan(const struct bino__links_ahead *ahead,
+		      const struct ahead_subvol *subvol, struct inoset *linked)
+{
+	uint64_t id;
+	int fd, ret = -1;
+
+	fd = openat(ahead->fd, subvol->path,
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (bino__subvolid_ioctl(fd, &id) == 0) {
+		if (id == subvol->id)
+			ret = bino__linkscan_set(fd, &ahead->stop, linked);
+		else
+			errno = EXDEV; /* renamed since it was listed */
+	}
+	close(fd);
+	return ret;
+}
+
+/*
  * Read @subvol, PENDING, with ahead->lock held (released meanwhile); the
  * helper thread and the caller both read this way.
  */
@@ -308,8 +376,11 @@ static void ahead_read(struct bino__links_ahead *ahead,
 
 	subvol->state = AHEAD_READING;
 	pthread_mutex_unlock(&ahead->lock);
-	ret = bino__btrfs_multilinked(ahead->fd, subvol->id, &ahead->stop,
-				      links_add, &linked);
+	if (ahead->scan)
+		ret = ahead_scan(ahead, subvol, &linked);
+	else
+		ret = bino__btrfs_multilinked(ahead->fd, subvol->id,
+					      &ahead->stop, links_add, &linked);
 	err = errno;
 	pthread_mutex_lock(&ahead->lock);
 	if (ret == 0) {
@@ -318,7 +389,8 @@ static void ahead_read(struct bino__links_ahead *ahead,
 	} else {
 		bino__inoset_clear(&linked);
 		subvol->state = AHEAD_SKIPPED;
-		if (err == EPERM || err == EACCES)
+		/* Denied the tree search: denied every other subvolume's too. */
+		if (!ahead->scan && (err == EPERM || err == EACCES))
 			__atomic_store_n(&ahead->stop, true, __ATOMIC_RELAXED);
 	}
 	pthread_cond_broadcast(&ahead->changed);
@@ -358,6 +430,11 @@ static void *ahead_run(void *data)
 		    !__atomic_load_n(&ahead->stop, __ATOMIC_RELAXED);
 	     i++) {
 		subvol = &ahead->subvols[i];
+		if (ahead->scan) {
+			if (subvol->state == AHEAD_PENDING)
+				ahead_read(ahead, subvol);
+			continue;
+		}
 		pthread_mutex_unlock(&ahead->lock);
 		if (highest_inode(ahead->fd, subvol->id, &highest) != 0)
 			highest = BTRFS_LAST_FREE_OBJECTID; /* read it, to know */
@@ -378,21 +455,26 @@ int bino__links_ahead_create(const char *path, uint64_t dev,
 			     uint64_t min_shared, struct bino__links_ahead **ret)
 {
 	struct bino__links_ahead *ahead = calloc(1, sizeof(*ahead));
-	uint64_t id;
+	struct bino__subvol_info own;
+	size_t i;
 
 	if (!ahead)
 		return -1;
 	ahead->dev = dev;
 	ahead->min_shared = min_shared;
+	ahead->scan = !bino__btrfs_can_search_trees();
 	ahead->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
 	if (ahead->fd < 0)
 		goto out_free;
-	if (bino__subvolid_ioctl(ahead->fd, &id) != 0)
+	if (bino__subvol_info_fd(ahead->fd, &own) != 0)
 		goto out_close;
-	if (ahead_list_one(path, &(struct bino__subvol_info){ .id = id },
-			   ahead) != 0 ||
+	if (ahead_list_one(".", &own, ahead) != 0 ||
 	    bino__subvol_list(path, false, ahead_list_one, ahead) != 0)
 		goto out_close;
+	for (i = 0; ahead->scan && i < ahead->n_subvols; i++) {
+		if (!ahead->subvols[i].snapshot_related)
+			ahead->subvols[i].state = AHEAD_SKIPPED;
+	}
 	pthread_mutex_init(&ahead->lock, NULL);
 	pthread_cond_init(&ahead->changed, NULL);
 	if (pthread_create(&ahead->thread, NULL, ahead_run, ahead) == 0)
@@ -403,6 +485,8 @@ int bino__links_ahead_create(const char *path, uint64_t dev,
 out_close:
 	close(ahead->fd);
 out_free:
+	for (i = 0; i < ahead->n_subvols; i++)
+		free(ahead->subvols[i].path);
 	free(ahead->subvols);
 	free(ahead);
 	return -1;
@@ -421,8 +505,10 @@ void bino__links_ahead_destroy(struct bino__links_ahead *ahead)
 	}
 	pthread_mutex_destroy(&ahead->lock);
 	pthread_cond_destroy(&ahead->changed);
-	for (i = 0; i < ahead->n_subvols; i++)
+	for (i = 0; i < ahead->n_subvols; i++) {
 		bino__inoset_clear(&ahead->subvols[i].linked);
+		free(ahead->subvols[i].path);
+	}
 	free(ahead->subvols);
 	close(ahead->fd);
 	free(ahead);

@@ -39,11 +39,14 @@ bool bino__btrfs_can_search_trees(void);
 struct bino__links_ahead;
 
 /*
- * List the subvolume holding @path (a directory on the btrfs of device
- * @dev, as in struct bino_key) and those below it, and start reading them:
- * those that share at least @min_shared inode numbers with the subvolumes
- * listed before them, as only those can have so many keys met before.
- * 0, or -1 with errno (not btrfs, out of memory).
+ * List the subvolume whose root is @path (a directory on the btrfs of
+ * device @dev, as in struct bino_key) and those below it, and start
+ * reading them: with CAP_SYS_ADMIN, from their trees, those that share at
+ * least @min_shared inode numbers with the subvolumes listed before them,
+ * as only those can have so many keys met before; without it, by counting
+ * the names in their directories, the snapshots and sources of subvolumes
+ * listed before them.  0, or -1 with errno (not btrfs, not a subvolume's
+ * root, out of memory).
  */
 int bino__links_ahead_create(const char *path, uint64_t dev,
 			     uint64_t min_shared,

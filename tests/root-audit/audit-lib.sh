@@ -35,6 +35,23 @@ expected_counts() {
 		"$OUT/crossed" "$listing"
 }
 
+# as_nobody: RUN_WRAPPER set to run btrfs-ino as the unprivileged user
+# nobody (who may not search btrfs trees), with WORK and OUT open to it;
+# the test fails under CI where that cannot be.
+as_nobody() {
+	{ id nobody && command -v setpriv; } >/dev/null 2>&1 ||
+		skip_or_fail "needs the user nobody and setpriv"
+	chmod go+rx -- "$WORK" "$OUT"
+	RUN_WRAPPER=(setpriv --reuid=nobody --regid="$(id -g nobody)"
+		--clear-groups --)
+}
+
+# statx_of_names TRACE REGEX: the statx calls in strace output TRACE whose
+# path (not the empty one of an fd) matches the extended REGEX.
+statx_of_names() {
+	grep -cE "statx\([0-9]+, \"($2)\"" "$1" || true
+}
+
 # write_exports FILE LINE...: an exports(5) file.
 write_exports() {
 	local file=$1

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Inodes with more than one name in a btrfs subvolume, counted by reading
+ * its directories: the unprivileged counterpart of btrfslinks.c's tree
+ * read.
+ */
+#ifndef BINO_LINKSCAN_H
+#define BINO_LINKSCAN_H
+
+#include <stdbool.h>
+
+#include "inoset.h"
+
+/*
+ * Add to @linked (empty) every non-directory inode that has two names or
+ * more in the subvolume whose root directory is @root_fd, reading each of
+ * its directories once (no privilege needed beyond reading them).  Nested
+ * subvolumes are not entered.  @stop, if not NULL, is read (atomically)
+ * between directories: once true, the scan ends with ECANCELED.
+ *
+ * The count is nlink only when every name was seen, so the scan fails
+ * rather than answer from part of the subvolume: 0, or -1 with errno and
+ * @linked left empty: EACCES or another open or read error of a
+ * directory, EXDEV when a mount covers one of its directories (the names
+ * below are hidden), ELOOP deeper than the scan keeps fds for, EPROTO for
+ * an entry of unknown type, EINVAL when @root_fd is not a subvolume's root.
+ */
+int bino__linkscan_set(int root_fd, const bool *stop, struct inoset *linked);
+
+#endif

@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Without CAP_SYS_ADMIN the audit cannot read subvolume trees, and every
+# file of a snapshot of a subvolume walked before collides and needs nlink.
+# Rather than stat each one, a helper counts the names in the snapshot's
+# directories (a non-directory's names all lie in its subvolume, so the
+# count is nlink).  Here src is walked first, then its snapshot, in which a
+# link was added and another removed after the snapshot was taken (so
+# neither is in the hardlink class: each has one name on one side), and a
+# third kept (in it, twice on each side): the counts are find's, and the
+# snapshot's files are not stat'ed one by one.
+source "$(dirname -- "$0")/audit-lib.sh"
+setup_scratch
+command -v strace >/dev/null || skip_or_fail "needs strace"
+
+FILES=300 # far more than LINKS_AFTER_STATS (64, lib/audit.c)
+
+top=$WORK/btrfs
+mount_loop btrfs 256M "$top"
+btrfs -q subvolume create -- "$top/src"
+(cd -- "$top/src" && seq -f 'f%03g' 1 "$FILES" | xargs touch --)
+mkdir -- "$top/src/sub"
+echo linked >"$top/src/hl"
+ln -- "$top/src/hl" "$top/src/sub/hl2"
+echo kept >"$top/src/keep"
+ln -- "$top/src/keep" "$top/src/sub/keep2"
+mkdir -- "$top/snapshots"
+snap=$top/snapshots/src.snap
+btrfs -q subvolume snapshot -- "$top/src" "$snap"
+ln -- "$snap/f001" "$snap/sub/f001-late" # two names in the snapshot only
+rm -- "$snap/sub/hl2"                    # one name left in the snapshot
+
+write_exports "$OUT/exports" "$top *(rw,no_subtree_check)"
+chmod go+r -- "$OUT/exports"
+find_listing "$top" "$OUT/listing"
+expected=$(expected_counts "$top" "$OUT/listing")
+# Loops: the two subvolume roots (inode 256, as the top's); plain: every
+# entry, the top's two directories included (inodes 256 and 257, as each
+# subvolume's root and f001).
+check_eq "find's counts (loop hardlink plain)" "2 4 $((2 * (FILES + 7)))" \
+	"$expected"
+
+as_nobody
+audit json --json --exports "$OUT/exports" "$top"
+check_audit_rc json 1
+check_eq "collisions as nobody (loop hardlink plain)" "$expected" \
+	"$(audit_counts json)"
+
+# The same audit with its statx calls traced (LeakSanitizer cannot run
+# under ptrace: the run above is the one checked for leaks).
+RUN_WRAPPER=(strace -f -e trace=statx -o "$OUT/statx" -- "${RUN_WRAPPER[@]}")
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	audit traced --json --exports "$OUT/exports" "$top"
+RUN_WRAPPER=()
+check_audit_rc traced 1
+check_files_eq "the audit under strace" "$OUT/json" "$OUT/traced"
+# Both copies of each fNNN collide; src's are met first and need no
+# nlink.  Stat'ing the snapshot's would be FILES calls; at most
+# LINKS_AFTER_STATS are made before the walk waits for the count, plus one
+# probe per directory.
+stats=$(statx_of_names "$OUT/statx" 'f[0-9]{3}')
+((stats < 100)) ||
+	fail "$stats statx calls of fNNN names: the snapshot's files were stat'ed"
+finish

@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Names counted in a snapshot's directories are its files' nlink only when
+# every directory was read.  Of two snapshots of src, s1 has a tmpfs
+# mounted on its directory cover/ and s2 a directory private/ that nobody
+# may not read; each holds the second name of a file (f002, f003) that
+# keeps two names everywhere, so a count of the names nobody can see would
+# drop it from the hardlink class.  As nobody, the audit stats both
+# snapshots' files instead, and its counts are those of find run as nobody,
+# the tmpfs crossed (the export has crossmnt).
+source "$(dirname -- "$0")/audit-lib.sh"
+setup_scratch
+command -v strace >/dev/null || skip_or_fail "needs strace"
+
+FILES=300 # far more than LINKS_AFTER_STATS (64, lib/audit.c)
+
+top=$WORK/btrfs
+mount_loop btrfs 256M "$top"
+btrfs -q subvolume create -- "$top/src"
+(cd -- "$top/src" && seq -f 'f%03g' 1 "$FILES" | xargs touch --)
+mkdir -- "$top/src/cover" "$top/src/private"
+ln -- "$top/src/f002" "$top/src/cover/f002-link"
+ln -- "$top/src/f003" "$top/src/private/f003-link"
+mkdir -- "$top/snapshots"
+btrfs -q subvolume snapshot -- "$top/src" "$top/snapshots/s1"
+btrfs -q subvolume snapshot -- "$top/src" "$top/snapshots/s2"
+mount -t tmpfs -o size=1M,mode=0755 tmpfs "$top/snapshots/s1/cover"
+chmod 0700 -- "$top/snapshots/s2/private"
+
+write_exports "$OUT/exports" "$top *(rw,no_subtree_check,crossmnt)"
+chmod go+r -- "$OUT/exports"
+as_nobody
+# find as nobody: it cannot read s2/private either (and says so).
+"${RUN_WRAPPER[@]}" find "$top" -printf '%D\t%i\t%y\t%n\t%p\n' \
+	>"$OUT/listing" 2>/dev/null || true
+grep -q $'\t2\t'"$top/snapshots/s1/f002\$" "$OUT/listing" ||
+	fail "find as nobody does not show s1/f002 with two links"
+grep -q $'\t2\t'"$top/snapshots/s2/f003\$" "$OUT/listing" ||
+	fail "find as nobody does not show s2/f003 with two links"
+expected=$(expected_counts "$top" "$OUT/listing" "$top/snapshots/s1/cover")
+
+audit json --json --exports "$OUT/exports" "$top"
+check_audit_rc json 1
+check_eq "collisions as nobody (loop hardlink plain)" "$expected" \
+	"$(audit_counts json)"
+
+# The same audit with its statx calls traced (LeakSanitizer cannot run
+# under ptrace: the run above is the one checked for leaks).
+RUN_WRAPPER=(strace -f -e trace=statx -o "$OUT/statx" -- "${RUN_WRAPPER[@]}")
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	audit traced --json --exports "$OUT/exports" "$top"
+RUN_WRAPPER=()
+check_audit_rc traced 1
+check_files_eq "the audit under strace" "$OUT/json" "$OUT/traced"
+# src is walked first: its fNNN need no nlink.  Both snapshots' do.
+stats=$(statx_of_names "$OUT/statx" 'f[0-9]{3}')
+((stats >= 2 * FILES)) ||
+	fail "$stats statx calls of fNNN names: fewer than the snapshots' $((2 * FILES)) files"
+finish
