@@ -46,6 +46,36 @@ as_nobody() {
 		--clear-groups --)
 }
 
+# audit_traced NAME TRACE SYSCALLS ARGS...: audit NAME under "strace -f -e
+# trace=SYSCALLS" (its lines in $OUT/TRACE), inside any RUN_WRAPPER, and
+# check that it printed what the untraced audit did in $OUT/json.
+# LeakSanitizer cannot run under ptrace: the untraced run is the one
+# checked for leaks.
+audit_traced() {
+	local name=$1 trace=$2 syscalls=$3 wrapper=("${RUN_WRAPPER[@]}")
+	shift 3
+	RUN_WRAPPER=(strace -f -e "trace=$syscalls" -o "$OUT/$trace" --
+		"${wrapper[@]}")
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		audit "$name" "$@"
+	RUN_WRAPPER=("${wrapper[@]}")
+	check_files_eq "the audit under strace" "$OUT/json" "$OUT/$name"
+}
+
+# btrfs_with_files TOP SUBVOLUME... : a fresh btrfs mounted at TOP with
+# these subvolumes, the last holding $FILES empty files f001, f002...;
+# for the tests that count the audit's system calls, under strace.
+btrfs_with_files() {
+	local top=$1 subvol
+	shift
+	command -v strace >/dev/null || skip_or_fail "needs strace"
+	mount_loop btrfs 256M "$top"
+	for subvol in "$@"; do
+		btrfs -q subvolume create -- "$top/$subvol"
+	done
+	(cd -- "$top/$subvol" && seq -f 'f%03g' 1 "$FILES" | xargs touch --)
+}
+
 # statx_of_names TRACE REGEX: the statx calls in strace output TRACE whose
 # path (not the empty one of an fd) matches the extended REGEX.
 statx_of_names() {
