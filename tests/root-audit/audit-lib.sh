@@ -76,6 +76,21 @@ btrfs_with_files() {
 	(cd -- "$top/$subvol" && seq -f 'f%03g' 1 "$FILES" | xargs touch --)
 }
 
+# audit_files_stats TOP EXPECTED: audit TOP, exported by $OUT/exports, under
+# RUN_WRAPPER, check its counts against EXPECTED ("LOOP HARDLINK PLAIN"),
+# then again under strace: FILES_STATS is the statx calls of the names
+# btrfs_with_files made (fNNN).
+audit_files_stats() {
+	local top=$1 expected=$2
+	audit json --json --exports "$OUT/exports" "$top"
+	check_audit_rc json 1
+	check_eq "collisions (loop hardlink plain)" "$expected" \
+		"$(audit_counts json)"
+	audit_traced traced statx statx --json --exports "$OUT/exports" "$top"
+	check_audit_rc traced 1
+	FILES_STATS=$(statx_of_names "$OUT/statx" 'f[0-9]{3}')
+}
+
 # statx_of_names TRACE REGEX: the statx calls in strace output TRACE whose
 # path (not the empty one of an fd) matches the extended REGEX.
 statx_of_names() {

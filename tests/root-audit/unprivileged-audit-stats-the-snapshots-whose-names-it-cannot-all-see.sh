@@ -35,16 +35,8 @@ grep -q $'\t2\t'"$top/snapshots/s2/f003\$" "$OUT/listing" ||
 	fail "find as nobody does not show s2/f003 with two links"
 expected=$(expected_counts "$top" "$OUT/listing" "$top/snapshots/s1/cover")
 
-audit json --json --exports "$OUT/exports" "$top"
-check_audit_rc json 1
-check_eq "collisions as nobody (loop hardlink plain)" "$expected" \
-	"$(audit_counts json)"
-
-# The same audit, its statx calls counted.
-audit_traced traced statx statx --json --exports "$OUT/exports" "$top"
-check_audit_rc traced 1
+audit_files_stats "$top" "$expected"
 # src is walked first: its fNNN need no nlink.  Both snapshots' do.
-stats=$(statx_of_names "$OUT/statx" 'f[0-9]{3}')
-((stats >= 2 * FILES)) ||
-	fail "$stats statx calls of fNNN names: fewer than the snapshots' $((2 * FILES)) files"
+((FILES_STATS >= 2 * FILES)) ||
+	fail "$FILES_STATS statx calls of fNNN names: fewer than the snapshots' $((2 * FILES)) files"
 finish
