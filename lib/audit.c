@@ -38,9 +38,10 @@
  *    after as many stats.  Without the privilege, the helper counts the
  *    names in the directories of the snapshots instead (linkscan.c): the
  *    entries of a snapshot of a subvolume walked before all collide, and
- *    reading a directory costs half of stat'ing its entries.  Either way
- *    the set read becomes the identity's own (ckeys.c), so nothing points
- *    into the helper or into the growing table of identities.
+ *    reading a directory costs half of stat'ing its entries; and of every
+ *    subvolume after one whose keys collided that often (copies).  Either
+ *    way the set read becomes the identity's own (ckeys.c), so nothing
+ *    points into the helper or into the growing table of identities.
  *
  * The library prints nothing: the results are read through accessors
  * (audit_results.c).

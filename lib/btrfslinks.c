@@ -28,7 +28,10 @@
  * keys surely collide: inode numbers cannot be probed, but a snapshot
  * shares nearly all of its source's, so a subvolume is read when its
  * source, a snapshot of it or another snapshot of its source was listed
- * before it.
+ * before it.  Copies share them too (every subvolume numbers its inodes
+ * from 257) with nothing to say so: once the caller asks for a subvolume
+ * no relation named (its entries needed so many stats), the helper reads
+ * every subvolume listed after it as well.
  */
 #include "btrfslinks.h"
 
@@ -253,6 +256,11 @@ struct bino__links_ahead {
 	uint64_t dev;
 	bool scan; /* counting names in directories, not reading trees */
 	/*
+	 * Scanning, the helper reads every subvolume listed from here on: one
+	 * before it needed so many stats that the caller asked for it.
+	 */
+	size_t scan_from;
+	/*
 	 * In listing order; fixed once the thread starts (both threads hold
 	 * pointers into it).
 	 */
@@ -415,6 +423,47 @@ static bool ahead_worth_reading(const struct bino__links_ahead *ahead,
 }
 
 /*
+ * The first subvolume from @from on, in listing order, still to be read;
+ * scanning, only those the helper is to read: a snapshot related to one
+ * listed before, or any subvolume after one whose keys proved to collide
+ * (scan_from).  Lock held.
+ */
+static struct ahead_subvol *ahead_next_pending(struct bino__links_ahead *ahead,
+					       size_t from)
+{
+	size_t i;
+
+	for (i = from; i < ahead->n_subvols; i++) {
+		struct ahead_subvol *subvol = &ahead->subvols[i];
+
+		if (subvol->state == AHEAD_PENDING &&
+		    (!ahead->scan || subvol->snapshot_related ||
+		     i >= ahead->scan_from))
+			return subvol;
+	}
+	return NULL;
+}
+
+/*
+ * The helper, scanning: read the subvolumes ahead_next_pending() names,
+ * and wait for more to be named until stopped.
+ */
+static void ahead_run_scan(struct bino__links_ahead *ahead)
+{
+	struct ahead_subvol *subvol;
+
+	pthread_mutex_lock(&ahead->lock);
+	while (!__atomic_load_n(&ahead->stop, __ATOMIC_RELAXED)) {
+		subvol = ahead_next_pending(ahead, 0);
+		if (subvol)
+			ahead_read(ahead, subvol);
+		else
+			pthread_cond_wait(&ahead->changed, &ahead->lock);
+	}
+	pthread_mutex_unlock(&ahead->lock);
+}
+
+/*
  * The helper: read the subvolumes in listing order (the walk's, mostly),
  * skipping those the caller read or took and those not worth reading.
  */
@@ -425,16 +474,15 @@ static void *ahead_run(void *data)
 	struct ahead_subvol *subvol;
 	size_t i;
 
+	if (ahead->scan) {
+		ahead_run_scan(ahead);
+		return NULL;
+	}
 	pthread_mutex_lock(&ahead->lock);
 	for (i = 0; i < ahead->n_subvols &&
 		    !__atomic_load_n(&ahead->stop, __ATOMIC_RELAXED);
 	     i++) {
 		subvol = &ahead->subvols[i];
-		if (ahead->scan) {
-			if (subvol->state == AHEAD_PENDING)
-				ahead_read(ahead, subvol);
-			continue;
-		}
 		pthread_mutex_unlock(&ahead->lock);
 		if (highest_inode(ahead->fd, subvol->id, &highest) != 0)
 			highest = BTRFS_LAST_FREE_OBJECTID; /* read it, to know */
@@ -463,6 +511,7 @@ int bino__links_ahead_create(const char *path, uint64_t dev,
 	ahead->dev = dev;
 	ahead->min_shared = min_shared;
 	ahead->scan = !bino__btrfs_can_search_trees();
+	ahead->scan_from = SIZE_MAX;
 	ahead->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
 	if (ahead->fd < 0)
 		goto out_free;
@@ -471,10 +520,6 @@ int bino__links_ahead_create(const char *path, uint64_t dev,
 	if (ahead_list_one(".", &own, ahead) != 0 ||
 	    bino__subvol_list(path, false, ahead_list_one, ahead) != 0)
 		goto out_close;
-	for (i = 0; ahead->scan && i < ahead->n_subvols; i++) {
-		if (!ahead->subvols[i].snapshot_related)
-			ahead->subvols[i].state = AHEAD_SKIPPED;
-	}
 	pthread_mutex_init(&ahead->lock, NULL);
 	pthread_cond_init(&ahead->changed, NULL);
 	if (pthread_create(&ahead->thread, NULL, ahead_run, ahead) == 0)
@@ -499,8 +544,11 @@ void bino__links_ahead_destroy(struct bino__links_ahead *ahead)
 	if (!ahead)
 		return;
 	if (ahead->started) {
-		/* A read under way stops at its next batch. */
+		/* A read under way stops at its next batch or directory. */
+		pthread_mutex_lock(&ahead->lock);
 		__atomic_store_n(&ahead->stop, true, __ATOMIC_RELAXED);
+		pthread_cond_broadcast(&ahead->changed);
+		pthread_mutex_unlock(&ahead->lock);
 		pthread_join(ahead->thread, NULL);
 	}
 	pthread_mutex_destroy(&ahead->lock);
@@ -535,6 +583,17 @@ int bino__links_ahead_take(struct bino__links_ahead *ahead, uint64_t dev,
 		pthread_mutex_unlock(&ahead->lock);
 		return 2;
 	}
+	/*
+	 * Scanning, a subvolume no snapshot relation named has keys that
+	 * collide after all: those listed after it are likely copies too, the
+	 * helper is to read them ahead.
+	 */
+	if (ahead->scan && subvol->state == AHEAD_PENDING &&
+	    !subvol->snapshot_related &&
+	    ahead->scan_from > (size_t)(subvol - ahead->subvols) + 1) {
+		ahead->scan_from = (size_t)(subvol - ahead->subvols) + 1;
+		pthread_cond_broadcast(&ahead->changed);
+	}
 	/* The helper is elsewhere: read it here rather than wait for it. */
 	if (subvol->state == AHEAD_PENDING)
 		ahead_read(ahead, subvol);
@@ -546,13 +605,9 @@ int bino__links_ahead_take(struct bino__links_ahead *ahead, uint64_t dev,
 	while (subvol->state == AHEAD_READING) {
 		struct ahead_subvol *next = NULL;
 
-		for (i = (size_t)(subvol - ahead->subvols) + 1;
-		     i < ahead->n_subvols && !next &&
-		     !__atomic_load_n(&ahead->stop, __ATOMIC_RELAXED);
-		     i++) {
-			if (ahead->subvols[i].state == AHEAD_PENDING)
-				next = &ahead->subvols[i];
-		}
+		if (!__atomic_load_n(&ahead->stop, __ATOMIC_RELAXED))
+			next = ahead_next_pending(
+				ahead, (size_t)(subvol - ahead->subvols) + 1);
 		if (next)
 			ahead_read(ahead, next);
 		else

@@ -45,8 +45,8 @@ struct bino__links_ahead;
  * least @min_shared inode numbers with the subvolumes listed before them,
  * as only those can have so many keys met before; without it, by counting
  * the names in their directories, the snapshots and sources of subvolumes
- * listed before them.  0, or -1 with errno (not btrfs, not a subvolume's
- * root, out of memory).
+ * listed before them, and every subvolume after one the caller waited for.
+ * 0, or -1 with errno (not btrfs, not a subvolume's root, out of memory).
  */
 int bino__links_ahead_create(const char *path, uint64_t dev,
 			     uint64_t min_shared,
