@@ -198,8 +198,11 @@ int audit_session_run(const struct audit_request *request,
 		goto out_release;
 	}
 	if (bino_audit_count(session->audit) == 0) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, request->nothing_to_do);
-		goto out_release;
+		if (request->nothing_to_do)
+			fprintf(stderr, "%s: %s\n", PROGRAM_NAME,
+				request->nothing_to_do);
+		audit_session_release(session);
+		return 1;
 	}
 	if (progress)
 		bino_audit_set_progress(session->audit, show_audit_progress, NULL);

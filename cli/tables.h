@@ -33,7 +33,10 @@ struct audit_request {
 	bool all_btrfs_mounts;
 	char *const *paths;
 	size_t n_paths;
-	/* For stderr when there is nothing to audit, after "btrfs-ino: ". */
+	/*
+	 * For stderr when there is nothing to audit, after "btrfs-ino: ";
+	 * NULL: say nothing.
+	 */
 	const char *nothing_to_do;
 };
 
@@ -58,8 +61,9 @@ struct audit_session {
 
 /*
  * Read the tables, add the paths and run the audit, with a progress line on
- * stderr when it is a terminal.  Returns 0, or -1 with the problem reported
- * on stderr (and @session released): the command then exits 2.
+ * stderr when it is a terminal.  Returns 0; 1 when there was nothing to
+ * audit (no path named and nothing exported), said as @nothing_to_do; or -1
+ * with the problem reported on stderr.  @session is released unless 0.
  */
 int audit_session_run(const struct audit_request *request,
 		      struct audit_session *session);

@@ -1,0 +1,13 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Nothing exported is nothing to do, not an error: btrfs-ino-mount.timer
+# runs mount every minute, and a server whose exports were emptied must not
+# fail the unit each time (exit 0, as the man page says, one line on stderr).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+: >"$TMP/exports"
+run mount --dry-run --exports "$TMP/exports"
+expect_eq "exit status" 0 "$RC"
+expect_eq "stdout" "" "$(cat "$OUT")"
+expect_eq "stderr" "btrfs-ino: mount: no exports; nothing to do" "$(cat "$ERR")"
