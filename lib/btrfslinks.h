@@ -41,9 +41,11 @@ struct bino__links_ahead;
 /*
  * List the subvolume whose root is @path (a directory on the btrfs of
  * device @dev, as in struct bino_key) and those below it, and start
- * reading them: with CAP_SYS_ADMIN, from their trees, those that share at
- * least @min_shared inode numbers with the subvolumes listed before them,
- * as only those can have so many keys met before; without it, by counting
+ * reading them: with CAP_SYS_ADMIN, from their trees (or by counting the
+ * names in their directories where these hold many entries), those that
+ * share at least @min_shared inode numbers with the subvolumes listed
+ * before them, as only those can have so many keys met before; without
+ * it, by counting
  * the names in their directories, the snapshots and sources of subvolumes
  * listed before them, and every subvolume after one the caller waited for.
  * 0, or -1 with errno (not btrfs, not a subvolume's root, out of memory).

@@ -97,6 +97,16 @@ statx_of_names() {
 	grep -cE "statx\([0-9]+, \"($2)\"" "$1" || true
 }
 
+# tree_reads TRACE ID: in strace output TRACE, the searches of subvolume
+# ID's tree for every item up to the last inode number (a whole read:
+# strace leaves out that max_objectid, the usual one), as opposed to the
+# searches of one item or of one run of inode numbers that find where its
+# inode numbers end and how many of them are directories.
+tree_reads() {
+	grep "BTRFS_IOC_TREE_SEARCH_V2, {key={tree_id=$2,.*nr_items=4294967295" \
+		"$1" | grep -vc 'max_objectid=' || true
+}
+
 # write_exports FILE LINE...: an exports(5) file.
 write_exports() {
 	local file=$1
