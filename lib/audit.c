@@ -26,7 +26,8 @@
  *  - nlink matters only for the hardlink class, so a non-directory is
  *    stat'ed only when its key was met before (it may collide), plus one
  *    probe per directory, so that entries stat cannot see (a directory
- *    readable but not searchable) are still counted unreadable.
+ *    readable but not searchable) are still counted unreadable; none
+ *    where the directory is surely searchable (audit_dir_searchable()).
  *  - On btrfs, with CAP_SYS_ADMIN, even that stat is mostly avoided: which
  *    inodes of a subvolume have several names is read from its tree in one
  *    pass (btrfslinks.c), by a helper thread that reads the subvolumes
@@ -53,11 +54,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/capability.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "array.h"
+#include "creds.h"
 #include "getdents.h"
 #include "mounts.h"
 
@@ -310,6 +313,34 @@ static void audit_walk_progress(struct audit_walk *aw, bool last)
 }
 
 /*
+ * Whether the children of directory @entry can surely be stat'ed, so that
+ * none is stat'ed as a probe (audit_walk_needs_stat()).  On btrfs, whose
+ * permission check is the kernel's generic one, a process with
+ * CAP_DAC_READ_SEARCH or CAP_DAC_OVERRIDE in the initial user namespace
+ * searches every directory, and a directory's owner searches it when the
+ * owner's x bit is set (a POSIX ACL never changes the owner's bits).
+ * Anyone else may be refused by an ACL whatever the mode says, and on
+ * another filesystem (NFS, FUSE) the server decides: there the first child
+ * is the probe.  (A security module that refuses a search still shows: a
+ * colliding entry's stat fails, and the rest of the directory is counted
+ * unreadable.)
+ */
+static bool audit_dir_searchable(const struct audit_walk *aw,
+				 struct bino_entry *entry,
+				 const struct audit_level *level)
+{
+	struct bino_stat st;
+
+	if (aw->export->client_view || !level->key.subvolid)
+		return false;
+	if (aw->search_by_right)
+		return true;
+	/* A directory's stat is the walk's own: no system call. */
+	return bino_entry_stat(entry, &st) == BINO_OK && st.uid == aw->euid &&
+	       (st.mode & S_IXUSR);
+}
+
+/*
  * Whether a non-directory entry must be stat'ed: its key was met before
  * (it may collide, and then nlink tells its class), or its directory has
  * not yet shown that its children can be stat'ed.
@@ -526,6 +557,8 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 	level->ino = level->key.ino;
 	level->path_len = bino_entry_path_length(entry);
 	level->probe = PROBE_NONE;
+	if (is_dir && audit_dir_searchable(aw, entry, level))
+		level->probe = PROBE_OK;
 
 	if (depth > 0 && is_dir && !export->client_view) {
 		const struct bino_mount *mount = bino__mounts_at(
@@ -637,6 +670,10 @@ static enum bino_error audit_walk_export(struct bino_audit *audit,
 	aw.audit = audit;
 	aw.export = export;
 	aw.view = audit_nfsview(audit);
+	aw.search_by_right = bino__in_initial_userns() &&
+			     (bino__capable(CAP_DAC_READ_SEARCH) ||
+			      bino__capable(CAP_DAC_OVERRIDE));
+	aw.euid = geteuid(); /* the file system uid, unless set apart */
 	err = bino__ckey_table_create(&aw.groups);
 	if (err)
 		return err;

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "btrfslinks.h"
 #include "ckeys.h"
@@ -157,6 +158,8 @@ struct audit_walk {
 	size_t n_waiting, cap_waiting;
 	size_t missing; /* second walk: paths and first entries to find */
 	struct bino__links_ahead *ahead; /* NULL off btrfs */
+	bool search_by_right; /* may search any btrfs directory */
+	uid_t euid;
 };
 
 /* ---- the first pass (audit_count.c) ------------------------------------ */

@@ -51,10 +51,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "array.h"
+#include "creds.h"
 #include "linkscan.h"
 #include "subvol.h"
 
@@ -754,13 +754,5 @@ int bino__links_ahead_take(struct bino__links_ahead *ahead, uint64_t dev,
 
 bool bino__btrfs_can_search_trees(void)
 {
-	struct __user_cap_header_struct header = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
-
-	if (syscall(SYS_capget, &header, data) != 0)
-		return false;
-	return data[CAP_TO_INDEX(CAP_SYS_ADMIN)].effective &
-	       CAP_TO_MASK(CAP_SYS_ADMIN);
+	return bino__capable(CAP_SYS_ADMIN);
 }
