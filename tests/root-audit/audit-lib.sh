@@ -76,6 +76,30 @@ btrfs_with_files() {
 	(cd -- "$top/$subvol" && seq -f 'f%03g' 1 "$FILES" | xargs touch --)
 }
 
+# files_into_dirs DIR N: btrfs_with_files' fNNN in DIR moved into
+# directories of N files each (d0, d1...: f001 to f00N-1 in d0).
+files_into_dirs() {
+	local f d
+	(cd -- "$1" && for f in f[0-9][0-9][0-9]; do
+		d=d$((10#${f:1} / $2))
+		mkdir -p -- "$d" && mv -- "$f" "$d/"
+	done)
+}
+
+# audit_then_traced TOP RC TRACE SYSCALLS: audit TOP, exported by
+# $OUT/exports: exit status RC and find's counts; then the same audit
+# under strace -e trace=SYSCALLS, its lines in $OUT/TRACE.
+audit_then_traced() {
+	local top=$1 rc=$2 trace=$3 syscalls=$4
+	find_listing "$top" "$OUT/listing"
+	audit json --json --exports "$OUT/exports" "$top"
+	check_audit_rc json "$rc"
+	check_eq "collisions (loop hardlink plain)" \
+		"$(expected_counts "$top" "$OUT/listing")" "$(audit_counts json)"
+	audit_traced traced "$trace" "$syscalls" --json --exports "$OUT/exports" "$top"
+	check_audit_rc traced "$rc"
+}
+
 # audit_files_stats TOP EXPECTED: audit TOP, exported by $OUT/exports, under
 # RUN_WRAPPER, check its counts against EXPECTED ("LOOP HARDLINK PLAIN"),
 # then again under strace: FILES_STATS is the statx calls of the names

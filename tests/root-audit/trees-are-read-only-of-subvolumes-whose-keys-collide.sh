@@ -17,10 +17,7 @@ top=$WORK/btrfs
 btrfs_with_files "$top" empty src
 # Five files a directory: with many more, counting names costs less than
 # the tree (root-counts-names-where-directories-hold-many-entries).
-(cd -- "$top/src" && for f in f*; do
-	d=d$((10#${f:1} / 5))
-	mkdir -p -- "$d" && mv -- "$f" "$d/"
-done)
+files_into_dirs "$top/src" 5
 echo linked >"$top/src/hl"
 ln -- "$top/src/hl" "$top/src/hl2"
 mkdir -- "$top/snapshots"
@@ -30,14 +27,8 @@ snap_id=$(btrfs inspect-internal rootid -- "$top/snapshots/src.snap")
 check_eq "subvolume ids" "257 258" "$src_id $snap_id"
 
 write_exports "$OUT/exports" "$top *(rw,no_subtree_check)"
-find_listing "$top" "$OUT/listing"
-audit json --json --exports "$OUT/exports" "$top"
-check_audit_rc json 1
-check_eq "collisions (loop hardlink plain)" \
-	"$(expected_counts "$top" "$OUT/listing")" "$(audit_counts json)"
-# The same audit, its ioctls counted.
-audit_traced traced ioctls ioctl --json --exports "$OUT/exports" "$top"
-check_audit_rc traced 1
+# The audit, then the same with its ioctls counted.
+audit_then_traced "$top" 1 ioctls ioctl
 
 check_eq "reads of src's tree (walked first, no key met before)" 0 \
 	"$(tree_reads "$OUT/ioctls" "$src_id")"
