@@ -100,6 +100,26 @@ audit_then_traced() {
 	check_audit_rc traced "$rc"
 }
 
+# btrfs_of_small_dirs TOP: btrfs_with_files' subvolume TOP/src of $FILES
+# files in directories of 10 (one probe stat each, where the audit may not
+# be sure it can search them), exported alone by $OUT/exports.
+btrfs_of_small_dirs() {
+	btrfs_with_files "$1" src
+	files_into_dirs "$1/src" 10
+	write_exports "$OUT/exports" "$1/src *(rw,no_subtree_check)"
+}
+
+# audit_stats_no_file TOP: audit TOP (exported by $OUT/exports, its keys
+# colliding nowhere): exit 0, find's counts and entries, none unreadable;
+# and under strace, no statx of btrfs_with_files' names (fNNN).
+audit_stats_no_file() {
+	audit_then_traced "$1" 0 statx statx
+	check_eq "entries, unreadable" "$(wc -l <"$OUT/listing") 0" \
+		"$(jq -r '.exports[0] | "\(.entries) \(.unreadable)"' "$OUT/json")"
+	check_eq "statx calls of fNNN" 0 \
+		"$(statx_of_names "$OUT/statx" 'f[0-9]{3}')"
+}
+
 # audit_files_stats TOP EXPECTED: audit TOP, exported by $OUT/exports, under
 # RUN_WRAPPER, check its counts against EXPECTED ("LOOP HARDLINK PLAIN"),
 # then again under strace: FILES_STATS is the statx calls of the names

@@ -11,12 +11,6 @@ setup_scratch
 
 FILES=200
 top=$WORK/btrfs
-btrfs_with_files "$top" src
-files_into_dirs "$top/src" 10 # 21 directories: 21 probes before
-write_exports "$OUT/exports" "$top/src *(rw,no_subtree_check)"
-
-audit_then_traced "$top/src" 0 statx statx
-check_eq "entries, unreadable" "$(wc -l <"$OUT/listing") 0" \
-	"$(jq -r '.exports[0] | "\(.entries) \(.unreadable)"' "$OUT/json")"
-check_eq "statx calls of fNNN" 0 "$(statx_of_names "$OUT/statx" 'f[0-9]{3}')"
+btrfs_of_small_dirs "$top" # 21 directories: 21 probes before
+audit_stats_no_file "$top/src"
 finish
