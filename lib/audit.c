@@ -36,13 +36,19 @@
  *    are stat'ed; once LINKS_AFTER_STATS of them needed nlink the walk
  *    waits for the read, sharing it (audit_links_known()).  Below a path
  *    on another filesystem, a subvolume is read by the walk's thread
- *    after as many stats.  Without the privilege, the helper counts the
- *    names in the directories of the snapshots instead (linkscan.c): the
- *    entries of a snapshot of a subvolume walked before all collide, and
- *    reading a directory costs half of stat'ing its entries; and of every
- *    subvolume after one whose keys collided that often (copies).  Either
- *    way the set read becomes the identity's own (ckeys.c), so nothing
- *    points into the helper or into the growing table of identities.
+ *    after as many stats.  The set read becomes the identity's own
+ *    (ckeys.c), so nothing points into the helper or into the growing
+ *    table of identities.
+ *  - Without the privilege, nlink comes from the names the walk itself
+ *    meets in each subvolume it enters at the root (audit_names.c): a
+ *    first name is taken for the only one, unless a subvolume walked before
+ *    had several for that inode number, and the end of the subvolume proves
+ *    it.  Where a guess may be wrong (a second name follows, or a mount or
+ *    an unreadable directory hides names), the first pass starts again
+ *    without guessing (audit_walk_restart()): then the helper counts the
+ *    names in the directories of the snapshots instead (linkscan.c), as the
+ *    entries of a snapshot of a subvolume walked before all collide, and of
+ *    every subvolume after one whose keys collided that often (copies).
  *
  * The library prints nothing: the results are read through accessors
  * (audit_results.c).
@@ -86,33 +92,53 @@ static struct nfsview audit_nfsview(const struct bino_audit *audit)
 	return view;
 }
 
-static void audit_export_free(struct bino_audit_target *export)
+/* Release and zero what a walk of @export found. */
+static void audit_target_clear(struct bino_audit_target *export)
 {
 	struct bino_audit_device *device, *tmp;
 	size_t i, j;
 
-	if (!export)
-		return;
 	for (i = 0; i < BINO_COLLISION_NR; i++) {
 		for (j = 0; j < export->n_examples[i]; j++) {
 			free(export->examples[i][j].path[0]);
 			free(export->examples[i][j].path[1]);
 		}
+		export->n_examples[i] = 0;
+		export->collisions[i] = 0;
 	}
 	free(export->pairs);
+	export->pairs = NULL;
+	export->n_pairs = export->cap_pairs = export->last_pair = 0;
 	free(export->submounts);
+	export->submounts = NULL;
+	export->n_submounts = export->cap_submounts = 0;
 	for (i = 0; i < export->n_subvols; i++) {
 		free(export->subvols[i].path);
 		free(export->subvols[i].fs_path);
 		free(export->subvols[i].mounts);
 	}
 	free(export->subvols);
+	export->subvols = NULL;
+	export->n_subvols = export->cap_subvols = 0;
 	HASH_ITER(hh, export->device_index, device, tmp) {
 		HASH_DEL(export->device_index, device);
 		free(device->path);
 		free(device);
 	}
 	free(export->devices);
+	export->devices = NULL;
+	export->n_devices = export->cap_devices = 0;
+	export->n_client_fs = 0;
+	export->entries = export->unreadable = 0;
+	export->error = BINO_OK;
+	export->error_errno = 0;
+}
+
+static void audit_export_free(struct bino_audit_target *export)
+{
+	if (!export)
+		return;
+	audit_target_clear(export);
 	free(export->client_devs);
 	free(export->path);
 	free(export);
@@ -440,6 +466,22 @@ static bool audit_links_known(struct audit_walk *aw, struct bino_entry *entry,
 }
 
 /*
+ * Whether nlink of a non-directory whose directory showed its children can
+ * be stat'ed is known without stat (*@known, *@nlink): from the names the
+ * walk met (audit_names.c), or its subvolume's tree.
+ */
+static enum bino_error audit_nlink_known(struct audit_walk *aw,
+					 struct bino_entry *entry, int depth,
+					 enum audit_names names, bool *known,
+					 uint64_t *nlink)
+{
+	if (names != AUDIT_NAMES_NONE)
+		return bino__audit_names_nlink(aw, depth, names, known, nlink);
+	*known = audit_links_known(aw, entry, depth, nlink);
+	return BINO_OK;
+}
+
+/*
  * The client view (a path on an NFS client mount): the client filesystem of
  * client st_dev @dev, one per device met, in *@ret.  The server's mounts do
  * not matter here: the client shows what it crossed by a device of its own.
@@ -503,6 +545,7 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 	int depth = bino_entry_depth(entry);
 	bool is_dir = bino_entry_type(entry) == BINO_TYPE_DIR;
 	struct audit_level *level;
+	enum audit_names names = AUDIT_NAMES_NONE;
 	struct bino_stat st;
 	uint64_t nlink = 1;
 	enum bino_error err = BINO_OK;
@@ -510,6 +553,11 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 	if (bino_entry_event(entry) == BINO_EVENT_ERROR) {
 		if (aw->pass == 2)
 			return BINO_OK;
+		/* Names below it are not met: no guessing nlink there. */
+		bino__audit_names_hidden(aw, depth);
+		bino__audit_names_leave(aw, depth);
+		if (aw->restart)
+			return BINO_ERROR_STOP_ITERATION;
 		if (depth == 0 && export->entries == 0) {
 			export->error = bino_entry_error(entry);
 			export->error_errno = bino_entry_errno(entry);
@@ -525,6 +573,8 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 	}
 	if (bino_entry_visit(entry) != BINO_VISIT_PRE)
 		return BINO_OK;
+	if (aw->pass == 1)
+		bino__audit_names_leave(aw, depth);
 	/*
 	 * knfsd cannot serve a snapshot's empty placeholder: a client lists it
 	 * or not (ESTALE) as its cache has it, so the client view leaves it out.
@@ -573,6 +623,12 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 			audit_walk_unlisted(aw, entry, level, &err);
 			walk_in = false;
 		}
+		/* Crossed or not, a mount hides the names it covers. */
+		if (aw->pass == 1 && (mount || !walk_in)) {
+			bino__audit_names_hidden(aw, depth);
+			if (aw->restart)
+				return BINO_ERROR_STOP_ITERATION;
+		}
 		if (!walk_in) {
 			bino_walk_prune(aw->walk);
 			if (err || !level->ino)
@@ -587,28 +643,52 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 	}
 	if (aw->pass == 2)
 		return bino__audit_find_entry(aw, entry, depth, is_dir);
+	if (is_dir) {
+		err = bino__audit_names_open(aw, entry, depth);
+		if (err)
+			return err;
+	}
 	/* Best effort, on btrfs: without it, entries are stat'ed. */
 	if (depth == 0 && is_dir && level->key.subvolid && !aw->ahead &&
-	    !export->client_view &&
+	    !export->client_view && !aw->count_names &&
 	    bino__links_ahead_create(bino_entry_path(entry), level->key.dev,
 				     LINKS_AFTER_STATS, &aw->ahead) != 0)
 		aw->ahead = NULL;
 	export->entries++;
 	audit_walk_progress(aw, false);
-	if (!is_dir && audit_walk_needs_stat(aw, depth) &&
-	    !(depth > 0 && level[-1].probe == PROBE_OK &&
-	      audit_links_known(aw, entry, depth, &nlink))) {
-		if (bino_entry_stat(entry, &st) != BINO_OK) {
-			/* Vanished since it was read: not part of the tree. */
-			if (depth > 0 && errno != ENOENT && errno != ESTALE)
-				level[-1].probe = PROBE_FAILED;
-			export->entries--;
-			export->unreadable++;
-			return BINO_OK;
+	if (!is_dir && depth > 0) {
+		err = bino__audit_names_count(aw, depth, &names);
+		if (err)
+			return err;
+		if (aw->restart)
+			return BINO_ERROR_STOP_ITERATION;
+	}
+	if (!is_dir && audit_walk_needs_stat(aw, depth)) {
+		bool known = false;
+
+		if (depth > 0 && level[-1].probe == PROBE_OK) {
+			err = audit_nlink_known(aw, entry, depth, names, &known,
+						&nlink);
+			if (err)
+				return err;
 		}
-		if (depth > 0 && level[-1].probe == PROBE_NONE)
-			level[-1].probe = PROBE_OK;
-		nlink = st.nlink;
+		if (!known) {
+			if (bino_entry_stat(entry, &st) != BINO_OK) {
+				/* Vanished since read: not part of the tree. */
+				if (depth > 0 && errno != ENOENT &&
+				    errno != ESTALE)
+					level[-1].probe = PROBE_FAILED;
+				export->entries--;
+				export->unreadable++;
+				return BINO_OK;
+			}
+			if (depth > 0 && level[-1].probe == PROBE_NONE)
+				level[-1].probe = PROBE_OK;
+			nlink = st.nlink;
+			err = bino__audit_names_stated(aw, depth, nlink);
+			if (err)
+				return err;
+		}
 	}
 	err = bino__audit_note_device(aw, entry);
 	if (!err && (depth == 0 || (bino_entry_flags(entry) &
@@ -656,7 +736,29 @@ static enum bino_error audit_walk_pass(struct audit_walk *aw, int pass)
 		err = BINO_OK;
 	bino_walk_destroy(aw->walk);
 	aw->walk = NULL;
+	if (pass == 1)
+		bino__audit_names_clear(aw); /* closes the windows still open */
 	return err;
+}
+
+/*
+ * Forget what the first pass counted, for it to start again without
+ * guessing nlink (audit_names.c proved a guess may be wrong).
+ */
+static enum bino_error audit_walk_restart(struct audit_walk *aw)
+{
+	size_t i;
+
+	audit_target_clear(aw->export);
+	for (i = 0; i < aw->n_events; i++)
+		free(aw->events[i].path);
+	aw->n_events = 0;
+	aw->n_waiting = 0;
+	aw->seq = 0;
+	aw->count_names = false;
+	aw->restart = false;
+	bino__ckey_table_destroy(aw->groups);
+	return bino__ckey_table_create(&aw->groups);
 }
 
 static enum bino_error audit_walk_export(struct bino_audit *audit,
@@ -674,10 +776,17 @@ static enum bino_error audit_walk_export(struct bino_audit *audit,
 			     (bino__capable(CAP_DAC_READ_SEARCH) ||
 			      bino__capable(CAP_DAC_OVERRIDE));
 	aw.euid = geteuid(); /* the file system uid, unless set apart */
+	/* Unprivileged, nlink comes from the walk's names where it can. */
+	aw.count_names = !export->client_view && !bino__btrfs_can_search_trees();
 	err = bino__ckey_table_create(&aw.groups);
 	if (err)
 		return err;
 	err = audit_walk_pass(&aw, 1);
+	if (!err && aw.restart) {
+		err = audit_walk_restart(&aw);
+		if (!err)
+			err = audit_walk_pass(&aw, 1);
+	}
 	bino__links_ahead_destroy(aw.ahead);
 	aw.ahead = NULL;
 	audit_walk_progress(&aw, true);

@@ -7,6 +7,7 @@
  *
  *  - audit.c: the paths to audit and the walk that visits each one;
  *  - audit_count.c: the first pass, counting collisions;
+ *  - audit_names.c: nlink from the names the first walk meets;
  *  - audit_find.c: the second pass, finding what the first could not know;
  *  - audit_subvols.c: the devices and subvolumes met;
  *  - audit_results.c: the public getters of the results.
@@ -141,6 +142,22 @@ struct link_event {
 	char *path; /* NULL once it can no longer be an example */
 };
 
+/*
+ * A subvolume whose names the walk counts, from its root to the end of its
+ * root's subtree (audit_names.c).  Its inodes met twice go to its
+ * identity's links set.
+ */
+struct audit_window {
+	uint32_t identity;
+	int depth; /* of its root */
+	size_t client_fs;
+	uint64_t dev;
+	uint64_t subvolid;
+	bool incomplete; /* names hidden: a mount, an unreadable directory */
+	struct inoset seen; /* inodes met once or more */
+	struct inoset deferred; /* taken for one name before all were met */
+};
+
 struct audit_walk {
 	struct bino_audit *audit;
 	struct bino_audit_target *export;
@@ -160,6 +177,12 @@ struct audit_walk {
 	struct bino__links_ahead *ahead; /* NULL off btrfs */
 	bool search_by_right; /* may search any btrfs directory */
 	uid_t euid;
+	bool count_names; /* nlink from the walk's own names (audit_names.c) */
+	bool restart; /* a guess may be wrong: count again, stat'ing */
+	struct audit_window *windows; /* open, outermost first */
+	size_t n_windows, cap_windows;
+	struct inoset *hint; /* per client fs: inodes met with several names */
+	size_t cap_hint;
 };
 
 /* ---- the first pass (audit_count.c) ------------------------------------ */
@@ -179,6 +202,49 @@ enum bino_error bino__audit_count(struct audit_walk *aw,
 enum bino_error bino__audit_group_resolve(struct audit_walk *aw,
 					  struct ckey_group *group, bool links,
 					  uint64_t ino, size_t client_fs);
+
+/* ---- nlink from the walk's names (audit_names.c) ----------------------- */
+
+/* How the name of a non-directory was counted. */
+enum audit_names {
+	AUDIT_NAMES_NONE, /* not in a window whose names are all met */
+	AUDIT_NAMES_FIRST, /* the first of its inode in the window */
+	AUDIT_NAMES_AGAIN, /* its inode has several names */
+};
+
+/* Before each entry of the first walk at @depth: close the windows it left. */
+void bino__audit_names_leave(struct audit_walk *aw, int depth);
+/*
+ * The directory @entry at @depth (its level set) is walked into: a window
+ * opens if it is the root of a subvolume whose names were not counted.
+ */
+enum bino_error bino__audit_names_open(struct audit_walk *aw,
+				       struct bino_entry *entry, int depth);
+/*
+ * Names are hidden below the entry at @depth (a mount, an unreadable
+ * directory): no more guesses in the window of its directory nor in those
+ * open at @depth or deeper, and aw->restart is set if some were made.
+ */
+void bino__audit_names_hidden(struct audit_walk *aw, int depth);
+/*
+ * Count the name of the non-directory at @depth (> 0) in its window, in
+ * *@ret; aw->restart is set if it proves a guess wrong.
+ */
+enum bino_error bino__audit_names_count(struct audit_walk *aw, int depth,
+					enum audit_names *ret);
+/*
+ * Whether nlink of the non-directory at @depth, counted as @names, is known
+ * without stat (*@known, then *@nlink 1 or 2): with several names met, or
+ * guessed 1 (deferred).  Not without a child of its directory stat'ed.
+ */
+enum bino_error bino__audit_names_nlink(struct audit_walk *aw, int depth,
+					enum audit_names names, bool *known,
+					uint64_t *nlink);
+/* The entry at @depth was stat'ed: @nlink feeds the hint. */
+enum bino_error bino__audit_names_stated(struct audit_walk *aw, int depth,
+					 uint64_t nlink);
+/* Close every window and release the hint. */
+void bino__audit_names_clear(struct audit_walk *aw);
 
 /* ---- the second pass (audit_find.c) ------------------------------------ */
 

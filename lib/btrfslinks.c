@@ -26,15 +26,16 @@
  * more), counting their names (below) costs less than the tree, which
  * copies a few items per entry: then root counts them too.
  *
- * Without CAP_SYS_ADMIN the helper counts names by reading the subvolume's
- * directories instead (linkscan.c), and reads only the subvolumes whose
- * keys surely collide: inode numbers cannot be probed, but a snapshot
- * shares nearly all of its source's, so a subvolume is read when its
- * source, a snapshot of it or another snapshot of its source was listed
- * before it.  Copies share them too (every subvolume numbers its inodes
- * from 257) with nothing to say so: once the caller asks for a subvolume
- * no relation named (its entries needed so many stats), the helper reads
- * every subvolume listed after it as well.
+ * Without CAP_SYS_ADMIN (an audit whose guesses of nlink from the walk's
+ * own names could not stand, audit_names.c) the helper counts names by
+ * reading the subvolume's directories instead (linkscan.c), and reads only
+ * the subvolumes whose keys surely collide: inode numbers cannot be probed,
+ * but a snapshot shares nearly all of its source's, so a subvolume is read
+ * when its source, a snapshot of it or another snapshot of its source was
+ * listed before it.  Copies share them too (every subvolume numbers its
+ * inodes from 257) with nothing to say so: once the caller asks for a
+ * subvolume no relation named (its entries needed so many stats), the
+ * helper reads every subvolume listed after it as well.
  */
 #include "btrfslinks.h"
 

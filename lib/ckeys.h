@@ -20,6 +20,7 @@ enum ckey_links {
 	CKEY_LINKS_UNREAD,
 	CKEY_LINKS_READ, /* bino__ckey_identity_links() answers */
 	CKEY_LINKS_UNAVAILABLE, /* not btrfs, or not allowed: stat */
+	CKEY_LINKS_COUNTING, /* by the walk, in its window (audit_names.c) */
 };
 
 /*

@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Without CAP_SYS_ADMIN the audit cannot read subvolume trees, and every
 # file of a snapshot of a subvolume walked before collides and needs nlink.
-# Rather than stat each one, a helper counts the names in the snapshot's
-# directories (a non-directory's names all lie in its subvolume, so the
-# count is nlink).  Here src is walked first, then its snapshot, in which a
-# link was added and another removed after the snapshot was taken (so
-# neither is in the hardlink class: each has one name on one side), and a
-# third kept (in it, twice on each side): the counts are find's, and the
-# snapshot's files are not stat'ed one by one.
+# Rather than stat each one, it counts names (a non-directory's names all
+# lie in its subvolume, so their count is nlink).  Here src is walked
+# first, then its snapshot, in which a link was added and another removed
+# after the snapshot was taken (so neither is in the hardlink class: each
+# has one name on one side), and a third kept (in it, twice on each side).
+# The added link's first name, f001, is taken for its only one when the
+# walk meets it, and its second proves that wrong: the audit walks again
+# without guessing, a helper counting the snapshot's names.  The counts
+# are find's, and the snapshot's files are not stat'ed one by one.
 source "$(dirname -- "$0")/audit-lib.sh"
 setup_scratch
 
