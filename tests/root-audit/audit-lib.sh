@@ -25,6 +25,24 @@ find_listing() {
 	find "$1" -printf '%D\t%i\t%y\t%n\t%p\n' >"$2"
 }
 
+# find_listing_wrapped EXPORT FILE: find_listing's, find run under
+# RUN_WRAPPER (as nobody it cannot read everything, and says so).
+find_listing_wrapped() {
+	"${RUN_WRAPPER[@]}" find "$1" -printf '%D\t%i\t%y\t%n\t%p\n' \
+		>"$2" 2>/dev/null || true
+}
+
+# check_two_links LISTING PATH...: the find listing shows each PATH with
+# two links.
+check_two_links() {
+	local listing=$1 path
+	shift
+	for path in "$@"; do
+		grep -q $'\t2\t'"$path\$" "$listing" ||
+			fail "find does not show $path with two links"
+	done
+}
+
 # expected_counts EXPORT LISTING [CROSSED_MOUNT_POINT...]: "LOOP HARDLINK
 # PLAIN" computed from the find listing (see expected-collisions.awk).
 expected_counts() {

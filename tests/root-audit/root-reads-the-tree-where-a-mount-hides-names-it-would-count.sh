@@ -22,8 +22,7 @@ snap_id=$(btrfs inspect-internal rootid -- "$top/snapshots/s1")
 
 write_exports "$OUT/exports" "$top *(rw,no_subtree_check,crossmnt)"
 find_listing "$top" "$OUT/listing"
-grep -q $'\t2\t'"$top/snapshots/s1/f002\$" "$OUT/listing" ||
-	fail "find does not show s1/f002 with two links"
+check_two_links "$OUT/listing" "$top/snapshots/s1/f002"
 audit json --json --exports "$OUT/exports" "$top"
 check_audit_rc json 1
 check_eq "collisions (loop hardlink plain)" \

@@ -25,10 +25,8 @@ chmod 0700 -- "$top/src/private" "$top/snapshots/s/private"
 write_exports "$OUT/exports" "$top *(rw,no_subtree_check)"
 chmod go+r -- "$OUT/exports"
 as_nobody
-"${RUN_WRAPPER[@]}" find "$top" -printf '%D\t%i\t%y\t%n\t%p\n' \
-	>"$OUT/listing" 2>/dev/null || true
-grep -q $'\t2\t'"$top/snapshots/s/f003\$" "$OUT/listing" ||
-	fail "find as nobody does not show s/f003 with two links"
+find_listing_wrapped "$top" "$OUT/listing"
+check_two_links "$OUT/listing" "$top/snapshots/s/f003"
 expected=$(expected_counts "$top" "$OUT/listing")
 audit_files_stats "$top" "$expected"
 ((FILES_STATS >= FILES)) ||
