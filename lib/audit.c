@@ -623,8 +623,13 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 			audit_walk_unlisted(aw, entry, level, &err);
 			walk_in = false;
 		}
-		/* Crossed or not, a mount hides the names it covers. */
-		if (aw->pass == 1 && (mount || !walk_in)) {
+		/*
+		 * Crossed or not, a mount hides the names it covers (and so
+		 * does one made since the table was read).
+		 */
+		if (aw->pass == 1 &&
+		    (mount || !walk_in ||
+		     (bino_entry_flags(entry) & BINO_ENTRY_MOUNT_ROOT))) {
 			bino__audit_names_hidden(aw, depth);
 			if (aw->restart)
 				return BINO_ERROR_STOP_ITERATION;
@@ -777,7 +782,8 @@ static enum bino_error audit_walk_export(struct bino_audit *audit,
 			      bino__capable(CAP_DAC_OVERRIDE));
 	aw.euid = geteuid(); /* the file system uid, unless set apart */
 	/* Unprivileged, nlink comes from the walk's names where it can. */
-	aw.count_names = !export->client_view && !bino__btrfs_can_search_trees();
+	aw.count_names = !export->client_view &&
+			 (audit->no_tree_search || !bino__btrfs_can_search_trees());
 	err = bino__ckey_table_create(&aw.groups);
 	if (err)
 		return err;
