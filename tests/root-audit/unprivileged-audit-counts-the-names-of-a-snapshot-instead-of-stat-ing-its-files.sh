@@ -7,9 +7,10 @@
 # first, then its snapshot, in which a link was added and another removed
 # after the snapshot was taken (so neither is in the hardlink class: each
 # has one name on one side), and a third kept (in it, twice on each side).
-# The added link's first name, f001, is taken for its only one when the
-# walk meets it, and its second proves that wrong: the audit walks again
-# without guessing, a helper counting the snapshot's names.  The counts
+# The added link's first name, f005, is taken for its only one when the
+# walk meets it (f001, the directory's first file, is its probe stat), and
+# its second proves that wrong: the audit walks again without guessing, a
+# helper counting the snapshot's names.  The counts
 # are find's, and the snapshot's files are not stat'ed one by one.
 source "$(dirname -- "$0")/audit-lib.sh"
 setup_scratch
@@ -25,7 +26,7 @@ ln -- "$top/src/keep" "$top/src/sub/keep2"
 mkdir -- "$top/snapshots"
 snap=$top/snapshots/src.snap
 btrfs -q subvolume snapshot -- "$top/src" "$snap"
-ln -- "$snap/f001" "$snap/sub/f001-late" # two names in the snapshot only
+ln -- "$snap/f005" "$snap/sub/f005-late" # two names in the snapshot only
 rm -- "$snap/sub/hl2"                    # one name left in the snapshot
 
 write_exports "$OUT/exports" "$top *(rw,no_subtree_check)"
