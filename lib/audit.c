@@ -625,11 +625,10 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 		}
 		/*
 		 * Crossed or not, a mount hides the names it covers (and so
-		 * does one made since the table was read).
+		 * does one made since the table was read, or not in it).
 		 */
 		if (aw->pass == 1 &&
-		    (mount || !walk_in ||
-		     (bino_entry_flags(entry) & BINO_ENTRY_MOUNT_ROOT))) {
+		    (mount || (bino_entry_flags(entry) & BINO_ENTRY_MOUNT_ROOT))) {
 			bino__audit_names_hidden(aw, depth);
 			if (aw->restart)
 				return BINO_ERROR_STOP_ITERATION;

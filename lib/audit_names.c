@@ -42,7 +42,7 @@
 #include "array.h"
 #include "btrfsconst.h"
 
-/* Whether the directory at @depth is the walk's way into the window @w. */
+/* Whether the entry of @level is in @w's client filesystem and subvolume. */
 static bool names_level_in(const struct audit_level *level,
 			   const struct audit_window *w)
 {
@@ -199,8 +199,8 @@ enum bino_error bino__audit_names_nlink(struct audit_walk *aw, int depth,
 					uint64_t *nlink)
 {
 	const struct audit_level *level = &aw->levels[depth];
-	struct audit_window *w = names_window(aw, depth - 1);
 	const struct inoset *hint;
+	struct audit_window *w;
 
 	*known = false;
 	if (names == AUDIT_NAMES_AGAIN) {
@@ -210,6 +210,7 @@ enum bino_error bino__audit_names_nlink(struct audit_walk *aw, int depth,
 	}
 	if (names != AUDIT_NAMES_FIRST)
 		return BINO_OK;
+	w = names_window(aw, depth - 1);
 	assert(w);
 	hint = level->client_fs < aw->cap_hint ? &aw->hint[level->client_fs] :
 						 NULL;
