@@ -20,15 +20,18 @@ audit_counts() {
 	jq -r '.exports[0].collisions | "\(.loop) \(.hardlink) \(.plain)"' "$OUT/$1"
 }
 
+# What expected_counts reads of each entry, as find prints it.
+FIND_LISTING_FORMAT='%D\t%i\t%y\t%n\t%p\n'
+
 # find_listing EXPORT FILE: what expected_counts reads, saved.
 find_listing() {
-	find "$1" -printf '%D\t%i\t%y\t%n\t%p\n' >"$2"
+	find "$1" -printf "$FIND_LISTING_FORMAT" >"$2"
 }
 
 # find_listing_wrapped EXPORT FILE: find_listing's, find run under
 # RUN_WRAPPER (as nobody it cannot read everything, and says so).
 find_listing_wrapped() {
-	"${RUN_WRAPPER[@]}" find "$1" -printf '%D\t%i\t%y\t%n\t%p\n' \
+	"${RUN_WRAPPER[@]}" find "$1" -printf "$FIND_LISTING_FORMAT" \
 		>"$2" 2>/dev/null || true
 }
 

@@ -15,7 +15,7 @@ write_exports "$OUT/exports" "$fex *(rw,no_subtree_check)"
 ln -- "$fex/spool/data/original" "$fex/spool/data/fresh-link"
 ln -- "$fex/hello.txt" "$fex/docs/fresh-hello"
 
-find "$fex" -printf '%D\t%i\t%y\t%n\t%p\n' >"$OUT/listing"
+find_listing "$fex" "$OUT/listing"
 # st_dev -> subvolume id, from btrfs-progs on a directory of each device.
 awk -F'\t' '$3 == "d" && $2 != 2 && !($1 in seen) { seen[$1]; print $1 "\t" $5 }' \
 	"$OUT/listing" | while IFS=$'\t' read -r dev dir; do
