@@ -113,24 +113,24 @@ static int dir_sync(int fd)
 
 /*
  * Make @name in @parent_fd, mode NEW_DIR_MODE whatever the umask, and sync
- * @parent_fd.  A directory made meanwhile by someone else is fine: the
- * checks of the next step judge it.  0, or -1 with errno set.
+ * @parent_fd.  What someone else put there meanwhile is left as it is: the
+ * caller's next open and checks judge it.  0, or -1 with errno set.
  */
 static int dir_make(int parent_fd, const char *name)
 {
-	int fd;
+	struct stat st;
+	int fd, rc = 0;
 
 	if (mkdirat(parent_fd, name, NEW_DIR_MODE) != 0)
 		return errno == EEXIST ? 0 : -1;
 	fd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT || errno == ELOOP || errno == ENOTDIR ? 0 : -1;
-	if (fchmod(fd, NEW_DIR_MODE) != 0) {
-		close(fd);
-		return -1;
-	}
+	if (fstat(fd, &st) != 0 ||
+	    (st.st_uid == geteuid() && fchmod(fd, NEW_DIR_MODE) != 0))
+		rc = -1;
 	close(fd);
-	return dir_sync(parent_fd);
+	return rc ? rc : dir_sync(parent_fd);
 }
 
 /*
@@ -179,11 +179,16 @@ static char *next_component(char *at)
 
 int safe_dir_open(const char *path, int flags)
 {
-	char *abs = absolute_path(path), *component, *end;
 	struct dir_step step = { .fd = -1 };
+	char *abs, *component, *end;
 	char saved;
 	int next, checked, rd = -1;
 
+	if (!*path) {
+		fprintf(stderr, "%s: an empty directory name\n", PROGRAM_NAME);
+		return -1;
+	}
+	abs = absolute_path(path);
 	if (!abs) {
 		diag_path(path, "%s", strerror(errno));
 		return -1;
