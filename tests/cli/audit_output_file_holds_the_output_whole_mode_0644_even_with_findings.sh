@@ -28,7 +28,9 @@ same() {
 		>"$TMP/stdout" 2>"$TMP/stderr") || RC=$?
 	expect_eq "$format: exit status with --output-file (a finding)" 1 "$RC"
 	expect_eq "$format: standard output" "" "$(cat "$TMP/stdout")"
-	[ -f "$file" ] && [ ! -L "$file" ] || fail "$format: $file is not a regular file"
+	if [ ! -f "$file" ] || [ -L "$file" ]; then
+		fail "$format: $file is not a regular file"
+	fi
 	expect_eq "$format: mode" 644 "$(stat -c %a "$file")"
 	expect_eq "$format: files in the directory" audit.out "$(ls -A "$TMP/out")"
 	grep -v '^btrfs_ino_audit_duration_seconds ' "$file" >"$TMP/actual"

@@ -17,7 +17,8 @@ run audit -q --exports /dev/null --format prometheus --output-file "$TMP/out/met
 expect_eq "exit status" 0 "$RC"
 expect_same_file "the link's target" "$TMP/victim.before" "$TMP/victim"
 expect_eq "the target's mode" 600 "$(stat -c %a "$TMP/victim")"
-[ -f "$TMP/out/metrics.prom" ] && [ ! -L "$TMP/out/metrics.prom" ] ||
+if [ ! -f "$TMP/out/metrics.prom" ] || [ -L "$TMP/out/metrics.prom" ]; then
 	fail "metrics.prom is not a regular file: $(ls -l "$TMP/out/metrics.prom")"
+fi
 grep -q '^btrfs_ino_audit_safe{path=".*/audited"} 1$' "$TMP/out/metrics.prom" ||
 	fail "metrics.prom lacks the audit's metrics: $(cat "$TMP/out/metrics.prom")"
