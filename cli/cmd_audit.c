@@ -7,6 +7,7 @@
  * suggest prints (suggestion.c).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 #include "output.h"
 #include "prometheus.h"
 #include "report.h"
+#include "safe_file.h"
 #include "suggest_options.h"
 #include "suggestion.h"
 #include "tables.h"
@@ -39,6 +41,7 @@ struct audit_options {
 	const char *etab_file;
 	const char *fstab_file;
 	const char *mountinfo_file;
+	const char *output_file; /* --output-file: instead of stdout */
 	bool quiet;
 	bool suggest;
 	struct suggest_config client; /* only server and client_dir */
@@ -75,6 +78,10 @@ void usage_audit(FILE *stream)
 		"                        the table's values are in it too\n"
 		"      --format FORMAT   text (default) or prometheus: node_exporter\n"
 		"                        textfile collector metrics\n"
+		"      --output-file FILE  write the output to FILE, mode 0644, instead of\n"
+		"                        standard output: whole, through a new file beside\n"
+		"                        it renamed onto it, never through a symbolic link;\n"
+		"                        FILE is left as it was when the exit status is 2\n"
 		"  -o, --output LIST     the table's columns (see below)\n"
 		"  -l, --list            the table as a list, not a tree\n"
 		"  -r, --raw             the table only, raw (space-separated, escaped)\n"
@@ -126,6 +133,7 @@ enum {
 	OPT_FULL_TREE,
 	OPT_FORMAT,
 	OPT_COLOR,
+	OPT_OUTPUT_FILE,
 };
 
 static int parse_audit_options(int argc, char **argv, struct audit_options *opts)
@@ -138,6 +146,7 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 		{ "nfsv4", no_argument, NULL, OPT_NFSV4 },
 		{ "json", no_argument, NULL, 'J' },
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "output-file", required_argument, NULL, OPT_OUTPUT_FILE },
 		{ "output", required_argument, NULL, 'o' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "raw", no_argument, NULL, 'r' },
@@ -185,6 +194,9 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 			else
 				return usage_error("audit", "unknown format '%s'",
 						   optarg);
+			break;
+		case OPT_OUTPUT_FILE:
+			opts->output_file = optarg;
 			break;
 		case 'o':
 			if (audit_tree_parse_columns(optarg, opts->tree.cols,
@@ -253,7 +265,9 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 	if (opts->table_only && (opts->verbose || opts->suggest))
 		return usage_error("audit", "--raw and --pairs print the table only: "
 				   "not with --verbose or --suggest");
-	opts->tree.color = color_wanted(opts->color);
+	/* A file is no terminal: "auto" means no colour there. */
+	opts->tree.color = color_wanted(opts->output_file && opts->color == COLOR_AUTO ?
+						COLOR_NEVER : opts->color);
 	return 0;
 }
 
@@ -913,12 +927,91 @@ static int audit_report(const struct audit_options *opts,
 	return 0;
 }
 
+/*
+ * --output-file: the output goes to a new file beside FILE (stdout is
+ * pointed at it, so every writer of the report follows), renamed onto
+ * FILE once whole, so that node_exporter's textfile collector never reads
+ * half a file; a run that fails leaves FILE as it was.
+ */
+struct audit_output_file {
+	char *dir; /* FILE's directory, as named */
+	const char *name; /* FILE's last component */
+	int dir_fd;
+	int stdout_fd; /* the real stdout while redirected, else -1 */
+	struct safe_file file;
+};
+
+/* Open FILE's directory, before the audit: a bad FILE fails at once. */
+static int output_file_open(const char *path, struct audit_output_file *target)
+{
+	*target = (struct audit_output_file){ .dir_fd = -1, .stdout_fd = -1 };
+	target->dir = safe_file_dir_of(path, &target->name);
+	if (!target->dir && errno == EINVAL)
+		return usage_error("audit", "--output-file '%s' names no file", path);
+	if (!target->dir) {
+		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(errno));
+		return EXIT_USAGE;
+	}
+	target->dir_fd = safe_dir_open(target->dir, 0);
+	if (target->dir_fd < 0) {
+		free(target->dir);
+		target->dir = NULL;
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* Point stdout at a new file beside FILE.  0, or -1 with the reason said. */
+static int output_file_begin(struct audit_output_file *target)
+{
+	if (safe_file_begin(&target->file, target->dir_fd, target->dir,
+			    target->name) != 0)
+		return -1;
+	fflush(stdout);
+	target->stdout_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
+	if (target->stdout_fd < 0 ||
+	    dup2(target->file.fd, STDOUT_FILENO) != STDOUT_FILENO) {
+		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(errno));
+		safe_file_discard(&target->file);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Give stdout back; rename the file onto FILE after a run of exit status
+ * @ret 0 or 1, else remove it.  Returns the exit status: @ret, or
+ * EXIT_USAGE if the file could not be put in place.
+ */
+static int output_file_end(struct audit_output_file *target, int ret)
+{
+	if (target->stdout_fd < 0)
+		return ret;
+	fflush(stdout);
+	dup2(target->stdout_fd, STDOUT_FILENO);
+	close(target->stdout_fd);
+	target->stdout_fd = -1;
+	if (ret == EXIT_USAGE) {
+		safe_file_discard(&target->file);
+		return ret;
+	}
+	return safe_file_commit(&target->file, 0644) == 0 ? ret : EXIT_USAGE;
+}
+
+static void output_file_close(struct audit_output_file *target)
+{
+	if (target->dir_fd >= 0)
+		close(target->dir_fd);
+	free(target->dir);
+}
+
 int cmd_audit(int argc, char **argv)
 {
 	struct audit_options opts;
 	struct audit_summary summary = { 0 };
 	struct audit_request request;
 	struct audit_session session;
+	struct audit_output_file target = { .dir_fd = -1, .stdout_fd = -1 };
 	struct output *out = NULL;
 	struct timespec start, end;
 	int ret;
@@ -928,6 +1021,11 @@ int cmd_audit(int argc, char **argv)
 		return stdout_done();
 	if (ret > 0)
 		return ret;
+	if (opts.output_file) {
+		ret = output_file_open(opts.output_file, &target);
+		if (ret)
+			return ret;
+	}
 	memset(&request, 0, sizeof(request));
 	request.exports_file = opts.exports_file;
 	request.etab_file = opts.etab_file;
@@ -941,8 +1039,9 @@ int cmd_audit(int argc, char **argv)
 	request.n_paths = (size_t)(argc - optind);
 	request.nothing_to_do = "nothing to audit: no exports and no btrfs mounted";
 	clock_gettime(CLOCK_MONOTONIC, &start);
+	ret = EXIT_USAGE;
 	if (audit_session_run(&request, &session) != 0)
-		return EXIT_USAGE;
+		goto out_target;
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	opts.drift = (struct drift_input){
 		.session = &session,
@@ -960,6 +1059,8 @@ int cmd_audit(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
 		goto out_session;
 	}
+	if (opts.output_file && output_file_begin(&target) != 0)
+		goto out_output;
 	if (audit_report(&opts, &session, out,
 			 (double)(end.tv_sec - start.tv_sec) +
 				 (double)(end.tv_nsec - start.tv_nsec) / 1e9,
@@ -974,8 +1075,11 @@ int cmd_audit(int argc, char **argv)
 	else
 		ret = summary.findings ? EXIT_FINDINGS : EXIT_CLEAN;
 out_output:
+	ret = output_file_end(&target, ret);
 	output_destroy(out);
 out_session:
 	audit_session_release(&session);
+out_target:
+	output_file_close(&target);
 	return ret;
 }

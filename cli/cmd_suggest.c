@@ -9,11 +9,13 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "btrfsino.h"
 #include "btrfs-ino.h"
 #include "output.h"
 #include "report.h"
+#include "safe_file.h"
 #include "suggest_options.h"
 #include "suggest_diff.h"
 #include "suggestion.h"
@@ -61,7 +63,9 @@ void usage_suggest(FILE *stream)
 		"      --fstab FILE      the server fstab --diff appends to (default:\n"
 		"                        " SYSTEM_FSTAB ")\n"
 		"      --output-dir DIR  also write the mount units into DIR, each in a file\n"
-		"                        named as systemd requires\n"
+		"                        named as systemd requires; DIR and its missing\n"
+		"                        parents are made, and a DIR others may write is\n"
+		"                        refused (see btrfs-ino(1))\n"
 		"      --server NAME     the server's name in client lines (default: this\n"
 		"                        host's name)\n"
 		"      --client-dir DIR  where clients mount PATH (default: PATH itself)\n"
@@ -247,7 +251,7 @@ int cmd_suggest(int argc, char **argv)
 	struct output *out = NULL;
 	struct suggest_diff *diff = NULL;
 	size_t exports_errors;
-	int ret;
+	int ret, units_fd = -1;
 	size_t i;
 
 	ret = parse_suggest_options(argc, argv, &opts);
@@ -255,6 +259,16 @@ int cmd_suggest(int argc, char **argv)
 		return stdout_done();
 	if (ret > 0)
 		return ret;
+	/*
+	 * Root installs what is written there: only a directory no one else
+	 * can change will do, made now so that a bad one fails before the audit.
+	 */
+	if (opts.output_dir) {
+		units_fd = safe_dir_open(opts.output_dir,
+					 SAFE_DIR_MAKE_PARENTS | SAFE_DIR_OURS_ONLY);
+		if (units_fd < 0)
+			return EXIT_USAGE;
+	}
 	memset(&request, 0, sizeof(request));
 	request.exports_file = opts.exports_file;
 	request.mountinfo_file = opts.mountinfo_file;
@@ -262,15 +276,15 @@ int cmd_suggest(int argc, char **argv)
 	request.paths = argv + optind;
 	request.n_paths = (size_t)(argc - optind);
 	request.nothing_to_do = "nothing to suggest for: no exports; name a PATH";
+	ret = EXIT_USAGE;
 	if (audit_session_run(&request, &session) != 0)
-		return EXIT_USAGE;
+		goto out_units;
 	config = (struct suggest_config){
 		.exports = session.exports,
 		.mounts = session.mounts,
 		.server = opts.client.server,
 		.client_dir = opts.client.client_dir,
 	};
-	ret = EXIT_USAGE;
 	if (opts.diff) {
 		diff = suggest_diff_create(opts.exports_file,
 					   opts.fstab_file ? opts.fstab_file :
@@ -305,7 +319,7 @@ int cmd_suggest(int argc, char **argv)
 			continue;
 		if (opts.output_dir && !bino_audit_target_error(exp) &&
 		    audit_export_unsafe(exp) &&
-		    suggest_write_units(&config, exp, opts.output_dir,
+		    suggest_write_units(&config, exp, units_fd, opts.output_dir,
 					!opts.quiet) != 0)
 			goto out_output;
 		if (diff) {
@@ -336,5 +350,8 @@ out_output:
 	output_destroy(out);
 out_session:
 	audit_session_release(&session);
+out_units:
+	if (units_fd >= 0)
+		close(units_fd);
 	return ret;
 }

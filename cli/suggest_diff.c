@@ -16,6 +16,7 @@
 
 #include "btrfs-ino.h"
 #include "escape.h"
+#include "safe_file.h"
 
 #define SYSTEM_EXPORTS "/etc/exports"
 #define UNIT_DIR_PREFIX "# file: /etc/systemd/system/"
@@ -575,45 +576,36 @@ int suggest_diff_write(struct suggest_diff *diff, enum suggest_block block,
 
 /* ---- mount units ------------------------------------------------------- */
 
-static int write_file(const char *dir, const char *name,
+/*
+ * Lines [@from, @to) of @l as the unit file @name in @dir_fd (@dir names
+ * it), through safe_file: never through a link someone put there.
+ */
+static int write_file(int dir_fd, const char *dir, const char *name,
 		      const struct lines *l, size_t from, size_t to,
 		      bool verbose)
 {
-	char *path = NULL;
-	FILE *f;
+	struct safe_file file;
 	size_t i;
-	int rc = 0;
 
-	if (strchr(name, '/') || !*name || strcmp(name, ".") == 0 ||
-	    strcmp(name, "..") == 0) {
-		fprintf(stderr, "%s: not a unit file name: %s\n", PROGRAM_NAME, name);
+	if (safe_file_begin(&file, dir_fd, dir, name) != 0)
 		return -1;
+	for (i = from; i < to; i++) {
+		if (safe_file_write(&file, l->line[i], strlen(l->line[i])) != 0 ||
+		    safe_file_write(&file, "\n", 1) != 0) {
+			safe_file_discard(&file);
+			return -1;
+		}
 	}
-	if (asprintf(&path, "%s/%s", dir, name) < 0) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+	if (safe_file_commit(&file, 0644) != 0)
 		return -1;
-	}
-	f = fopen(path, "w");
-	if (!f) {
-		fprintf(stderr, "%s: %s: %s\n", PROGRAM_NAME, path, strerror(errno));
-		free(path);
-		return -1;
-	}
-	for (i = from; i < to; i++)
-		fprintf(f, "%s\n", l->line[i]);
-	if (fclose(f) != 0) {
-		fprintf(stderr, "%s: %s: %s\n", PROGRAM_NAME, path, strerror(errno));
-		rc = -1;
-	} else if (verbose) {
-		fprintf(stderr, "%s: wrote %s\n", PROGRAM_NAME, path);
-	}
-	free(path);
-	return rc;
+	if (verbose)
+		fprintf(stderr, "%s: wrote %s/%s\n", PROGRAM_NAME, dir, name);
+	return 0;
 }
 
 int suggest_write_units(const struct suggest_config *config,
-			const struct bino_audit_target *exp, const char *dir,
-			bool verbose)
+			const struct bino_audit_target *exp, int dir_fd,
+			const char *dir, bool verbose)
 {
 	struct lines block = { 0 };
 	size_t i, start = 0, end;
@@ -621,10 +613,6 @@ int suggest_write_units(const struct suggest_config *config,
 	size_t prefix = strlen(UNIT_DIR_PREFIX);
 	int rc = 0;
 
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-		fprintf(stderr, "%s: %s: %s\n", PROGRAM_NAME, dir, strerror(errno));
-		return -1;
-	}
 	if (block_lines(config, exp, SUGGEST_MOUNT_UNITS, &block) != 0)
 		return -1;
 	/* A unit runs from its "# file:" line to the blank lines before the next. */
@@ -634,7 +622,7 @@ int suggest_write_units(const struct suggest_config *config,
 		if (name) {
 			for (end = i; end > start && block.line[end - 1][0] == '\0'; end--)
 				;
-			rc = write_file(dir, name, &block, start, end, verbose);
+			rc = write_file(dir_fd, dir, name, &block, start, end, verbose);
 		}
 		if (i < block.n) {
 			name = block.line[i] + prefix;

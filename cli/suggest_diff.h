@@ -41,13 +41,14 @@ int suggest_diff_write(struct suggest_diff *diff, enum suggest_block block,
 		       FILE *out);
 
 /*
- * Write each mount unit of @exp's mount-units block into @dir (created if
- * missing) under the name systemd requires, as the block prints it; with
- * @verbose each file written is named on stderr.  Returns 0, or -1 with the
- * reason on stderr.
+ * Write each mount unit of @exp's mount-units block into the directory
+ * @dir_fd (safe_dir_open() of @dir, which names it in messages) under the
+ * name systemd requires, as the block prints it, mode 0644, through
+ * safe_file; with @verbose each file written is named on stderr.  Returns
+ * 0, or -1 with the reason on stderr.
  */
 int suggest_write_units(const struct suggest_config *config,
-			const struct bino_audit_target *exp, const char *dir,
-			bool verbose);
+			const struct bino_audit_target *exp, int dir_fd,
+			const char *dir, bool verbose);
 
 #endif

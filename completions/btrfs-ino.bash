@@ -61,7 +61,7 @@ _btrfs_ino()
 	audit | suggest)
 		# The options both take; --format's values differ.
 		case $prev in
-		--exports | --mountinfo | --etab | --fstab)
+		--exports | --mountinfo | --etab | --fstab | --output-file)
 			compopt -o filenames 2>/dev/null
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 			return
@@ -91,7 +91,7 @@ _btrfs_ino()
 			;;
 		esac
 		if [[ $command == audit ]]; then
-			opts='--exports --etab --fstab --mountinfo --nfsv4 -J --json --format -o --output -l --list
+			opts='--exports --etab --fstab --mountinfo --nfsv4 -J --json --format --output-file -o --output -l --list
 				-r --raw -P --pairs -n --noheadings -v --verbose --color --suggest --ascii --full-tree
 				--server --client-dir -q --quiet -h --help'
 		else

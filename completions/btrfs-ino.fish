@@ -49,6 +49,7 @@ complete -c btrfs-ino -n $audit -l mountinfo -r -F -d 'The server mount table (m
 complete -c btrfs-ino -n $audit -l nfsv4 -d 'Model NFSv4 clients'
 complete -c btrfs-ino -n $audit -s J -l json -d 'One JSON document'
 complete -c btrfs-ino -n $audit -l format -x -a 'text prometheus' -d 'Text or node_exporter metrics'
+complete -c btrfs-ino -n $audit -l output-file -r -F -d 'Write the output to this file, whole, never through a link'
 complete -c btrfs-ino -n $audit -s o -l output -x -a 'NAME TYPE ID PARENT OF LOOP HARDLINK PLAIN CLIENT-FS EXPORT DETAILS' -d 'The table columns'
 complete -c btrfs-ino -n $audit -s l -l list -d 'The table as a list, not a tree'
 complete -c btrfs-ino -n $audit -s r -l raw -d 'The table only, raw'
