@@ -4,7 +4,7 @@
 # lines built from the pieces exportfs reads differently from a naive
 # reader (quotes, escapes, continuations, \r, comments, default options,
 # two defaults in a row, empty words, long words, every option and bad
-# values of each).  Deterministic for a given SEED.  No NUL bytes: we
+# values of each, -1 at either end of a squash range).  Deterministic for a given SEED.  No NUL bytes: we
 # reject them on purpose (see btrfsino.h).
 #
 # Usage: gen.py DIR COUNT SEED
@@ -27,6 +27,9 @@ OPTIONS = [
     "squash_uids=0-15", "squash_uids=1", "squash_uids=", "squash_gids=5-",
     "squash_gids=--5", "sec=sys", "sec=krb5:krb5i:krb5p", "sec=unix:sys",
     "sec=null:none:sys", "sec=krb5p:sys",
+    # atoi() wraps these ends to -2 and INT_MIN, which parsesquash() keeps.
+    "squash_uids=5-4294967294", "squash_gids=1-2147483648",
+    "squash_uids=4294967294-5",
 ]
 # What exportfs refuses: each stops the file.
 BAD_OPTIONS = [
@@ -36,6 +39,11 @@ BAD_OPTIONS = [
     "squash_uids=a", "squash_gids=1-2-3", "sec=", "sec=sys:", "sec=bogus",
     "sec=krb5:foo", "sec", "no_subtree", "check", "mapall=root",
     "reexport=auto-fsidnum", "xprtsec=tls", "RO", "rw ", "", "fsloc=stub",
+    # -1 (atoi() wraps 4294967295 and 2^33-1 to it) at the end of a range,
+    # at both ends, and first in a range: parsesquash() checks each.
+    "squash_uids=5-4294967295", "squash_gids=1-4294967295",
+    "squash_uids=5--1", "squash_gids=0-8589934591",
+    "squash_uids=4294967295-4294967295", "squash_gids=-1-5",
 ]
 HOSTS = ["*", "host", "10.0.0.0/8", "@netgroup", "*.example.com",
          "[::1]", "gss/krb5", ""] * 4 + ["-sync", "h)x", "a(b"]

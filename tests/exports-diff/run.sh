@@ -97,9 +97,12 @@ for dir in "$tmp/in" "$tmp/gen"; do
 		echo "DIFFERENT: nfs-utils (-) and ours (+) on $dir:"
 		head -40 "$tmp/diff"
 		# The first file that differs, and what is in it.
-		line=$(diff "$tmp/oracle.out" "$tmp/ours.out" | head -1 | grep -o '^[0-9]*')
+		# Under set -e and pipefail, diff's status 1 and a writer's SIGPIPE
+		# (head at the end of a pipe) would end the script before it says
+		# which file differs.
+		line=$({ diff "$tmp/oracle.out" "$tmp/ours.out" || true; } | sed -n '1s/^\([0-9]*\).*/\1/p')
 		first=$(head -n "$line" "$tmp/oracle.out" | grep '^file ' | tail -1)
-		[[ -n $first ]] && { echo "$first:"; cat -A "${first#file }" | head -20; }
+		[[ -n $first ]] && { echo "$first:"; cat -A "${first#file }" | sed -n 1,20p; }
 	fi
 	echo "$(basename "$dir"): $(grep -c '^file ' "$tmp/oracle.out") files," \
 		"$(grep -vc '^file \|^end ' "$tmp/oracle.out") entries," \

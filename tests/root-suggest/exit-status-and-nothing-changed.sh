@@ -7,12 +7,17 @@
 source "$(dirname -- "$0")/suggest-lib.sh"
 setup_export
 
-# The mounts of this test's fixture, where the command would act: other
-# root tests may mount their own fixtures meanwhile.
+# The mounts of this test's fixture, where the command would act, as
+# "TARGET OPTIONS" fields: other root tests may mount their own fixtures
+# meanwhile, and findmnt's table pads TARGET to the longest mount on the
+# whole system, so only raw output (-r, one unpadded escaped field each)
+# compares.
 fixture_mounts() {
-	findmnt -n -l -o TARGET,OPTIONS | awk -v work="$WORK" 'index($0, work) == 1' | sort
+	findmnt -n -r -o TARGET,OPTIONS |
+		awk -v work="$WORK" '$1 == work || index($1, work "/") == 1 { print $1, $2 }' | sort
 }
 fixture_mounts >"$OUT/mounts.before"
+grep -q "^$MNT " "$OUT/mounts.before" || fail "the fixture's mount $MNT is not among its mounts"
 cp -p -- "$EXPORTS" "$OUT/exports.before"
 
 suggest classic --exports "$EXPORTS" "$FEX"

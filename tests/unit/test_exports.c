@@ -980,6 +980,31 @@ Test(exports, squash_id_minus_one_or_junk_is_an_error)
 		     "bad uid/gid list \"squash_gids=1-2-3\"");
 }
 
+Test(exports, squash_range_ending_in_minus_one_is_an_error)
+{
+	/* parsesquash() checks both ends; atoi() wraps 4294967295 to -1. */
+	expect_error("/p h(squash_uids=5-4294967295)\n", 1, 6,
+		     "uid/gid -1 not permitted \"squash_uids=5-4294967295\"");
+	expect_error("/p h(squash_gids=1-4294967295)\n", 1, 6,
+		     "uid/gid -1 not permitted \"squash_gids=1-4294967295\"");
+	expect_error("/p h(squash_uids=5--1)\n", 1, 6,
+		     "uid/gid -1 not permitted \"squash_uids=5--1\"");
+	/* 2^33 - 1: strtol() keeps it, (int) wraps it to -1 too. */
+	expect_error("/p h(squash_gids=0-8589934591)\n", 1, 6,
+		     "uid/gid -1 not permitted \"squash_gids=0-8589934591\"");
+}
+
+Test(exports, squash_range_ending_next_to_minus_one_is_accepted)
+{
+	/* 4294967294 wraps to -2, which parsesquash() lets through. */
+	struct bino_exports *exports =
+		parse("/p h(squash_uids=5-4294967294,squash_gids=1-2147483648)\n");
+
+	cr_expect_eq(bino_exports_count(exports), 1);
+	cr_expect_eq(bino_exports_error_count(exports), 0);
+	bino_exports_destroy(exports);
+}
+
 Test(exports, one_trailing_comma_is_accepted)
 {
 	struct bino_exports *exports = parse("/p h(rw,)\n");
