@@ -13,13 +13,27 @@
 
 #define METRIC_PREFIX "btrfs_ino_audit_"
 
-/* @path as a label value: text-escaped, then \ and " escaped again. */
+/*
+ * @path as a label value: the exposition format carries any UTF-8 with \\,
+ * \" and \n escaped, so a UTF-8 path is given as it is (a label a query can
+ * match against the path itself); a path that is not UTF-8 cannot be, and
+ * is given text-escaped as the report prints it.
+ */
 static void put_label(FILE *stream, const char *path)
 {
-	char *escaped = text_escape(path, strlen(path));
-	const char *p;
+	size_t len = strlen(path);
+	char *escaped = NULL;
+	const char *p = path;
 
-	for (p = escaped ? escaped : "?"; *p; p++) {
+	if (!utf8_valid(path, len)) {
+		escaped = text_escape(path, len);
+		p = escaped ? escaped : "?";
+	}
+	for (; *p; p++) {
+		if (*p == '\n') {
+			fputs("\\n", stream);
+			continue;
+		}
 		if (*p == '\\' || *p == '"')
 			fputc('\\', stream);
 		fputc(*p, stream);
