@@ -54,7 +54,7 @@ sources() {
 
 libs() {
 	case $1 in
-	mountinfo) pkg-config --cflags --libs mount ;;
+	mountinfo | quote) pkg-config --cflags --libs mount ;;
 	*) echo ;;
 	esac
 }
