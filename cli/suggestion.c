@@ -72,10 +72,10 @@ static const char *subvol_path(const struct suggest_ctx *ctx, size_t i)
  * cannot carry the name, for @reason (quote.h).  Said in the block, as a
  * comment, and on stderr.
  */
-static void put_refusal(const struct suggest_ctx *ctx, const char *prefix,
-			const char *path, const char *reason)
+static void put_refusal(const struct suggest_ctx *ctx, const char *path,
+			const char *reason)
 {
-	fprintf(ctx->out, "%s# not written: ", prefix);
+	fputs("# not written: ", ctx->out);
 	quote_comment(ctx->out, path);
 	fprintf(ctx->out, ": %s\n", reason);
 	fprintf(stderr, "%s: ", PROGRAM_NAME);
@@ -249,7 +249,7 @@ static void put_exports_line(const struct suggest_ctx *ctx,
 	bool first;
 
 	if (reason) {
-		put_refusal(ctx, "", path, reason);
+		put_refusal(ctx, path, reason);
 		return;
 	}
 	quote_exports_path(ctx->out, path);
@@ -347,7 +347,7 @@ static void block_mount_units(const struct suggest_ctx *ctx)
 		const char *reason = mount_unit_refusal(ctx, i);
 
 		if (reason && !bino_suggestion_subvol_mounted(ctx->sug, i)) {
-			put_refusal(ctx, "", subvol_path(ctx, i), reason);
+			put_refusal(ctx, subvol_path(ctx, i), reason);
 			any = true;
 		}
 	}
@@ -647,13 +647,13 @@ static void block_autofs(const struct suggest_ctx *ctx)
 	put_versions_comment(ctx, "the commented entry after it");
 	reason = autofs_refusal(ctx, ctx->path);
 	if (reason) {
-		put_refusal(ctx, "", ctx->path, reason);
+		put_refusal(ctx, ctx->path, reason);
 		return;
 	}
 	for (i = 0; i < n; i++) {
 		reason = autofs_refusal(ctx, subvol_path(ctx, i));
 		if (reason)
-			put_refusal(ctx, "", subvol_path(ctx, i), reason);
+			put_refusal(ctx, subvol_path(ctx, i), reason);
 	}
 	n_vers = client_versions(ctx, vers);
 	put_autofs_entry(ctx, vers[0], "", " \\\n\t");

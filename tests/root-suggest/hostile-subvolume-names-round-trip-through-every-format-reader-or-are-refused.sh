@@ -42,11 +42,11 @@ names=(
 	plain $'new\nline' $'tab\there' 'sp ace' 'back\slash' '..\057..\057..'
 	$'j\n[Install]\nAlso=debug-shell.service\nX-z=' 'hash#mark' 'com,ma'
 	'eq=ual' 'per%cent' $'bad\xff\xc3utf8' '-leading-dash' 'trailing space '
-	'ends-in-backslash\'
+	"ends-in-backslash\\"
 )
 refused_by_exports=($'new\nline' '..\057..\057..' $'j\n[Install]\nAlso=debug-shell.service\nX-z=')
 refused_by_units=($'new\nline' $'tab\there' $'j\n[Install]\nAlso=debug-shell.service\nX-z='
-	$'bad\xff\xc3utf8' 'trailing space ' 'ends-in-backslash\')
+	$'bad\xff\xc3utf8' 'trailing space ' "ends-in-backslash\\")
 refused_by_autofs=($'new\nline' $'tab\there' $'j\n[Install]\nAlso=debug-shell.service\nX-z=')
 for name in "${names[@]}"; do
 	btrfs -q subvolume create -- "$FEX/$name" >/dev/null
