@@ -119,6 +119,7 @@ check_refusals server-fstab "$OUT/format-server-fstab" "$OUT/format-server-fstab
 format_output client-fstab --server srv
 config_lines "$OUT/format-client-fstab" >"$OUT/client.fstab"
 check_fstab client-fstab "$OUT/client.fstab" "$OUT/fex-and-all.shown"
+check_refusals client-fstab "$OUT/format-client-fstab" "$OUT/format-client-fstab.err"
 
 # --diff: the fstab as patched.
 FSTAB=$OUT/diff.fstab
@@ -132,6 +133,7 @@ check_fstab diff "$FSTAB" "$OUT/all.shown"
 # appending to a scratch fstab.
 format_output snapshot-hook
 sh -n "$OUT/format-snapshot-hook" || fail "sh -n rejects the hook"
+check_refusals snapshot-hook "$OUT/format-snapshot-hook" "$OUT/format-snapshot-hook.err"
 HOOK_FSTAB=$OUT/hook.fstab
 : >"$HOOK_FSTAB"
 sed "s|^fstab=/etc/fstab\$|fstab='$HOOK_FSTAB'|" "$OUT/format-snapshot-hook" >"$OUT/hook.sh"

@@ -3,7 +3,8 @@
  * How suggest quotes a name for each file format: every quoting is read back
  * by the format's real reader where this machine has one (our exports(5)
  * parser, util-linux's libmount for fstab, systemd-escape for unit names,
- * sh for shell words), so the reader gives back exactly the name's bytes.
+ * sh for shell words), so the reader gives back exactly the name's bytes;
+ * and which names each format refuses instead (quote_*_refusal()).
  */
 #include <criterion/criterion.h>
 #include <libmount.h>
