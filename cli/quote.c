@@ -3,7 +3,26 @@
 #include "quote.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "escape.h"
+
+/* nfs-utils' e_path holds NFS_MAXPATHLEN bytes; a longer path stops getexportent(). */
+#define EXPORTS_PATH_MAX 1024
+/* systemd's UNIT_NAME_MAX, with its NUL. */
+#define UNIT_NAME_MAX 256
+
+static bool has_control_byte(const char *s)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (*p < ' ' || *p == 0x7f)
+			return true;
+	}
+	return false;
+}
 
 /* fstab(5) and the exports(5) path: octal escapes for blanks and the like. */
 static void octal_escaped(FILE *out, const char *s, const char *special)
@@ -23,9 +42,46 @@ void quote_fstab_field(FILE *out, const char *s)
 	octal_escaped(out, s, "#");
 }
 
+/*
+ * nfs-utils 2.6.2 support/nfs/xio.c xgettok() appends a byte, then, if the
+ * word now ends in a backslash and three octal digits, replaces those four
+ * by the byte they stand for: once per byte read, so a byte it decoded takes
+ * part in the next test.  "\134" then "057" reads as "\057", then "/".
+ * After a backslash's "\134", the name's next byte must therefore not be an
+ * octal digit; any other byte (an escape starts with a backslash) is safe.
+ */
+const char *quote_exports_refusal(const char *path)
+{
+	const char *p;
+
+	if (strchr(path, '\n'))
+		return "exports(5) cannot carry a newline: exportfs -v and "
+		       "showmount print the path raw, as two lines";
+	for (p = path; (p = strchr(p, '\\')); p++) {
+		if (p[1] >= '0' && p[1] <= '7')
+			return "exports(5) cannot carry a backslash before an "
+			       "octal digit: nfs-utils decodes \\134 to a "
+			       "backslash, then that backslash and the digits "
+			       "after it again (\\134057 reads as /)";
+	}
+	if (strlen(path) > EXPORTS_PATH_MAX)
+		return "exports(5) cannot carry a path longer than 1024 bytes "
+		       "(NFS_MAXPATHLEN): getexportent() stops there";
+	return NULL;
+}
+
 void quote_exports_path(FILE *out, const char *s)
 {
 	octal_escaped(out, s, "\"#");
+}
+
+const char *quote_autofs_refusal(const char *s)
+{
+	if (has_control_byte(s))
+		return "an autofs(5) map cannot carry a newline or another "
+		       "control character: a newline ends the map entry and "
+		       "automount has no escape for it";
+	return NULL;
 }
 
 /* autofs(5): a word with blanks or quotes is double-quoted. */
@@ -44,6 +100,53 @@ void quote_autofs_word(FILE *out, const char *s)
 		fputc(*p, out);
 	}
 	fputc('"', out);
+}
+
+/*
+ * systemd's config_parse() reads a unit line by line, joins a line ending in
+ * a backslash with the next, strips blanks at both ends of a value, and
+ * path_simplify_and_warn() refuses a path that is not UTF-8.
+ */
+const char *quote_unit_value_refusal(const char *s)
+{
+	size_t len = strlen(s);
+
+	if (has_control_byte(s))
+		return "a systemd unit cannot carry a newline or another control "
+		       "character: a newline would start a line of the unit's "
+		       "own";
+	if (!utf8_valid(s, len))
+		return "a systemd unit cannot carry bytes that are not UTF-8: "
+		       "systemd refuses such a path";
+	if (len && s[len - 1] == ' ')
+		return "a systemd unit cannot carry a blank at the end of a "
+		       "value: systemd strips it";
+	if (len && s[len - 1] == '\\')
+		return "a systemd unit cannot carry a backslash at the end of a "
+		       "value: systemd joins the next line to it";
+	return NULL;
+}
+
+const char *quote_mount_unit_refusal(const char *path)
+{
+	const char *reason = quote_unit_value_refusal(path);
+	char *name = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	if (reason)
+		return reason;
+	out = open_memstream(&name, &len);
+	if (!out)
+		return "its unit name could not be made (out of memory)";
+	quote_mount_unit_name(out, path);
+	if (fclose(out) != 0)
+		len = UNIT_NAME_MAX;
+	free(name);
+	if (len >= UNIT_NAME_MAX)
+		return "a systemd unit name is at most 255 bytes, and the "
+		       "escaped path is longer";
+	return NULL;
 }
 
 /* systemd unit file values: % starts a specifier. */
@@ -94,4 +197,17 @@ void quote_sh_word(FILE *out, const char *s)
 			fputc(*s, out);
 	}
 	fputc('\'', out);
+}
+
+/* A comment: one line, whatever the bytes. */
+void quote_comment(FILE *out, const char *s)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (*p < ' ' || *p == 0x7f || *p == '\\')
+			fprintf(out, "\\%03o", *p);
+		else
+			fputc(*p, out);
+	}
 }

@@ -298,7 +298,9 @@ static int add_exports(struct suggest_diff *diff,
 		return -1;
 	for (i = 0; rc == 0 && i < block.n; i++) {
 		if (parse_instruction(block.line[i], &first, &last, &file)) {
-			if (i + 1 < block.n) {
+			/* A comment there: the line was refused (put_refusal()). */
+			if (i + 1 < block.n &&
+			    !is_comment_or_blank(block.line[i + 1])) {
 				rc = add_replacement(diff, file, first, last,
 						     block.line[i + 1]);
 				i++;

@@ -67,6 +67,41 @@ static const char *subvol_path(const struct suggest_ctx *ctx, size_t i)
 	return bino_audit_subvol_path(bino_suggestion_subvol(ctx->sug, i));
 }
 
+/*
+ * The line (or unit, or map entry) for @path is not written: its format
+ * cannot carry the name, for @reason (quote.h).  Said in the block, as a
+ * comment, and on stderr.
+ */
+static void put_refusal(const struct suggest_ctx *ctx, const char *path,
+			const char *reason)
+{
+	fputs("# not written: ", ctx->out);
+	quote_comment(ctx->out, path);
+	fprintf(ctx->out, ": %s\n", reason);
+	fprintf(stderr, "%s: ", PROGRAM_NAME);
+	quote_comment(stderr, path);
+	fprintf(stderr, ": not written: %s\n", reason);
+}
+
+/* ctx->shown_path: the path as comments show it, one line whatever it holds. */
+static void show_path(struct suggest_ctx *ctx)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	if (out) {
+		quote_comment(out, ctx->path);
+		if (fclose(out) != 0) {
+			free(text);
+			text = NULL;
+		}
+	}
+	snprintf(ctx->shown_path, sizeof(ctx->shown_path), "%s",
+		 text ? text : "(the path)");
+	free(text);
+}
+
 static size_t subvols_to_mount(const struct suggest_ctx *ctx)
 {
 	size_t i, n = 0;
@@ -210,8 +245,13 @@ static void put_exports_line(const struct suggest_ctx *ctx,
 			     const char *extra, const char *fsid)
 {
 	size_t i, n = bino_exports_count(ctx->config->exports);
+	const char *reason = quote_exports_refusal(path);
 	bool first;
 
+	if (reason) {
+		put_refusal(ctx, path, reason);
+		return;
+	}
 	quote_exports_path(ctx->out, path);
 	if (!line) {
 		fprintf(ctx->out, " " CLIENT_PLACEHOLDER "(ro,no_subtree_check%s%s%s%s)\n",
@@ -261,7 +301,7 @@ static void block_server_fstab(const struct suggest_ctx *ctx)
 		"# first).  Then: mount -a\n"
 		"# Or let btrfs-ino mount make these mounts, and keep making them for\n"
 		"# new snapshots: systemctl enable --now btrfs-ino-mount.timer\n",
-		ctx->path, bino_mount_target(fs));
+		ctx->shown_path, bino_mount_target(fs));
 	for (i = 0; i < n; i++) {
 		if (bino_suggestion_subvol_mounted(ctx->sug, i)) {
 			fputs("# already mounted on its own path: ", out);
@@ -277,6 +317,19 @@ static void block_server_fstab(const struct suggest_ctx *ctx)
 	}
 }
 
+/*
+ * Why subvolume @i gets no mount unit (quote.h), or NULL.  Its Where= and
+ * the Description= that names it must both be unit values.
+ */
+static const char *mount_unit_refusal(const struct suggest_ctx *ctx, size_t i)
+{
+	const char *fs_path =
+		bino_audit_subvol_fs_path(bino_suggestion_subvol(ctx->sug, i));
+	const char *reason = quote_mount_unit_refusal(subvol_path(ctx, i));
+
+	return reason || !fs_path ? reason : quote_unit_value_refusal(fs_path);
+}
+
 static void block_mount_units(const struct suggest_ctx *ctx)
 {
 	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
@@ -289,12 +342,21 @@ static void block_mount_units(const struct suggest_ctx *ctx)
 		"# point); systemd orders nested mounts by path.  Then: systemctl\n"
 		"# daemon-reload; systemctl enable --now UNIT...  (Or: btrfs-ino mount,\n"
 		"# and btrfs-ino-mount.timer for new snapshots.)\n");
+	/* Refusals first: --output-dir takes a unit to run to the next one. */
 	for (i = 0; i < n; i++) {
-		const struct bino_audit_subvol *subvol =
-			bino_suggestion_subvol(ctx->sug, i);
-		const char *fs_path = bino_audit_subvol_fs_path(subvol);
+		const char *reason = mount_unit_refusal(ctx, i);
 
-		if (bino_suggestion_subvol_mounted(ctx->sug, i))
+		if (reason && !bino_suggestion_subvol_mounted(ctx->sug, i)) {
+			put_refusal(ctx, subvol_path(ctx, i), reason);
+			any = true;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		const char *fs_path =
+			bino_audit_subvol_fs_path(bino_suggestion_subvol(ctx->sug, i));
+
+		if (bino_suggestion_subvol_mounted(ctx->sug, i) ||
+		    mount_unit_refusal(ctx, i))
 			continue;
 		fputs("\n# file: /etc/systemd/system/", out);
 		quote_mount_unit_name(out, subvol_path(ctx, i));
@@ -325,11 +387,11 @@ static void put_exports_target(const struct suggest_ctx *ctx, const char *what)
 		fprintf(out, "# Server /etc/exports: nothing exports %s and no export covers it.\n"
 			     "# Replace " CLIENT_PLACEHOLDER " below with the hosts that may mount it (a name,\n"
 			     "# network or @netgroup, exports(5)): nothing is exported to the world\n"
-			     "# (*) for you.\n", ctx->path);
+			     "# (*) for you.\n", ctx->shown_path);
 		return;
 	}
 	if (bino_audit_target_covered(ctx->exp)) {
-		fprintf(out, "# Server /etc/exports: no line exports %s; the export of ", ctx->path);
+		fprintf(out, "# Server /etc/exports: no line exports %s; the export of ", ctx->shown_path);
 		quote_exports_path(out, bino_export_path(source));
 		fputs("\n# covers it (its clients see the path there), so its lines change.\n", out);
 	} else {
@@ -490,7 +552,7 @@ static void put_versions_comment(const struct suggest_ctx *ctx,
 	fputs(").\n# NFSv4 clients name paths relative to it, NFSv3 clients by the server's\n", out);
 	if (vers[0] == 3)
 		fprintf(out, "# path.  %s is outside it, so NFSv4 clients cannot reach it: the\n"
-			     "# lines pin vers=3.  Parents first.\n", ctx->path);
+			     "# lines pin vers=3.  Parents first.\n", ctx->shown_path);
 	else
 		fprintf(out, "# path: the lines pin vers=4; for NFSv3 use %s\n"
 			     "# (vers=3, server paths) instead.  Parents first.\n", alternative);
@@ -533,9 +595,19 @@ static void block_client_fstab(const struct suggest_ctx *ctx)
 	}
 }
 
+/* Why server path @path has no place in the autofs map (quote.h), or NULL. */
+static const char *autofs_refusal(const struct suggest_ctx *ctx, const char *path)
+{
+	const char *dir = ctx->config->client_dir;
+	const char *reason = quote_autofs_refusal(path);
+
+	return reason || !dir ? reason : quote_autofs_refusal(dir);
+}
+
 /*
  * The autofs multi-mount entry for NFS @vers (0: unpinned), its lines
  * joined by @sep (" \\\n\t", or " " for the one-line commented form).
+ * Subvolumes the map cannot name are left out (block_autofs says why).
  */
 static void put_autofs_entry(const struct suggest_ctx *ctx, int vers,
 			     const char *prefix, const char *sep)
@@ -551,6 +623,8 @@ static void put_autofs_entry(const struct suggest_ctx *ctx, int vers,
 	fprintf(out, "%s/ %s:", sep, ctx->server);
 	quote_autofs_word(out, mount_path(ctx, ctx->path, vers));
 	for (i = 0; i < n; i++) {
+		if (autofs_refusal(ctx, subvol_path(ctx, i)))
+			continue;
 		fputs(sep, out);
 		quote_autofs_word(out, rel_path(ctx, subvol_path(ctx, i)));
 		fprintf(out, " %s:", ctx->server);
@@ -561,6 +635,8 @@ static void put_autofs_entry(const struct suggest_ctx *ctx, int vers,
 
 static void block_autofs(const struct suggest_ctx *ctx)
 {
+	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
+	const char *reason;
 	int n_vers, vers[2];
 
 	fputs("# Client autofs map (instead of the client fstab): one direct-map\n"
@@ -569,6 +645,16 @@ static void block_autofs(const struct suggest_ctx *ctx)
 	      "# and the line \"/- " AUTOFS_MAP "\" in /etc/auto.master; tested with\n"
 	      "# Debian 12's automount.  vers= goes after -fstype=nfs.\n", ctx->out);
 	put_versions_comment(ctx, "the commented entry after it");
+	reason = autofs_refusal(ctx, ctx->path);
+	if (reason) {
+		put_refusal(ctx, ctx->path, reason);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		reason = autofs_refusal(ctx, subvol_path(ctx, i));
+		if (reason)
+			put_refusal(ctx, subvol_path(ctx, i), reason);
+	}
 	n_vers = client_versions(ctx, vers);
 	put_autofs_entry(ctx, vers[0], "", " \\\n\t");
 	if (n_vers > 1) {
@@ -584,7 +670,7 @@ static void block_snapshot_hook(const struct suggest_ctx *ctx)
 	fputs("#!/bin/sh\n"
 	      "# " HOOK_PATH " SNAPSHOT...: run by the snapshot job right after\n"
 	      "# \"btrfs subvolume snapshot\" for each new snapshot below ", out);
-	fputs(ctx->path, out);
+	fputs(ctx->shown_path, out);
 	fputs(".\n"
 	      "# It mounts the snapshot on its own path and adds its fstab line, so\n"
 	      "# clients see it as a filesystem of its own (with crossmnt; with\n"
@@ -595,12 +681,26 @@ static void block_snapshot_hook(const struct suggest_ctx *ctx)
 	quote_sh_word(out, ctx->uuid);
 	fputs("\noptions=", out);
 	quote_sh_word(out, bino_suggestion_mount_options(ctx->sug));
-	fputs("\nfor snap in \"$@\"; do\n"
+	fputs("\nfstab=/etc/fstab\n"
+	      "# fstab_field PATH: PATH as an fstab(5) field: every byte but a\n"
+	      "# printable ASCII one, and blank, '#' and backslash, as \\ooo, so that\n"
+	      "# libmount reads back exactly PATH (a newline too).\n"
+	      "fstab_field() {\n"
+	      "\tprintf %s \"$1\" | LC_ALL=C od -An -v -tu1 | LC_ALL=C awk '{\n"
+	      "\t\tfor (i = 1; i <= NF; i++) {\n"
+	      "\t\t\tc = $i + 0\n"
+	      "\t\t\tif (c <= 32 || c >= 127 || c == 35 || c == 92)\n"
+	      "\t\t\t\tprintf \"\\\\%03o\", c\n"
+	      "\t\t\telse\n"
+	      "\t\t\t\tprintf \"%c\", c\n"
+	      "\t\t}\n"
+	      "\t}'\n"
+	      "}\n"
+	      "for snap in \"$@\"; do\n"
 	      "\tid=$(btrfs inspect-internal rootid \"$snap\")\n"
 	      "\tmount -t btrfs -o \"$options,subvolid=$id\" \"UUID=$uuid\" \"$snap\"\n"
 	      "\tprintf 'UUID=%s %s btrfs %s,subvolid=%s 0 0\\n' \"$uuid\" \\\n"
-	      "\t\t\"$(printf %s \"$snap\" | sed 's/\\\\/\\\\134/g; s/ /\\\\040/g; s/\\t/\\\\011/g')\" \\\n"
-	      "\t\t\"$options\" \"$id\" >>/etc/fstab\n"
+	      "\t\t\"$(fstab_field \"$snap\")\" \"$options\" \"$id\" >>\"$fstab\"\n"
 	      "done\n", out);
 }
 
@@ -627,7 +727,7 @@ static void notes(const struct suggest_ctx *ctx)
 	      "# read-only ones tell users to expect the error, or prune it (find ...\n"
 	      "# -path PLACEHOLDER -prune).  List them all on the server with\n"
 	      "#   find ", out);
-	fputs(ctx->path, out);
+	fputs(ctx->shown_path, out);
 	fputs(" -type d -inum 2 -fstype btrfs\n", out);
 	if (n)
 		fputs("# Found:\n", out);
@@ -668,7 +768,7 @@ static void summary_comment(const struct suggest_ctx *ctx)
 	FILE *out = ctx->out;
 	int c;
 
-	fprintf(out, "# %s: unsafe for NFS clients (", ctx->path);
+	fprintf(out, "# %s: unsafe for NFS clients (", ctx->shown_path);
 	for (c = 0; c < BINO_COLLISION_NR; c++)
 		fprintf(out, "%s%s %" PRIu64, c ? ", " : "", bino_collision_name(c),
 			bino_audit_target_collisions(ctx->exp, c));
@@ -736,7 +836,7 @@ static void suggest_export(const struct suggest_ctx *ctx)
 	if (ctx->block == SUGGEST_ALL)
 		summary_comment(ctx);
 	else if (ctx->block != SUGGEST_SNAPSHOT_HOOK) /* #! comes first */
-		fprintf(ctx->out, "# %s\n", ctx->path);
+		fprintf(ctx->out, "# %s\n", ctx->shown_path);
 	for (b = 0; b < SUGGEST_BLOCK_NR; b++) {
 		if (!wanted(ctx, b))
 			continue;
@@ -761,6 +861,7 @@ enum bino_error suggest_begin(struct suggest_ctx *ctx,
 	ctx->config = config;
 	ctx->exp = exp;
 	ctx->path = bino_audit_target_path(exp);
+	show_path(ctx);
 	if (err) {
 		fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME, ctx->path,
 			bino_strerror(err), audit_export_reason(exp));
@@ -805,8 +906,8 @@ void suggest_unsafe(const struct suggest_ctx *ctx)
 			"# %s: unsafe for NFS clients, but not because of btrfs subvolumes\n"
 			"# below it (its filesystem is %s on %s): run 'btrfs-ino audit %s'\n"
 			"# and see its examples; there is nothing to suggest here.\n",
-			ctx->path, bino_mount_fstype(fs), bino_mount_target(fs),
-			ctx->path);
+			ctx->shown_path, bino_mount_fstype(fs), bino_mount_target(fs),
+			ctx->shown_path);
 		return;
 	}
 	suggest_export(ctx);
@@ -829,7 +930,7 @@ int suggestion_write(const struct suggest_config *config,
 		suggest_unsafe(&ctx);
 	else if (block == SUGGEST_ALL)
 		fprintf(stream, "# %s: safe for NFS clients, nothing to change.\n",
-			ctx.path);
+			ctx.shown_path);
 	bino_suggestion_destroy(sug);
 	return 0;
 }

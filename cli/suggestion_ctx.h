@@ -20,6 +20,8 @@ struct suggest_ctx {
 	const struct bino_suggestion *sug;
 	enum suggest_block block;
 	const char *path;
+	/* path as comments show it (quote_comment()): one line. */
+	char shown_path[PATH_MAX];
 	char uuid[37];
 	char server[256];
 	FILE *out;

@@ -2,10 +2,21 @@
 /*
  * libFuzzer target for the quoting of names in the files suggest writes
  * (cli/quote.c), any bytes in (up to the first NUL, as names are C strings);
- * each quoting is decoded here by the format's rule and must give back the
- * name:
+ * each quoting is decoded here by the format's reader and must give back
+ * the name, or the format's quote_*_refusal() refused the name:
  *  - fstab fields and exports paths: no blank, control byte, DEL, '#' (nor
  *    '"' for exports) left bare, and \ooo decodes back;
+ *  - fstab fields: libmount itself (mnt_table_parse_stream() on the line,
+ *    fmemopen'd) reads the target back;
+ *  - exports paths not refused: decoded as nfs-utils 2.6.2
+ *    support/nfs/xio.c xgettok() does (xgettok_decoded() below: after each
+ *    byte, a trailing backslash and three octal digits become their byte,
+ *    so a decoded byte takes part in the next test), they give back the
+ *    name;
+ *  - units and autofs words not refused: no control byte, no line break,
+ *    and a unit value neither ends in a blank or backslash nor is invalid
+ *    UTF-8;
+ *  - comments: one line;
  *  - autofs words: bare when safe, else one double-quoted word whose \"
  *    and \\ decode back;
  *  - systemd unit values: every '%' doubled;
@@ -21,6 +32,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libmount.h>
+
+#include "escape.h"
 #include "quote.h"
 
 #define CHECK(cond)                                                     \
@@ -70,6 +84,115 @@ static void check_octal(void (*quote)(FILE *, const char *), const char *s,
 	back[o] = '\0';
 	CHECK(strcmp(back, s) == 0);
 	free(back);
+	free(text);
+}
+
+/*
+ * The word nfs-utils 2.6.2's xgettok() reads from @text (no blanks or
+ * quotes in it): each byte appended, then if the word ends in "\ooo"
+ * below \400 those four bytes become the one they stand for.
+ */
+static char *xgettok_decoded(const char *text)
+{
+	size_t len = strlen(text), i, n = 0;
+	char *tok = malloc(len + 1);
+
+	CHECK(tok);
+	for (i = 0; i < len; i++) {
+		tok[n++] = text[i];
+		if (n >= 4 && tok[n - 4] == '\\' &&
+		    tok[n - 3] >= '0' && tok[n - 3] <= '7' &&
+		    tok[n - 2] >= '0' && tok[n - 2] <= '7' &&
+		    tok[n - 1] >= '0' && tok[n - 1] <= '7') {
+			int c = (tok[n - 3] - '0') << 6 | (tok[n - 2] - '0') << 3 |
+				(tok[n - 1] - '0');
+
+			if (c < 256) {
+				n -= 4;
+				tok[n++] = (char)c;
+			}
+		}
+	}
+	tok[n] = '\0';
+	return tok;
+}
+
+static void check_exports_as_xgettok(const char *s)
+{
+	size_t len;
+	char *text, *back;
+
+	if (!*s || quote_exports_refusal(s))
+		return;
+	text = quoted(quote_exports_path, s, &len);
+	back = xgettok_decoded(text);
+	CHECK(strcmp(back, s) == 0);
+	free(back);
+	free(text);
+}
+
+/* libmount reads the fstab line with @s as its target back as @s. */
+static void check_fstab_libmount(const char *s)
+{
+	struct libmnt_table *tab;
+	struct libmnt_fs *fs = NULL;
+	char *line = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!*s)
+		return;
+	f = open_memstream(&line, &len);
+	CHECK(f);
+	fputs("UUID=x ", f);
+	quote_fstab_field(f, s);
+	fputs(" btrfs rw 0 0\n", f);
+	CHECK(fclose(f) == 0);
+	f = fmemopen(line, len, "r");
+	CHECK(f);
+	tab = mnt_new_table();
+	CHECK(tab);
+	CHECK(mnt_table_parse_stream(tab, f, "fuzz") == 0);
+	CHECK(mnt_table_get_nents(tab) == 1);
+	CHECK(mnt_table_first_fs(tab, &fs) == 0);
+	CHECK(strcmp(mnt_fs_get_target(fs), s) == 0);
+	mnt_unref_table(tab);
+	fclose(f);
+	free(line);
+}
+
+static bool has_control(const char *text)
+{
+	for (; *text; text++) {
+		if ((unsigned char)*text < ' ' || *text == 0x7f)
+			return true;
+	}
+	return false;
+}
+
+static void check_refused_or_one_line(const char *s)
+{
+	size_t len;
+	char *text;
+
+	if (!quote_autofs_refusal(s)) {
+		text = quoted(quote_autofs_word, s, &len);
+		CHECK(!has_control(text));
+		free(text);
+	}
+	if (!quote_unit_value_refusal(s)) {
+		text = quoted(quote_unit_value, s, &len);
+		CHECK(!has_control(text) && utf8_valid(text, len));
+		CHECK(!len || (text[len - 1] != ' ' && text[len - 1] != '\\'));
+		free(text);
+	}
+	if (!quote_mount_unit_refusal(s)) {
+		text = quoted(quote_mount_unit_name, s, &len);
+		CHECK(len <= 255);
+		free(text);
+	}
+	text = quoted(quote_comment, s, &len);
+	CHECK(!has_control(text));
 	free(text);
 }
 
@@ -227,6 +350,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_unit_value(s);
 	check_unit_name(s);
 	check_sh(s);
+	check_exports_as_xgettok(s);
+	check_fstab_libmount(s);
+	check_refused_or_one_line(s);
 	free(s);
 	return 0;
 }

@@ -47,14 +47,14 @@ sources() {
 	nfshandle) echo "$src/lib/nfshandle.c $src/lib/fhandle.c" ;;
 	mountinfo) echo "$src/lib/mounts.c $src/lib/path.c $src/lib/statx.c $src/lib/error.c" ;;
 	escape) echo "$src/cli/escape.c" ;;
-	quote) echo "$src/cli/quote.c" ;;
+	quote) echo "$src/cli/quote.c $src/cli/escape.c" ;;
 	*) return 1 ;;
 	esac
 }
 
 libs() {
 	case $1 in
-	mountinfo) pkg-config --cflags --libs mount ;;
+	mountinfo | quote) pkg-config --cflags --libs mount ;;
 	*) echo ;;
 	esac
 }

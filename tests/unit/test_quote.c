@@ -3,10 +3,12 @@
  * How suggest quotes a name for each file format: every quoting is read back
  * by the format's real reader where this machine has one (our exports(5)
  * parser, util-linux's libmount for fstab, systemd-escape for unit names,
- * sh for shell words), so the reader gives back exactly the name's bytes.
+ * sh for shell words), so the reader gives back exactly the name's bytes;
+ * and which names each format refuses instead (quote_*_refusal()).
  */
 #include <criterion/criterion.h>
 #include <libmount.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,5 +244,129 @@ Test(quote_unit_value, doubles_the_percent_sign_only)
 	char *got = quoted(quote_unit_value, "/srv/100% a\\b'%n");
 
 	cr_assert_str_eq(got, "/srv/100%% a\\b'%%n");
+	free(got);
+}
+
+/*
+ * Which names each format refuses (quote.h): the names issue 28 lists, each
+ * either refused or read back exactly.
+ */
+static const char *const listed[] = {
+	"/srv/new\nline", "/srv/tab\there", "/srv/sp ace", "/srv/back\\slash",
+	"/srv/..\\057..\\057..", "/srv/hash#mark", "/srv/com,ma",
+	"/srv/eq=ual", "/srv/per%cent", "/srv/bad\xff\xc3utf8",
+	"/srv/-leading-dash", "/srv/trailing space ", "/srv/ends-in\\",
+	"/srv/j\n[Install]\nAlso=debug-shell.service\nX-z=", "/srv/back\\8",
+};
+
+#define N_LISTED (sizeof(listed) / sizeof(listed[0]))
+
+/* Whether @s is one of the @n names in @set. */
+static bool one_of(const char *s, const char *const *set, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(s, set[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+Test(quote_exports_refusal, refuses_a_newline_and_a_backslash_before_an_octal_digit_only)
+{
+	static const char *const refused[] = {
+		"/srv/new\nline", "/srv/..\\057..\\057..",
+		"/srv/j\n[Install]\nAlso=debug-shell.service\nX-z=",
+	};
+
+	for (size_t i = 0; i < N_LISTED; i++)
+		cr_expect_eq(quote_exports_refusal(listed[i]) != NULL,
+			     one_of(listed[i], refused, 3), "name %zu", i);
+}
+
+Test(quote_exports_refusal, refuses_a_path_longer_than_nfs_maxpathlen)
+{
+	char path[1026];
+
+	memset(path, 'a', sizeof(path) - 1);
+	path[0] = '/';
+	path[1024] = '\0';
+	cr_expect_null(quote_exports_refusal(path));
+	path[1024] = 'a';
+	path[1025] = '\0';
+	cr_expect_not_null(quote_exports_refusal(path));
+}
+
+/* The library's parser decodes as nfs-utils' xgettok() (test_exports.c). */
+Test(quote_exports_refusal, every_name_not_refused_is_read_back_exactly)
+{
+	for (size_t i = 0; i < N_LISTED; i++) {
+		struct bino_exports *exports;
+		struct bino_syntax_error err;
+		char *path, *line;
+
+		if (quote_exports_refusal(listed[i]))
+			continue;
+		path = quoted(quote_exports_path, listed[i]);
+		cr_assert_gt(asprintf(&line, "%s host(rw)\n", path), 0);
+		cr_assert_eq(bino_exports_create(&exports), BINO_OK);
+		cr_assert_eq(bino_exports_add_buffer(exports, "q.exports", line,
+						     strlen(line), &err),
+			     BINO_OK, "%s: %s", line, err.message);
+		cr_assert_eq(bino_exports_count(exports), 1, "%s", line);
+		cr_expect_str_eq(bino_export_path(bino_exports_get(exports, 0)),
+				 listed[i], "%s", line);
+		bino_exports_destroy(exports);
+		free(line);
+		free(path);
+	}
+}
+
+Test(quote_mount_unit_refusal, refuses_control_bytes_bad_utf8_and_a_trailing_blank_or_backslash)
+{
+	static const char *const refused[] = {
+		"/srv/new\nline", "/srv/tab\there", "/srv/bad\xff\xc3utf8",
+		"/srv/trailing space ", "/srv/ends-in\\",
+		"/srv/j\n[Install]\nAlso=debug-shell.service\nX-z=",
+	};
+
+	for (size_t i = 0; i < N_LISTED; i++)
+		cr_expect_eq(quote_mount_unit_refusal(listed[i]) != NULL,
+			     one_of(listed[i], refused, 6), "name %zu", i);
+}
+
+Test(quote_mount_unit_refusal, refuses_a_unit_name_longer_than_255_bytes)
+{
+	char path[300];
+
+	memset(path, 'a', sizeof(path));
+	path[0] = '/';
+	path[249] = '\0'; /* 248 letters + ".mount" = 254 */
+	cr_expect_null(quote_mount_unit_refusal(path));
+	path[249] = 'a';
+	path[251] = '\0'; /* 256 */
+	cr_expect_not_null(quote_mount_unit_refusal(path));
+	path[251] = 'a';
+	path[5] = '-'; /* escaped as \x2d: 4 bytes */
+	path[248] = '\0';
+	cr_expect_not_null(quote_mount_unit_refusal(path));
+}
+
+Test(quote_autofs_refusal, refuses_control_bytes_only)
+{
+	static const char *const refused[] = {
+		"/srv/new\nline", "/srv/tab\there",
+		"/srv/j\n[Install]\nAlso=debug-shell.service\nX-z=",
+	};
+
+	for (size_t i = 0; i < N_LISTED; i++)
+		cr_expect_eq(quote_autofs_refusal(listed[i]) != NULL,
+			     one_of(listed[i], refused, 3), "name %zu", i);
+}
+
+Test(quote_comment, is_one_line_with_control_bytes_and_backslash_as_octal)
+{
+	char *got = quoted(quote_comment, "/a\nb\tc d\\057#\x7f\xff");
+
+	cr_assert_str_eq(got, "/a\\012b\\011c d\\134057#\\177\xff");
 	free(got);
 }

@@ -1,0 +1,207 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Subvolumes whose names anyone who may create one can choose (newline, tab,
+# blank, backslash, a literal "\057", '#', ',', '=', '%', bytes that are not
+# UTF-8, a leading '-', a trailing blank or backslash, and issue 28's two
+# attacks: a unit [Install] section and an export of "/") go through every
+# suggest format, and every written line is read back by the real reader of
+# its format: the paths read back are exactly the subvolumes not refused,
+# and each refused one has its reason in the block ("# not written: PATH:
+# ...") and on stderr.  Which format refuses which name is fixed here, from
+# the formats' rules (btrfs-ino(1), suggest):
+#  - server fstab, client fstab, --diff and the snapshot hook: none; read by
+#    libmount (fstab-targets), the hook run on a scratch fstab;
+#  - exports, exports-nohide: a newline, a backslash before an octal digit;
+#    read by nfs-utils 2.6.2's own getexportent() (the exports-diff oracle);
+#  - mount units (--output-dir): control bytes, bytes not UTF-8, a trailing
+#    blank or backslash; systemd-analyze verify accepts the files, and the
+#    unit names unescaped (systemd-escape) are the paths;
+#  - autofs: control bytes; read by a reimplementation of the sun map's
+#    quoting (no automount here), the one reader here that is not the real
+#    one.
+source "$(dirname -- "$0")/suggest-lib.sh"
+for tool in systemd-analyze systemd-escape patch unshare perl; do
+	command -v "$tool" >/dev/null || skip_or_fail "needs $tool"
+done
+[[ -n ${FSTAB_TARGETS:-} && -x $FSTAB_TARGETS ]] || {
+	fail "FSTAB_TARGETS is not an executable: ${FSTAB_TARGETS:-(unset)}"
+	exit 1
+}
+setup_scratch
+oracle_rc=0
+"$SUGGEST_TESTS_DIR/../exports-diff/nfs-utils-oracle.sh" "${EXPORTS_DIFF_WORK:?}" \
+	"$OUT/oracle" >"$OUT/oracle.log" 2>&1 || oracle_rc=$?
+((oracle_rc == 0)) || skip_or_fail "cannot build nfs-utils' getexportent: $(tail -n 3 "$OUT/oracle.log")"
+mount_loop btrfs 256M "$WORK/mnt"
+FEX=$WORK/mnt/fex
+mkdir -- "$FEX"
+EXPORTS=$OUT/exports
+printf '%s\n' "$FEX 127.0.0.1(rw,no_subtree_check)" >"$EXPORTS"
+
+names=(
+	plain $'new\nline' $'tab\there' 'sp ace' 'back\slash' '..\057..\057..'
+	$'j\n[Install]\nAlso=debug-shell.service\nX-z=' 'hash#mark' 'com,ma'
+	'eq=ual' 'per%cent' $'bad\xff\xc3utf8' '-leading-dash' 'trailing space '
+	"ends-in-backslash\\"
+)
+refused_by_exports=($'new\nline' '..\057..\057..' $'j\n[Install]\nAlso=debug-shell.service\nX-z=')
+refused_by_units=($'new\nline' $'tab\there' $'j\n[Install]\nAlso=debug-shell.service\nX-z='
+	$'bad\xff\xc3utf8' 'trailing space ' "ends-in-backslash\\")
+refused_by_autofs=($'new\nline' $'tab\there' $'j\n[Install]\nAlso=debug-shell.service\nX-z=')
+for name in "${names[@]}"; do
+	btrfs -q subvolume create -- "$FEX/$name" >/dev/null
+done
+
+# shown: NUL-ended paths on stdin as sorted lines, each byte that is blank,
+# control, not ASCII or a backslash as \ooo (how print.h shows them).
+shown() {
+	perl -0 -ne 'chomp; s/([\x00-\x20\x7f-\xff\\])/sprintf("\\%03o", ord $1)/ge; print "$_\n"' | sort
+}
+# paths NAME...: "$FEX/NAME" of each, NUL-ended.
+paths() {
+	local name
+	for name in "$@"; do
+		printf '%s\0' "$FEX/$name"
+	done
+}
+# kept NAME...: the paths of the names not among the refused NAMEs given.
+kept() {
+	local name r skip
+	for name in "${names[@]}"; do
+		skip=0
+		for r in "$@"; do
+			[[ $name == "$r" ]] && skip=1
+		done
+		((skip)) || printf '%s\0' "$FEX/$name"
+	done
+}
+# in_comment: NUL-ended paths as "# not written: PATH" shows them (control
+# bytes, DEL and backslash as \ooo), one a line, sorted.
+in_comment() {
+	perl -0 -ne 'chomp; s/([\x00-\x1f\x7f\\])/sprintf("\\%03o", ord $1)/ge; print "$_\n"' | sort
+}
+# check_refusals WHAT FILE ERRFILE NAME...: FILE says "# not written: PATH:
+# REASON" for exactly the NAMEs' paths, ERRFILE "btrfs-ino: PATH: not
+# written: REASON" for each.
+check_refusals() {
+	local what=$1 file=$2 err=$3
+	shift 3
+	paths "$@" | in_comment >"$OUT/$what.refused.expected"
+	sed -n 's/^#\{0,1\}# not written: \(.*\): [^:]*cannot carry .*$/\1/p' "$file" | sort -u \
+		>"$OUT/$what.refused"
+	check_files_eq "$what: the names refused, each with its reason" \
+		"$OUT/$what.refused.expected" "$OUT/$what.refused"
+	sed -n 's/^btrfs-ino: \(.*\): not written: .*cannot carry .*$/\1/p' "$err" | sort -u \
+		>"$OUT/$what.warned"
+	check_files_eq "$what: a warning on stderr for each name refused" \
+		"$OUT/$what.refused.expected" "$OUT/$what.warned"
+}
+# check_fstab WHAT FILE EXPECTED_SHOWN: libmount reads FILE without error,
+# its targets are exactly EXPECTED_SHOWN.
+check_fstab() {
+	local rc=0
+	"$FSTAB_TARGETS" "$2" >"$OUT/$1.targets" 2>"$OUT/$1.targets.err" || rc=$?
+	check_eq "$1: libmount parses every line" "0 " "$rc $(cat "$OUT/$1.targets.err")"
+	shown <"$OUT/$1.targets" >"$OUT/$1.targets.shown"
+	check_files_eq "$1: libmount reads back exactly the paths" "$3" "$OUT/$1.targets.shown"
+}
+kept >"$OUT/all"
+shown <"$OUT/all" >"$OUT/all.shown"
+{ printf '%s\0' "$FEX"; cat "$OUT/all"; } | shown >"$OUT/fex-and-all.shown"
+
+# Server fstab: every name, through libmount.
+format_output server-fstab
+config_lines "$OUT/format-server-fstab" >"$OUT/server.fstab"
+check_fstab server-fstab "$OUT/server.fstab" "$OUT/all.shown"
+check_refusals server-fstab "$OUT/format-server-fstab" "$OUT/format-server-fstab.err"
+
+# Client fstab: the export and every name.
+format_output client-fstab --server srv
+config_lines "$OUT/format-client-fstab" >"$OUT/client.fstab"
+check_fstab client-fstab "$OUT/client.fstab" "$OUT/fex-and-all.shown"
+check_refusals client-fstab "$OUT/format-client-fstab" "$OUT/format-client-fstab.err"
+
+# --diff: the fstab as patched.
+FSTAB=$OUT/diff.fstab
+: >"$FSTAB"
+suggest diff --exports "$EXPORTS" --fstab "$FSTAB" --diff --format server-fstab "$FEX"
+check_suggest_rc diff 1
+patch -s "$FSTAB" <"$OUT/diff" >"$OUT/patch.log" 2>&1 || fail "patch: $(cat "$OUT/patch.log")"
+check_fstab diff "$FSTAB" "$OUT/all.shown"
+
+# The snapshot hook, run on every subvolume in a mount namespace of its own,
+# appending to a scratch fstab.
+format_output snapshot-hook
+sh -n "$OUT/format-snapshot-hook" || fail "sh -n rejects the hook"
+check_refusals snapshot-hook "$OUT/format-snapshot-hook" "$OUT/format-snapshot-hook.err"
+HOOK_FSTAB=$OUT/hook.fstab
+: >"$HOOK_FSTAB"
+sed "s|^fstab=/etc/fstab\$|fstab='$HOOK_FSTAB'|" "$OUT/format-snapshot-hook" >"$OUT/hook.sh"
+check_eq "the hook's fstab is one variable" 1 "$(grep -c "^fstab='" "$OUT/hook.sh")"
+mapfile -d '' -t all_paths <"$OUT/all"
+BLKID_FILE=/dev/null unshare -m --propagation private -- sh "$OUT/hook.sh" "${all_paths[@]}" >"$OUT/hook.log" 2>&1 ||
+	fail "the hook failed: $(head -c 500 "$OUT/hook.log")"
+check_fstab snapshot-hook "$HOOK_FSTAB" "$OUT/all.shown"
+
+# Exports: nfs-utils' getexportent() reads every line written.
+format_output exports-nohide
+"$OUT/oracle" "$OUT/format-exports-nohide" >"$OUT/nohide.read"
+check_eq "exports-nohide: getexportent reads to the end" "end eof" "$(tail -n 1 "$OUT/nohide.read")"
+{ printf '%s\0' "$FEX"; kept "${refused_by_exports[@]}"; } | shown >"$OUT/nohide.expected"
+grep -v -e '^file ' -e '^end ' "$OUT/nohide.read" | cut -f1 | sort >"$OUT/nohide.paths"
+check_files_eq "exports-nohide: getexportent reads back exactly the paths not refused" \
+	"$OUT/nohide.expected" "$OUT/nohide.paths"
+check_refusals exports-nohide "$OUT/format-exports-nohide" "$OUT/format-exports-nohide.err" \
+	"${refused_by_exports[@]}"
+format_output exports
+"$OUT/oracle" "$OUT/format-exports" >"$OUT/exports.read"
+check_eq "exports: getexportent reads the export's line, with crossmnt" \
+	"$(printf '%s\0' "$FEX" | shown)|rw,crossmnt|end eof" \
+	"$(grep -v '^file ' "$OUT/exports.read" | cut -f1,3 | paste -sd '|' | tr '\t' '|')"
+
+# Mount units: the files --output-dir writes, verified by systemd.
+format_output mount-units --output-dir "$OUT/units"
+check_refusals mount-units "$OUT/format-mount-units" "$OUT/format-mount-units.err" \
+	"${refused_by_units[@]}"
+for unit in "$OUT/units"/*.mount; do
+	[[ -e $unit ]] || continue
+	printf '%s\0' "$(systemd-escape --unescape --path -- "$(basename -- "$unit" .mount)")"
+done | shown >"$OUT/units.paths"
+kept "${refused_by_units[@]}" | shown >"$OUT/units.expected"
+check_files_eq "mount units: one per path not refused, named for it" \
+	"$OUT/units.expected" "$OUT/units.paths"
+(cd "$OUT/units" && systemd-analyze verify --man=no ./*.mount) >"$OUT/verify" 2>&1 ||
+	fail "systemd-analyze verify: $(head -c 2000 "$OUT/verify")"
+check_eq "mount units: one [Install] section each, WantedBy= only" \
+	"$(find "$OUT/units" -name '*.mount' | wc -l)" \
+	"$(cat "$OUT/units"/*.mount | grep -c '^\[Install\]$')"
+check_eq "mount units: no Also= anywhere" "" "$(cat "$OUT/units"/*.mount | grep -a '^Also=' || true)"
+
+# Autofs: the keys of the multi-mount entry, as the sun map quotes them.
+format_output autofs --server srv
+check_refusals autofs "$OUT/format-autofs" "$OUT/format-autofs.err" "${refused_by_autofs[@]}"
+grep -v '^#' "$OUT/format-autofs" | perl -0777 -ne '
+	s/ \\\n\t/ /g;
+	my @lines = grep { length } split /\n/;
+	die "autofs: more than one entry line\n" if @lines != 1;
+	# A word: bare bytes and "quoted" parts (\" and \\ inside), joined.
+	my @words;
+	my $l = $lines[0];
+	while ($l =~ s/^\s*((?:"(?:[^"\\]|\\["\\])*"|[^\s"])+)//) {
+		my $word = $1;
+		$word =~ s/"((?:[^"\\]|\\["\\])*)"/my $in = $1; $in =~ s|\\(["\\])|$1|g; $in/ge;
+		push @words, $word;
+	}
+	die "autofs: left over: $l\n" if $l =~ /\S/;
+	my $top = $words[0];
+	for (my $i = 4; $i < @words; $i += 2) {
+		die "autofs: $words[$i] is mounted from $words[$i + 1]\n"
+			if $words[$i + 1] ne "srv:$top$words[$i]";
+		print "$top$words[$i]\0";
+	}
+' >"$OUT/autofs.keys" 2>"$OUT/autofs.err" || fail "autofs: $(cat "$OUT/autofs.err")"
+kept "${refused_by_autofs[@]}" | shown >"$OUT/autofs.expected"
+shown <"$OUT/autofs.keys" >"$OUT/autofs.paths"
+check_files_eq "autofs: the entry names exactly the paths not refused" \
+	"$OUT/autofs.expected" "$OUT/autofs.paths"
+finish
