@@ -214,10 +214,11 @@ static void print_skip(const struct mount_run *run,
 		printf(": path longer than PATH_MAX (%d)\n", PATH_MAX);
 		return;
 	}
-	printf(": owned by uid %" PRId64 ", who has %zu subvolume mounts below ",
-	       bino_mountplan_step_owner(step), run->opts->max_user_mounts);
+	printf(": its owner, uid %" PRId64 ", has reached --max-user-mounts %zu "
+	       "below ", bino_mountplan_step_owner(step),
+	       run->opts->max_user_mounts);
 	put_path(stdout, run->export_path);
-	fputs(" (--max-user-mounts)\n", stdout);
+	putchar('\n');
 }
 
 /*
