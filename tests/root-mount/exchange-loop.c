@@ -4,12 +4,14 @@
  * as a user racing root's mount would swap a directory of theirs with a
  * symbolic link, until SIGTERM or SIGINT; then print how many swaps were
  * made, and leave the names as they were at the start (an even count).
- * Usage: exchange-loop PATH1 PATH2
+ * With COUNT, make that many swaps and stop.
+ * Usage: exchange-loop PATH1 PATH2 [COUNT]
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static volatile sig_atomic_t stop;
@@ -31,11 +33,18 @@ static int exchange(const char *a, const char *b)
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
-	unsigned long swaps = 0;
+	unsigned long swaps = 0, count;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: exchange-loop PATH1 PATH2\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: exchange-loop PATH1 PATH2 [COUNT]\n");
 		return 2;
+	}
+	if (argc == 4) {
+		for (count = strtoul(argv[3], NULL, 10); swaps < count; swaps++) {
+			if (exchange(argv[1], argv[2]) != 0)
+				return 1;
+		}
+		return 0;
 	}
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
