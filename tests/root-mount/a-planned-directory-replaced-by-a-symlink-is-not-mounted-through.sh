@@ -11,7 +11,7 @@ setup_mount_export
 
 spool=$FEX/spool
 btrfs -q subvolume create "$spool/vol"
-coproc PLAN { "$PLAN_THEN_APPLY" "$EXPORTS" "$FEX" 2>&1; }
+coproc PLAN { "${RUN_WRAPPER[@]}" "$PLAN_THEN_APPLY" "$EXPORTS" "$FEX" 2>&1; }
 # bash forgets a coproc's variables when it ends: keep our own copies.
 plan_pid=$PLAN_PID
 exec {from_plan}<&"${PLAN[0]}" {to_plan}>&"${PLAN[1]}"

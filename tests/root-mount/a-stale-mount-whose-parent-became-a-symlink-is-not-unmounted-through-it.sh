@@ -26,7 +26,7 @@ outside=$MNT/outside
 mkdir -p -- "$outside/a/m"
 mount -t tmpfs -o size=1M victim "$outside/a/m"
 
-coproc PLAN { "$PLAN_THEN_APPLY" "$EXPORTS" "$user" 2>&1; }
+coproc PLAN { "${RUN_WRAPPER[@]}" "$PLAN_THEN_APPLY" "$EXPORTS" "$user" 2>&1; }
 plan_pid=$PLAN_PID
 exec {from_plan}<&"${PLAN[0]}" {to_plan}>&"${PLAN[1]}"
 plan=()

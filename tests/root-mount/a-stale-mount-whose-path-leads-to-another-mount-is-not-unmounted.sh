@@ -27,7 +27,7 @@ gone_id=$(btrfs inspect-internal rootid -- "$FEX/gone")
 mount -t btrfs -o "subvolid=$gone_id" -- "$LOOP" "$user/d/m"
 btrfs -q subvolume delete "$FEX/gone"
 
-coproc PLAN { "$PLAN_THEN_APPLY" "$EXPORTS" "$user" 2>&1; }
+coproc PLAN { "${RUN_WRAPPER[@]}" "$PLAN_THEN_APPLY" "$EXPORTS" "$user" 2>&1; }
 plan_pid=$PLAN_PID
 exec {from_plan}<&"${PLAN[0]}" {to_plan}>&"${PLAN[1]}"
 plan=()
