@@ -1525,11 +1525,10 @@ enum bino_error bino_mountplan_set_max_user_mounts(struct bino_mountplan *plan,
  *
  * The audited path is opened (through no symbolic link) and its identity
  * kept, and each subvolume's root is opened beneath it (as
- * bino_mountplan_step_apply() does) for its owner.
+ * bino_mountplan_step_apply() does) for its owner.  What cannot be opened
+ * is still planned, and refused when carried out.
  *
- * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL),
- * BINO_ERROR_OPEN_FAILED or BINO_ERROR_STAT_FAILED (the audited path
- * cannot be opened without following a link, errno telling why) or
+ * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL) or
  * BINO_ERROR_NO_MEMORY (steps added before stay).
  */
 enum bino_error
@@ -1540,15 +1539,14 @@ bino_mountplan_add_suggestion(struct bino_mountplan *plan,
  * bino_mountplan_add_stale() - Plan to unmount every btrfs mount of
  * @mounts strictly below @path whose root subvolume was deleted (mountinfo
  * shows its root as "PATH//deleted").  A mount point already planned is not
- * added again.  The step keeps the mount's ID, and @path's identity: it
- * unmounts only that mount, reached beneath @path.
+ * added again.  The step keeps the mount's ID, and @path's identity (when
+ * @path can be opened through no symbolic link; else the step is refused
+ * when carried out): it unmounts only that mount, reached beneath @path.
  * @plan: the plan.
  * @mounts: the server's mount table; borrowed, the facts are copied.
  * @path: an absolute path (an exported directory), with no symbolic link.
  *
- * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL, relative @path),
- * BINO_ERROR_OPEN_FAILED or BINO_ERROR_STAT_FAILED (@path cannot be opened
- * without following a link, when there is a step to plan) or
+ * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL, relative @path) or
  * BINO_ERROR_NO_MEMORY.
  */
 enum bino_error bino_mountplan_add_stale(struct bino_mountplan *plan,
@@ -1640,7 +1638,8 @@ bino_mountplan_step_fs_path(const struct bino_mountplan_step *step);
  * BINO_ERROR_OPEN_FAILED (the mount point is not what was planned, errno
  * telling how: ENOENT gone, ELOOP or ENOTDIR a symbolic link on the way,
  * EXDEV outside the audited path, ESTALE another directory, subvolume,
- * filesystem, owner or mount, or the audited path itself replaced),
+ * filesystem, owner or mount, or the audited path itself replaced or not
+ * opened when planned),
  * BINO_ERROR_NO_MEMORY, BINO_ERROR_MOUNT_FAILED or
  * BINO_ERROR_UMOUNT_FAILED, errno telling why.
  */

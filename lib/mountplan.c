@@ -76,7 +76,8 @@ struct bino_mountplan_step {
 	enum bino_mountplan_skip skip; /* why, for BINO_MOUNTPLAN_SKIP */
 	char *path; /* the mount point */
 	char *base; /* the audited directory path lies below (or is) */
-	dev_t base_dev; /* base's identity when planned */
+	bool has_base_id; /* base could be opened when planned: */
+	dev_t base_dev; /* its identity then */
 	ino_t base_ino;
 	char *source; /* the device to mount, or the stale mount's source */
 	char *options; /* mount: the fstab options, subvolid= last */
@@ -307,24 +308,33 @@ static const char *path_below(const char *path, const char *base)
 	return *path ? path : ".";
 }
 
-/* The audited directory a plan resolves from, as the plan saw it. */
+/*
+ * The audited directory a plan resolves from, as the plan saw it.  A plan
+ * is data (it may come from another machine's mount table): where the
+ * directory cannot be opened, its steps are still planned, without its
+ * identity, and are refused when carried out.
+ */
 struct plan_base {
 	const char *path;
-	int fd; /* O_PATH */
+	int fd; /* O_PATH, or -1: not opened */
 	struct stat st;
 };
 
-static enum bino_error base_open(struct plan_base *base, const char *path)
+static void base_open(struct plan_base *base, const char *path)
 {
 	base->path = path;
 	base->fd = open_no_symlinks(path, O_PATH);
-	if (base->fd < 0)
-		return BINO_ERROR_OPEN_FAILED;
-	if (fstat(base->fd, &base->st) != 0) {
-		close_keep_errno(base->fd);
-		return BINO_ERROR_STAT_FAILED;
+	if (base->fd >= 0 && fstat(base->fd, &base->st) != 0) {
+		close(base->fd);
+		base->fd = -1;
 	}
-	return BINO_OK;
+}
+
+static void base_close(struct plan_base *base)
+{
+	if (base->fd >= 0)
+		close_keep_errno(base->fd);
+	base->fd = -1;
 }
 
 /* A new step below @base, its path, base and identity copied. */
@@ -338,8 +348,11 @@ static struct bino_mountplan_step *step_new(enum bino_mountplan_action action,
 		return NULL;
 	step->action = action;
 	step->owner = OWNER_UNKNOWN;
-	step->base_dev = base->st.st_dev;
-	step->base_ino = base->st.st_ino;
+	step->has_base_id = base->fd >= 0;
+	if (step->has_base_id) {
+		step->base_dev = base->st.st_dev;
+		step->base_ino = base->st.st_ino;
+	}
 	step->path = strdup(path);
 	step->base = strdup(base->path);
 	if (!step->path || !step->base) {
@@ -376,7 +389,7 @@ static int64_t subvol_owner(const struct plan_base *base, const char *path)
 	struct stat st;
 	int fd;
 
-	if (strlen(path) >= PATH_MAX)
+	if (base->fd < 0 || strlen(path) >= PATH_MAX)
 		return OWNER_UNKNOWN;
 	fd = open_beneath(base->fd, path_below(path, base->path), O_PATH);
 	if (fd < 0)
@@ -524,9 +537,7 @@ bino_mountplan_add_suggestion(struct bino_mountplan *plan,
 	    !bino_suggestion_fs_uuid(suggestion) ||
 	    bino_suggestion_subvol_count(suggestion) == 0)
 		return BINO_OK; /* nothing a btrfs mount could fix */
-	err = base_open(&sp.base, bino__suggestion_path(suggestion));
-	if (err)
-		return err;
+	base_open(&sp.base, bino__suggestion_path(suggestion));
 	err = plan_count_owners(plan, &sp);
 	for (i = 0; !err && i < bino_suggestion_subvol_count(suggestion); i++) {
 		if (!bino_suggestion_subvol_mounted(suggestion, i))
@@ -534,7 +545,7 @@ bino_mountplan_add_suggestion(struct bino_mountplan *plan,
 	}
 	free(sp.owners);
 	free(sp.counts);
-	close_keep_errno(sp.base.fd);
+	base_close(&sp.base);
 	return err;
 }
 
@@ -576,7 +587,7 @@ BINO_PUBLIC enum bino_error bino_mountplan_add_stale(struct bino_mountplan *plan
 						     const struct bino_mounts *mounts,
 						     const char *path)
 {
-	struct plan_base base = { .fd = -1 };
+	struct plan_base base = { .path = NULL, .fd = -1 };
 	enum bino_error err = BINO_OK;
 	size_t i;
 
@@ -589,13 +600,11 @@ BINO_PUBLIC enum bino_error bino_mountplan_add_stale(struct bino_mountplan *plan
 		    !below(bino_mount_target(mount), path) || !mount_deleted(mount))
 			continue;
 		/* Opened only when there is something to unmount. */
-		if (base.fd < 0)
-			err = base_open(&base, path);
-		if (!err)
-			err = plan_add_stale(plan, &base, mount);
+		if (!base.path)
+			base_open(&base, path);
+		err = plan_add_stale(plan, &base, mount);
 	}
-	if (base.fd >= 0)
-		close_keep_errno(base.fd);
+	base_close(&base);
 	return err;
 }
 
@@ -757,7 +766,7 @@ static void split_options(const char *options, unsigned long *flags, char *data)
 
 /*
  * Open the audited directory @step lies below, which must be the one the
- * plan saw (ESTALE otherwise), then the mount point from it with @flags:
+ * plan saw (ESTALE otherwise, or if the plan could not open it), then the mount point from it with @flags:
  * beneath it, through no symbolic link.  The descriptor, or -1 with errno.
  */
 static int step_open(const struct bino_mountplan_step *step, int flags)
@@ -765,6 +774,10 @@ static int step_open(const struct bino_mountplan_step *step, int flags)
 	struct stat st;
 	int base_fd, fd;
 
+	if (!step->has_base_id) {
+		errno = ESTALE;
+		return -1;
+	}
 	base_fd = open_no_symlinks(step->base, O_PATH);
 	if (base_fd < 0)
 		return -1;
