@@ -241,6 +241,8 @@ static const char *refusal(const struct bino_mountplan_step *step,
 		return "leads outside";
 	case ENAMETOOLONG:
 		return "a name too long on the way from";
+	case EAGAIN: /* openat2: a rename raced the lookup */
+		return "renamed while it was looked up from";
 	case ESTALE:
 		return bino_mountplan_step_action(step) == BINO_MOUNTPLAN_MOUNT ?
 			"not the root of the subvolume planned (its inode, "
