@@ -7,10 +7,20 @@
  * mounts below an export whose subvolume was deleted.  The library plans
  * and acts (bino_mountplan_*); here are the checks, the words and the exit
  * status.  Meant to run by itself too (btrfs-ino-mount.service/.timer).
+ *
+ * Run by root every minute over directories users own, it must not fail
+ * for everyone because of one user: what the policy skips (another user's
+ * subvolumes over --max-user-mounts, a path longer than PATH_MAX) and a
+ * step refused because its path no longer leads, beneath the export and
+ * through no symbolic link, to what was planned (the user changed it; the
+ * next run plans afresh) are told on stderr and leave the exit status 0.
+ * Only an action the system refused, or a path that could not be audited,
+ * makes it 1.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,6 +36,7 @@
 
 struct mount_options {
 	const char *exports_file;
+	size_t max_user_mounts;
 	bool dry_run;
 	bool quiet;
 };
@@ -44,29 +55,42 @@ void usage_mount(FILE *stream)
 		"  -n, --dry-run         print what would be done; change nothing\n"
 		"      --exports FILE    use this exports(5) file instead of /etc/exports\n"
 		"                        and /etc/exports.d/*.exports\n"
+		"      --max-user-mounts N  mount at most N subvolumes of each owner other\n"
+		"                        than root below each PATH (default 100)\n"
 		"  -q, --quiet           no progress on stderr\n"
 		"  -h, --help            show this help and exit\n\n"
-		"Exit status: 0 done (or nothing to do), 1 some action failed or some PATH\n"
-		"could not be audited, 2 usage error, a PATH not exported, or not root.\n",
+		"Subvolumes the policy skips, and steps refused because their path changed\n"
+		"since the audit, are told on stderr (--dry-run lists the skips).\n"
+		"Exit status: 0 done (or nothing to do, or only skips and refusals), 1 some\n"
+		"mount or umount failed or some PATH could not be audited, 2 usage error, a\n"
+		"PATH not exported, or not root.\n",
 		PROGRAM_NAME);
 }
 
 enum {
 	OPT_EXPORTS = 256,
+	OPT_MAX_USER_MOUNTS,
 };
+
+/* The subvolume mounts per owner other than root, without the option. */
+#define DEFAULT_MAX_USER_MOUNTS 100
 
 static int parse_mount_options(int argc, char **argv, struct mount_options *opts)
 {
 	static const struct option options[] = {
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "exports", required_argument, NULL, OPT_EXPORTS },
+		{ "max-user-mounts", required_argument, NULL, OPT_MAX_USER_MOUNTS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	unsigned long long max;
+	char *end;
 	int opt;
 
 	memset(opts, 0, sizeof(*opts));
+	opts->max_user_mounts = DEFAULT_MAX_USER_MOUNTS;
 	while ((opt = getopt_long(argc, argv, "nqh", options, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
@@ -74,6 +98,15 @@ static int parse_mount_options(int argc, char **argv, struct mount_options *opts
 			break;
 		case OPT_EXPORTS:
 			opts->exports_file = optarg;
+			break;
+		case OPT_MAX_USER_MOUNTS:
+			errno = 0;
+			max = strtoull(optarg, &end, 10);
+			if (errno || end == optarg || *end || optarg[0] == '-' ||
+			    max > SIZE_MAX)
+				return usage_error("mount", "--max-user-mounts: not a "
+						   "number: %s", optarg);
+			opts->max_user_mounts = (size_t)max;
 			break;
 		case 'q':
 			opts->quiet = true;
@@ -166,44 +199,115 @@ struct mount_run {
 	const struct mount_options *opts;
 	struct audit_session session;
 	struct bino_mountplan *plan;
+	const char *export_path; /* the audited path being done */
+	size_t skipped; /* skip steps below export_path */
 	bool failed;
 };
+
+/* "skip PATH: why" for a skip step (on stdout: --dry-run lists them). */
+static void print_skip(const struct mount_run *run,
+		       const struct bino_mountplan_step *step)
+{
+	fputs("skip ", stdout);
+	put_path(stdout, bino_mountplan_step_path(step));
+	if (bino_mountplan_step_skip(step) == BINO_MOUNTPLAN_SKIP_PATH_TOO_LONG) {
+		printf(": path longer than PATH_MAX (%d)\n", PATH_MAX);
+		return;
+	}
+	printf(": its owner, uid %" PRId64 ", has reached --max-user-mounts %zu "
+	       "below ", bino_mountplan_step_owner(step),
+	       run->opts->max_user_mounts);
+	put_path(stdout, run->export_path);
+	putchar('\n');
+}
+
+/*
+ * Whether a step failed with BINO_ERROR_OPEN_FAILED and @saved_errno
+ * because its path no longer leads to what was planned: a change users can
+ * make, told as a refusal.  The phrase for it, or NULL.
+ */
+static const char *refusal(const struct bino_mountplan_step *step,
+			   enum bino_error err, int saved_errno)
+{
+	if (err != BINO_ERROR_OPEN_FAILED)
+		return NULL;
+	switch (saved_errno) {
+	case ENOENT:
+		return "no longer there";
+	case ELOOP:
+	case ENOTDIR:
+		return "a symbolic link (or not a directory) on the way from";
+	case EXDEV:
+		return "leads outside";
+	case ENAMETOOLONG:
+		return "a name too long on the way from";
+	case EAGAIN: /* openat2: a rename raced the lookup */
+		return "renamed while it was looked up from";
+	case ESTALE:
+		return bino_mountplan_step_action(step) == BINO_MOUNTPLAN_MOUNT ?
+			"not the root of the subvolume planned (its inode, "
+			"subvolume ID, filesystem UUID or owner differ), or a "
+			"new directory replaced" :
+			"another mount than the one planned, or a new "
+			"directory replaced";
+	default:
+		return NULL;
+	}
+}
 
 /* Print a step, and carry it out unless --dry-run. */
 static void run_step(struct mount_run *run, const struct bino_mountplan_step *step)
 {
 	const char *path = bino_mountplan_step_path(step);
+	const char *refused;
 	enum bino_error err;
 	char uuid[37];
+	int saved;
 
-	if (bino_mountplan_step_action(step) == BINO_MOUNTPLAN_MOUNT) {
+	switch (bino_mountplan_step_action(step)) {
+	case BINO_MOUNTPLAN_MOUNT:
 		format_uuid(uuid, bino_mountplan_step_fs_uuid(step));
 		printf("mount UUID=%s subvolid=%" PRIu64 " on ", uuid,
 		       bino_mountplan_step_subvolid(step));
 		put_path(stdout, path);
 		putchar('\n');
-	} else {
+		break;
+	case BINO_MOUNTPLAN_UMOUNT:
 		fputs("umount ", stdout);
 		put_path(stdout, path);
 		printf(": subvolume %" PRIu64 " no longer exists\n",
 		       bino_mountplan_step_subvolid(step));
+		break;
+	case BINO_MOUNTPLAN_SKIP:
+		run->skipped++;
+		if (run->opts->dry_run)
+			print_skip(run, step);
+		return;
 	}
 	fflush(stdout);
 	if (run->opts->dry_run)
 		return;
 	err = bino_mountplan_step_apply(step);
-	if (err) {
-		int saved = errno;
-
-		fprintf(stderr, "%s: mount: ", PROGRAM_NAME);
+	if (!err)
+		return;
+	saved = errno;
+	refused = refusal(step, err, saved);
+	fprintf(stderr, "%s: mount: ", PROGRAM_NAME);
+	if (refused) {
+		/* "refused PATH: what differed [EXPORT]" */
+		fputs("refused ", stderr);
 		put_path(stderr, path);
-		fprintf(stderr, ": %s: %s\n", bino_strerror(err),
-			saved == ESTALE && err == BINO_ERROR_OPEN_FAILED ?
-			"no longer the root of the subvolume planned "
-			"(a placeholder, or changed since the audit)" :
-			strerror(saved));
-		run->failed = true;
+		fprintf(stderr, ": %s", refused);
+		if (saved != ENOENT) {
+			fputc(' ', stderr);
+			put_path(stderr, run->export_path);
+		}
+		fputc('\n', stderr);
+		return;
 	}
+	put_path(stderr, path);
+	fprintf(stderr, ": %s: %s\n", bino_strerror(err), strerror(saved));
+	run->failed = true;
 }
 
 /* Plan and carry out what one audited path needs. */
@@ -215,6 +319,8 @@ static void mount_export(struct mount_run *run, const struct bino_audit_target *
 	bool mounted = false;
 	enum bino_error err;
 
+	run->export_path = path;
+	run->skipped = 0;
 	err = bino_audit_target_error(exp);
 	if (!err) {
 		err = bino_mountplan_add_stale(run->plan, run->session.mounts, path);
@@ -238,6 +344,13 @@ static void mount_export(struct mount_run *run, const struct bino_audit_target *
 
 		run_step(run, step);
 		mounted |= bino_mountplan_step_action(step) == BINO_MOUNTPLAN_MOUNT;
+	}
+	if (run->skipped && !run->opts->dry_run) {
+		fprintf(stderr, "%s: mount: ", PROGRAM_NAME);
+		put_path(stderr, path);
+		fprintf(stderr, ": skipped %zu subvolume%s by the mount policy "
+			"(--dry-run lists them)\n", run->skipped,
+			run->skipped == 1 ? "" : "s");
 	}
 	if (mounted && exported_now(path)) {
 		fputs("note: ", stdout);
@@ -294,7 +407,8 @@ int cmd_mount(int argc, char **argv)
 	ret = check_exported(run.session.audit);
 	if (ret)
 		goto out_session;
-	if (bino_mountplan_create(0, &run.plan) != BINO_OK) {
+	if (bino_mountplan_create(0, &run.plan) != BINO_OK ||
+	    bino_mountplan_set_max_user_mounts(run.plan, opts.max_user_mounts)) {
 		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
 		ret = EXIT_USAGE;
 		goto out_session;

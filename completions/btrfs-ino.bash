@@ -106,8 +106,12 @@ _btrfs_ino()
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 			return
 			;;
+		--max-user-mounts)
+			# A number: nothing to offer.
+			return
+			;;
 		esac
-		opts='-n --dry-run --exports -q --quiet -h --help'
+		opts='-n --dry-run --exports --max-user-mounts -q --quiet -h --help'
 		;;
 	exec)
 		# Before COMMAND: its options or a command; after: COMMAND's arguments.

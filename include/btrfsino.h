@@ -1456,10 +1456,37 @@ struct bino_mountplan_step;
  * enum bino_mountplan_action - What a step does.
  * @BINO_MOUNTPLAN_MOUNT: mount a subvolume on its own path.
  * @BINO_MOUNTPLAN_UMOUNT: unmount a mount whose subvolume was deleted.
+ * @BINO_MOUNTPLAN_SKIP: nothing: a subvolume the policy does not mount
+ *     (bino_mountplan_step_skip() says why); listed so that a dry run can
+ *     show it.
  */
 enum bino_mountplan_action {
 	BINO_MOUNTPLAN_MOUNT,
 	BINO_MOUNTPLAN_UMOUNT,
+	BINO_MOUNTPLAN_SKIP,
+};
+
+/**
+ * enum bino_mountplan_skip - Why the policy does not mount a subvolume.
+ *
+ * The policy: a subvolume whose root directory root owns is always mounted
+ * (only root can make one: a snapshot takes its source's owner, and only
+ * the source's owner may snapshot it).  Any other owner's subvolumes are
+ * mounted while that owner has fewer than the plan's limit
+ * (bino_mountplan_set_max_user_mounts()) mounted below the audited path,
+ * those mounted already counted, so that no user can make root mount
+ * without bound.  A mount point longer than PATH_MAX is never mounted on:
+ * mount(8), findmnt(8) and exportfs(8) could not name it.
+ *
+ * @BINO_MOUNTPLAN_SKIP_NONE: not skipped.
+ * @BINO_MOUNTPLAN_SKIP_OVER_LIMIT: its owner (bino_mountplan_step_owner())
+ *     has as many subvolume mounts below the audited path as the limit.
+ * @BINO_MOUNTPLAN_SKIP_PATH_TOO_LONG: its path is PATH_MAX bytes or longer.
+ */
+enum bino_mountplan_skip {
+	BINO_MOUNTPLAN_SKIP_NONE,
+	BINO_MOUNTPLAN_SKIP_OVER_LIMIT,
+	BINO_MOUNTPLAN_SKIP_PATH_TOO_LONG,
 };
 
 /**
@@ -1475,13 +1502,31 @@ enum bino_error bino_mountplan_create(int flags, struct bino_mountplan **ret);
 void bino_mountplan_destroy(struct bino_mountplan *plan);
 
 /**
+ * bino_mountplan_set_max_user_mounts() - Set how many subvolume mounts an
+ * owner other than root may have below one audited path (see enum
+ * bino_mountplan_skip); applies to suggestions added afterwards.
+ * @plan: the plan.
+ * @max: the limit; 100 unless set.  0 mounts no user's subvolume.
+ *
+ * Return: BINO_OK or BINO_ERROR_INVALID_ARGUMENT (NULL).
+ */
+enum bino_error bino_mountplan_set_max_user_mounts(struct bino_mountplan *plan,
+						   size_t max);
+
+/**
  * bino_mountplan_add_suggestion() - Plan a mount for every subvolume of
  * @suggestion that is not mounted on its own path
- * (bino_suggestion_subvol_mounted()), in its order (parents first).  A
- * path the plan mounts already is not added again; a suggestion for a path
+ * (bino_suggestion_subvol_mounted()), in its order (parents first), or a
+ * skip step where the policy refuses it (enum bino_mountplan_skip).  A
+ * path the plan has already is not added again; a suggestion for a path
  * that is not on btrfs, or whose filesystem UUID is unknown, adds nothing.
  * @plan: the plan.
  * @suggestion: borrowed; the facts are copied.
+ *
+ * The audited path is opened (through no symbolic link) and its identity
+ * kept, and each subvolume's root is opened beneath it (as
+ * bino_mountplan_step_apply() does) for its owner.  What cannot be opened
+ * is still planned, and refused when carried out.
  *
  * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL) or
  * BINO_ERROR_NO_MEMORY (steps added before stay).
@@ -1494,10 +1539,12 @@ bino_mountplan_add_suggestion(struct bino_mountplan *plan,
  * bino_mountplan_add_stale() - Plan to unmount every btrfs mount of
  * @mounts strictly below @path whose root subvolume was deleted (mountinfo
  * shows its root as "PATH//deleted").  A mount point already planned is not
- * added again.
+ * added again.  The step keeps the mount's ID, and @path's identity (when
+ * @path can be opened through no symbolic link; else the step is refused
+ * when carried out): it unmounts only that mount, reached beneath @path.
  * @plan: the plan.
  * @mounts: the server's mount table; borrowed, the facts are copied.
- * @path: an absolute path (an exported directory).
+ * @path: an absolute path (an exported directory), with no symbolic link.
  *
  * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL, relative @path) or
  * BINO_ERROR_NO_MEMORY.
@@ -1518,7 +1565,7 @@ size_t bino_mountplan_count(const struct bino_mountplan *plan);
 const struct bino_mountplan_step *
 bino_mountplan_get(const struct bino_mountplan *plan, size_t index);
 
-/** bino_mountplan_step_action() - Mount or unmount. */
+/** bino_mountplan_step_action() - Mount, unmount or skip. */
 enum bino_mountplan_action
 bino_mountplan_step_action(const struct bino_mountplan_step *step);
 /** bino_mountplan_step_path() - The mount point. */
@@ -1548,6 +1595,19 @@ uint64_t bino_mountplan_step_subvolid(const struct bino_mountplan_step *step);
 const char *
 bino_mountplan_step_options(const struct bino_mountplan_step *step);
 /**
+ * bino_mountplan_step_skip() - Why a skip step is skipped;
+ * BINO_MOUNTPLAN_SKIP_NONE for the others.
+ */
+enum bino_mountplan_skip
+bino_mountplan_step_skip(const struct bino_mountplan_step *step);
+/**
+ * bino_mountplan_step_owner() - The owner (a user ID) of the root directory
+ * of the subvolume a mount or skip step is for, when planned; -1 when it
+ * could not be opened then (such a mount step is refused when carried out),
+ * and for an unmount.
+ */
+int64_t bino_mountplan_step_owner(const struct bino_mountplan_step *step);
+/**
  * bino_mountplan_step_fs_path() - For an unmount, the deleted subvolume's
  * path inside the filesystem (the mount's root without "//deleted"); NULL
  * for a mount.
@@ -1559,19 +1619,29 @@ bino_mountplan_step_fs_path(const struct bino_mountplan_step *step);
  * bino_mountplan_step_apply() - Carry out one step; the one call here that
  * changes the system.  Needs CAP_SYS_ADMIN.
  *
- * A mount step first opens the mount point without following symbolic
- * links and checks that it is still the root (inode 256) of the planned
- * subvolume, so a snapshot's placeholder directory (inode 2) or a path
- * changed since the plan is never mounted on (errno ESTALE); it then
- * mount(2)s the subvolume on that directory, with the step's options split
- * into mount flags and btrfs options as mount(8) does.  An unmount step
- * detaches the mount (umount2(2) MNT_DETACH | UMOUNT_NOFOLLOW): what it
- * shows is deleted already, and a process working inside must not keep it.
+ * Users may own the directories on the way and rename them meanwhile, so
+ * nothing is done by path: the audited path the step lies below is opened
+ * through no symbolic link and must still be the directory the plan saw;
+ * the mount point is opened beneath it through no symbolic link
+ * (openat2(2) RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS); the step acts on that
+ * descriptor (through /proc/self/fd).  A mount step mounts only on the root
+ * of the planned subvolume itself: inode 256 of that subvolume ID on the
+ * filesystem of that UUID, owned as planned, so a snapshot's placeholder
+ * directory (inode 2) or a path changed since the plan is never mounted
+ * on; it mount(2)s with the step's options split into mount flags and
+ * btrfs options as mount(8) does.  An unmount step unmounts only the mount
+ * whose ID the plan read (statx(2) STX_MNT_ID), detached (MNT_DETACH):
+ * what it shows is deleted already, and a process working inside must not
+ * keep it.  A skip step does nothing.
  *
  * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL),
- * BINO_ERROR_OPEN_FAILED (the mount point cannot be opened, or is not the
- * subvolume's root: ESTALE), BINO_ERROR_NO_MEMORY, BINO_ERROR_MOUNT_FAILED
- * or BINO_ERROR_UMOUNT_FAILED, errno telling why.
+ * BINO_ERROR_OPEN_FAILED (the mount point is not what was planned, errno
+ * telling how: ENOENT gone, ELOOP or ENOTDIR a symbolic link on the way,
+ * EXDEV outside the audited path, ESTALE another directory, subvolume,
+ * filesystem, owner or mount, or the audited path itself replaced or not
+ * opened when planned),
+ * BINO_ERROR_NO_MEMORY, BINO_ERROR_MOUNT_FAILED or
+ * BINO_ERROR_UMOUNT_FAILED, errno telling why.
  */
 enum bino_error
 bino_mountplan_step_apply(const struct bino_mountplan_step *step);

@@ -7,15 +7,38 @@
  *  - plan_add_mount(): a step per subvolume of a suggestion that is not
  *    mounted on its own path, with exactly the facts the server-fstab block
  *    is written from (filesystem UUID, subvolume ID, the options of the
- *    mount holding the export minus subvol=/subvolid=).
+ *    mount holding the export minus subvol=/subvolid=), the audited path it
+ *    lies below, and the owner of its root directory; or a skip step where
+ *    the policy below refuses it.
  *  - plan_add_stale(): a step per btrfs mount below a path whose root
  *    subvolume was deleted (mountinfo shows its root as "PATH//deleted",
- *    the kernel's dentry_path() for an unlinked dentry).
- *  - step_apply(): mount(2) or umount2(2).  Before mounting, the mount point
- *    is opened without following links and must still be the root (inode
- *    256) of the planned subvolume: a snapshot's placeholder (inode 2) or a
- *    path that changed since the audit is refused, and the mount is made on
- *    that very directory through /proc/self/fd, not by its path again.
+ *    the kernel's dentry_path() for an unlinked dentry), with its mount ID.
+ *  - step_open_*(): resolve a step's mount point as root must where users
+ *    own the directories: the audited directory is opened with no symbolic
+ *    link on its path and must be the one the plan saw (device and inode);
+ *    the mount point is opened from it with openat2(RESOLVE_BENEATH |
+ *    RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS) (component by component
+ *    with O_NOFOLLOW where openat2 is missing), so no symbolic link and no
+ *    ".." anywhere can lead outside it, however the names are swapped
+ *    (renameat2 RENAME_EXCHANGE) meanwhile.
+ *  - step_apply(): a mount is made only on a directory that is the root of
+ *    the planned subvolume itself (inode 256 of that subvolume ID, on the
+ *    filesystem of that UUID, owned as planned), through /proc/self/fd of
+ *    that very descriptor, never by its path again: should the user move
+ *    it afterwards, the mount shows that subvolume on itself, nothing else.
+ *    An unmount is made only on the mount whose ID the plan read from
+ *    mountinfo, again through /proc/self/fd.  A mismatch refuses that step.
+ *
+ * The policy (who may make root mount; btrfs-ino(1) says the same): a
+ * subvolume whose root directory root owns is always mounted: only root
+ * can make one (a snapshot takes its source's owner, and the kernel lets
+ * only the source's owner snapshot it), so these are the admin's, snapper's
+ * and btrbk's.  Any other owner's subvolumes are mounted while that owner
+ * has fewer than max_user_mounts (default 100) mounted below the audited
+ * path, those mounted already counted: any user may create subvolumes, and
+ * thousands of mounts would be made for one user's loop otherwise.  A
+ * mount point longer than PATH_MAX is skipped: mount(8), findmnt and
+ * exportfs cannot name it.  Skips are steps too, so a dry run lists them.
  *
  * Planning reads only; applying is the one call that changes the system.
  * mount(2) takes a device, not "UUID=": the device of the mount holding the
@@ -26,11 +49,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "array.h"
@@ -40,21 +66,39 @@
 #define SUBVOL_ROOT_INO 256
 /* How mountinfo shows the root of a mount whose dentry was deleted. */
 #define DELETED_SUFFIX "//deleted"
+/* The subvolume mounts per owner other than root, unless set otherwise. */
+#define DEFAULT_MAX_USER_MOUNTS 100
+/* The owner of a mount point that could not be opened when planned. */
+#define OWNER_UNKNOWN (-1)
 
 struct bino_mountplan_step {
 	enum bino_mountplan_action action;
+	enum bino_mountplan_skip skip; /* why, for BINO_MOUNTPLAN_SKIP */
 	char *path; /* the mount point */
+	char *base; /* the audited directory path lies below (or is) */
+	bool has_base_id; /* base could be opened when planned: */
+	dev_t base_dev; /* its identity then */
+	ino_t base_ino;
 	char *source; /* the device to mount, or the stale mount's source */
 	char *options; /* mount: the fstab options, subvolid= last */
 	bool has_uuid;
 	uint8_t uuid[16];
 	uint64_t subvolid;
+	int64_t owner; /* mount: the owner of the root directory, or OWNER_UNKNOWN */
+	uint64_t mount_id; /* unmount: the mount's ID in mountinfo */
 };
 
 struct bino_mountplan {
 	/* Allocated one by one: pointers to steps stay valid as the array grows. */
 	struct bino_mountplan_step **steps;
 	size_t n_steps, cap_steps;
+	size_t max_user_mounts; /* per owner other than root, per audited path */
+};
+
+/* How many subvolume mounts one owner has below the audited path. */
+struct owner_count {
+	int64_t owner;
+	size_t mounts;
 };
 
 /* Whether @path is strictly below directory @dir. */
@@ -73,6 +117,7 @@ static void step_free(struct bino_mountplan_step *step)
 	if (!step)
 		return;
 	free(step->path);
+	free(step->base);
 	free(step->source);
 	free(step->options);
 	free(step);
@@ -114,7 +159,17 @@ BINO_PUBLIC enum bino_error bino_mountplan_create(int flags,
 	plan = calloc(1, sizeof(*plan));
 	if (!plan)
 		return BINO_ERROR_NO_MEMORY;
+	plan->max_user_mounts = DEFAULT_MAX_USER_MOUNTS;
 	*ret = plan;
+	return BINO_OK;
+}
+
+BINO_PUBLIC enum bino_error
+bino_mountplan_set_max_user_mounts(struct bino_mountplan *plan, size_t max)
+{
+	if (!plan)
+		return BINO_ERROR_INVALID_ARGUMENT;
+	plan->max_user_mounts = max;
 	return BINO_OK;
 }
 
@@ -129,6 +184,185 @@ BINO_PUBLIC void bino_mountplan_destroy(struct bino_mountplan *plan)
 	free(plan->steps);
 	free(plan);
 }
+
+/* ---- resolving -------------------------------------------------------- */
+
+/* close(2) that leaves errno as it was. */
+static void close_keep_errno(int fd)
+{
+	int saved = errno;
+
+	close(fd);
+	errno = saved;
+}
+
+/*
+ * openat2(2) has no glibc wrapper on Debian 12; -1 with ENOSYS where the
+ * kernel lacks it (before 5.6).
+ */
+static int openat2_call(int dirfd, const char *path, int flags, uint64_t resolve)
+{
+	struct open_how how = {
+		.flags = (uint64_t)flags,
+		.resolve = resolve,
+	};
+
+#ifdef SYS_openat2
+	return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+#else
+	(void)dirfd, (void)path, (void)how;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+/*
+ * Without openat2: @path below @dirfd one name at a time, each opened with
+ * O_NOFOLLOW | O_DIRECTORY (a symbolic link is then ENOTDIR or ELOOP) and
+ * ".." refused (EXDEV), as RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS would.
+ * An absolute @path starts at "/" (then @dirfd is not used).
+ */
+static int open_by_names(int dirfd, const char *path, int flags)
+{
+	int fd = -1, next;
+
+	if (*path == '/') {
+		fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return -1;
+		dirfd = fd;
+	}
+	for (;;) {
+		size_t len;
+		char name[NAME_MAX + 1];
+		bool last;
+
+		path += strspn(path, "/");
+		len = strcspn(path, "/");
+		last = path[len + strspn(path + len, "/")] == '\0';
+		if (len > NAME_MAX) {
+			errno = ENAMETOOLONG;
+			goto out_close;
+		}
+		memcpy(name, len ? path : ".", len ? len : 1);
+		name[len ? len : 1] = '\0';
+		if (strcmp(name, "..") == 0) {
+			errno = EXDEV;
+			goto out_close;
+		}
+		next = openat(dirfd, name, (last ? flags : O_PATH) | O_DIRECTORY |
+			      O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0)
+			goto out_close;
+		if (fd >= 0)
+			close(fd);
+		fd = dirfd = next;
+		if (last)
+			return fd;
+		path += len;
+	}
+
+out_close:
+	if (fd >= 0)
+		close_keep_errno(fd);
+	return -1;
+}
+
+/*
+ * Open the directory @path (absolute) with @flags, following no symbolic
+ * link in any of its components.
+ */
+static int open_no_symlinks(const char *path, int flags)
+{
+	int fd = openat2_call(AT_FDCWD, path, flags | O_DIRECTORY | O_CLOEXEC,
+			      RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+
+	if (fd < 0 && errno == ENOSYS)
+		return open_by_names(AT_FDCWD, path, flags);
+	return fd;
+}
+
+/*
+ * Open the directory @path, relative to @dirfd, with @flags: never through a
+ * symbolic link, never outside @dirfd (EXDEV, ELOOP or ENOTDIR otherwise).
+ * Mount points on the way are crossed, as a path lookup would.
+ */
+static int open_beneath(int dirfd, const char *path, int flags)
+{
+	int fd = openat2_call(dirfd, path, flags | O_DIRECTORY | O_CLOEXEC,
+			      RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+				      RESOLVE_NO_MAGICLINKS);
+
+	if (fd < 0 && errno == ENOSYS)
+		return open_by_names(dirfd, path, flags);
+	return fd;
+}
+
+/* @path relative to @base, which it is below or equal to ("."). */
+static const char *path_below(const char *path, const char *base)
+{
+	size_t len = strcmp(base, "/") == 0 ? 0 : strlen(base);
+
+	path += len;
+	path += strspn(path, "/");
+	return *path ? path : ".";
+}
+
+/*
+ * The audited directory a plan resolves from, as the plan saw it.  A plan
+ * is data (it may come from another machine's mount table): where the
+ * directory cannot be opened, its steps are still planned, without its
+ * identity, and are refused when carried out.
+ */
+struct plan_base {
+	const char *path;
+	int fd; /* O_PATH, or -1: not opened */
+	struct stat st;
+};
+
+static void base_open(struct plan_base *base, const char *path)
+{
+	base->path = path;
+	base->fd = open_no_symlinks(path, O_PATH);
+	if (base->fd >= 0 && fstat(base->fd, &base->st) != 0) {
+		close(base->fd);
+		base->fd = -1;
+	}
+}
+
+static void base_close(struct plan_base *base)
+{
+	if (base->fd >= 0)
+		close_keep_errno(base->fd);
+	base->fd = -1;
+}
+
+/* A new step below @base, its path, base and identity copied. */
+static struct bino_mountplan_step *step_new(enum bino_mountplan_action action,
+					    const struct plan_base *base,
+					    const char *path)
+{
+	struct bino_mountplan_step *step = calloc(1, sizeof(*step));
+
+	if (!step)
+		return NULL;
+	step->action = action;
+	step->owner = OWNER_UNKNOWN;
+	step->has_base_id = base->fd >= 0;
+	if (step->has_base_id) {
+		step->base_dev = base->st.st_dev;
+		step->base_ino = base->st.st_ino;
+	}
+	step->path = strdup(path);
+	step->base = strdup(base->path);
+	if (!step->path || !step->base) {
+		step_free(step);
+		return NULL;
+	}
+	return step;
+}
+
+/* ---- planning --------------------------------------------------------- */
 
 /* The options of a subvolume mount: the suggestion's, then subvolid=. */
 static char *mount_options(const struct bino_suggestion *suggestion,
@@ -145,54 +379,173 @@ static char *mount_options(const struct bino_suggestion *suggestion,
 	return text;
 }
 
-static enum bino_error plan_add_mount(struct bino_mountplan *plan,
-				      const struct bino_suggestion *suggestion,
-				      size_t index)
+/*
+ * The owner of the directory @path below @base, as the plan sees it;
+ * OWNER_UNKNOWN when it cannot be opened beneath @base (the step that
+ * follows is then refused when carried out) or is too long to name.
+ */
+static int64_t subvol_owner(const struct plan_base *base, const char *path)
 {
+	struct stat st;
+	int fd;
+
+	if (base->fd < 0 || strlen(path) >= PATH_MAX)
+		return OWNER_UNKNOWN;
+	fd = open_beneath(base->fd, path_below(path, base->path), O_PATH);
+	if (fd < 0)
+		return OWNER_UNKNOWN;
+	if (fstat(fd, &st) != 0) {
+		close(fd);
+		return OWNER_UNKNOWN;
+	}
+	close(fd);
+	return st.st_uid;
+}
+
+/* The count of @owner in @counts (of @n), added (0) if absent; NULL: ENOMEM. */
+static struct owner_count *owner_count(struct owner_count **counts, size_t *n,
+				       size_t *cap, int64_t owner)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++) {
+		if ((*counts)[i].owner == owner)
+			return &(*counts)[i];
+	}
+	if (ARRAY_RESERVE(*counts, *cap, *n + 1) != 0)
+		return NULL;
+	(*counts)[*n] = (struct owner_count){ .owner = owner };
+	return &(*counts)[(*n)++];
+}
+
+/* What a suggestion's subvolumes are planned with. */
+struct suggestion_plan {
+	const struct bino_suggestion *suggestion;
+	struct plan_base base;
+	int64_t *owners; /* of each subvolume of the suggestion */
+	struct owner_count *counts; /* mounts per owner other than root */
+	size_t n_counts, cap_counts;
+};
+
+/*
+ * Whether the policy lets @owner have one more mount (and count it).
+ * Root's subvolumes always may; OWNER_UNKNOWN is not counted, as its step
+ * is refused when carried out.
+ */
+static enum bino_error policy_take(struct bino_mountplan *plan,
+				   struct suggestion_plan *sp, int64_t owner,
+				   bool *allowed)
+{
+	struct owner_count *count;
+
+	*allowed = true;
+	if (owner == 0 || owner == OWNER_UNKNOWN)
+		return BINO_OK;
+	count = owner_count(&sp->counts, &sp->n_counts, &sp->cap_counts, owner);
+	if (!count)
+		return BINO_ERROR_NO_MEMORY;
+	if (count->mounts >= plan->max_user_mounts) {
+		*allowed = false;
+		return BINO_OK;
+	}
+	count->mounts++;
+	return BINO_OK;
+}
+
+static enum bino_error plan_add_mount(struct bino_mountplan *plan,
+				      struct suggestion_plan *sp, size_t index)
+{
+	const struct bino_suggestion *suggestion = sp->suggestion;
 	const struct bino_audit_subvol *subvol =
 		bino_suggestion_subvol(suggestion, index);
 	const uint8_t *uuid = bino_suggestion_fs_uuid(suggestion);
 	const char *path = bino_audit_subvol_path(subvol);
 	struct bino_mountplan_step *step;
+	enum bino_error err;
+	bool allowed;
 
-	if (plan_has(plan, BINO_MOUNTPLAN_MOUNT, path))
+	if (plan_has(plan, BINO_MOUNTPLAN_MOUNT, path) ||
+	    plan_has(plan, BINO_MOUNTPLAN_SKIP, path))
 		return BINO_OK;
-	step = calloc(1, sizeof(*step));
+	step = step_new(BINO_MOUNTPLAN_MOUNT, &sp->base, path);
 	if (!step)
 		return BINO_ERROR_NO_MEMORY;
-	step->action = BINO_MOUNTPLAN_MOUNT;
 	step->subvolid = bino_audit_subvol_id(subvol);
 	step->has_uuid = true;
 	memcpy(step->uuid, uuid, sizeof(step->uuid));
-	step->path = strdup(path);
+	step->owner = sp->owners[index];
 	step->source = strdup(bino_mount_source(
 		bino_suggestion_mount(suggestion)));
 	step->options = mount_options(suggestion, step->subvolid);
-	if (!step->path || !step->source || !step->options) {
+	if (!step->source || !step->options) {
 		step_free(step);
 		return BINO_ERROR_NO_MEMORY;
 	}
+	if (strlen(path) >= PATH_MAX) {
+		step->action = BINO_MOUNTPLAN_SKIP;
+		step->skip = BINO_MOUNTPLAN_SKIP_PATH_TOO_LONG;
+		return plan_append(plan, step);
+	}
+	err = policy_take(plan, sp, step->owner, &allowed);
+	if (err) {
+		step_free(step);
+		return err;
+	}
+	if (!allowed) {
+		step->action = BINO_MOUNTPLAN_SKIP;
+		step->skip = BINO_MOUNTPLAN_SKIP_OVER_LIMIT;
+	}
 	return plan_append(plan, step);
+}
+
+/*
+ * The owner of every subvolume, and the mounts each owner has below the
+ * path already (counted against the limit before any new one).
+ */
+static enum bino_error plan_count_owners(struct bino_mountplan *plan,
+					 struct suggestion_plan *sp)
+{
+	size_t n = bino_suggestion_subvol_count(sp->suggestion), i;
+	enum bino_error err = BINO_OK;
+	bool allowed;
+
+	sp->owners = calloc(n ? n : 1, sizeof(*sp->owners));
+	if (!sp->owners)
+		return BINO_ERROR_NO_MEMORY;
+	for (i = 0; !err && i < n; i++) {
+		sp->owners[i] = subvol_owner(&sp->base, bino_audit_subvol_path(
+			bino_suggestion_subvol(sp->suggestion, i)));
+		if (bino_suggestion_subvol_mounted(sp->suggestion, i))
+			err = policy_take(plan, sp, sp->owners[i], &allowed);
+	}
+	return err;
 }
 
 BINO_PUBLIC enum bino_error
 bino_mountplan_add_suggestion(struct bino_mountplan *plan,
 			      const struct bino_suggestion *suggestion)
 {
+	struct suggestion_plan sp = { .suggestion = suggestion };
 	const struct bino_mount *fs;
-	enum bino_error err = BINO_OK;
+	enum bino_error err;
 	size_t i;
 
 	if (!plan || !suggestion)
 		return BINO_ERROR_INVALID_ARGUMENT;
 	fs = bino_suggestion_mount(suggestion);
 	if (strcmp(bino_mount_fstype(fs), "btrfs") != 0 ||
-	    !bino_suggestion_fs_uuid(suggestion))
+	    !bino_suggestion_fs_uuid(suggestion) ||
+	    bino_suggestion_subvol_count(suggestion) == 0)
 		return BINO_OK; /* nothing a btrfs mount could fix */
+	base_open(&sp.base, bino__suggestion_path(suggestion));
+	err = plan_count_owners(plan, &sp);
 	for (i = 0; !err && i < bino_suggestion_subvol_count(suggestion); i++) {
 		if (!bino_suggestion_subvol_mounted(suggestion, i))
-			err = plan_add_mount(plan, suggestion, i);
+			err = plan_add_mount(plan, &sp, i);
 	}
+	free(sp.owners);
+	free(sp.counts);
+	base_close(&sp.base);
 	return err;
 }
 
@@ -206,6 +559,7 @@ static bool mount_deleted(const struct bino_mount *mount)
 }
 
 static enum bino_error plan_add_stale(struct bino_mountplan *plan,
+				      const struct plan_base *base,
 				      const struct bino_mount *mount)
 {
 	struct bino_mountplan_step *step;
@@ -214,16 +568,15 @@ static enum bino_error plan_add_stale(struct bino_mountplan *plan,
 
 	if (plan_has(plan, BINO_MOUNTPLAN_UMOUNT, bino_mount_target(mount)))
 		return BINO_OK;
-	step = calloc(1, sizeof(*step));
+	step = step_new(BINO_MOUNTPLAN_UMOUNT, base, bino_mount_target(mount));
 	if (!step)
 		return BINO_ERROR_NO_MEMORY;
-	step->action = BINO_MOUNTPLAN_UMOUNT;
 	step->subvolid = bino_mount_subvolid(mount);
-	step->path = strdup(bino_mount_target(mount));
+	step->mount_id = bino_mount_id(mount);
 	step->source = strdup(bino_mount_source(mount));
 	/* The deleted subvolume's path in the filesystem, for the record. */
 	step->options = strndup(root, root_len);
-	if (!step->path || !step->source || !step->options) {
+	if (!step->source || !step->options) {
 		step_free(step);
 		return BINO_ERROR_NO_MEMORY;
 	}
@@ -234,6 +587,7 @@ BINO_PUBLIC enum bino_error bino_mountplan_add_stale(struct bino_mountplan *plan
 						     const struct bino_mounts *mounts,
 						     const char *path)
 {
+	struct plan_base base = { .path = NULL, .fd = -1 };
 	enum bino_error err = BINO_OK;
 	size_t i;
 
@@ -242,10 +596,15 @@ BINO_PUBLIC enum bino_error bino_mountplan_add_stale(struct bino_mountplan *plan
 	for (i = 0; !err && i < bino_mounts_count(mounts); i++) {
 		const struct bino_mount *mount = bino_mounts_get(mounts, i);
 
-		if (strcmp(bino_mount_fstype(mount), "btrfs") == 0 &&
-		    below(bino_mount_target(mount), path) && mount_deleted(mount))
-			err = plan_add_stale(plan, mount);
+		if (strcmp(bino_mount_fstype(mount), "btrfs") != 0 ||
+		    !below(bino_mount_target(mount), path) || !mount_deleted(mount))
+			continue;
+		/* Opened only when there is something to unmount. */
+		if (!base.path)
+			base_open(&base, path);
+		err = plan_add_stale(plan, &base, mount);
 	}
+	base_close(&base);
 	return err;
 }
 
@@ -309,7 +668,23 @@ bino_mountplan_step_options(const struct bino_mountplan_step *step)
 {
 	if (!step)
 		return NULL;
-	return step->action == BINO_MOUNTPLAN_MOUNT ? step->options : NULL;
+	return step->action != BINO_MOUNTPLAN_UMOUNT ? step->options : NULL;
+}
+
+BINO_PUBLIC enum bino_mountplan_skip
+bino_mountplan_step_skip(const struct bino_mountplan_step *step)
+{
+	if (!step)
+		return 0;
+	return step->skip;
+}
+
+BINO_PUBLIC int64_t
+bino_mountplan_step_owner(const struct bino_mountplan_step *step)
+{
+	if (!step)
+		return 0;
+	return step->owner;
 }
 
 BINO_PUBLIC const char *
@@ -390,37 +765,99 @@ static void split_options(const char *options, unsigned long *flags, char *data)
 }
 
 /*
- * Open the mount point of @step, which must still be the root of its
- * subvolume: never a placeholder (inode 2), a link, or another subvolume.
- * The descriptor, or -1 with errno (ESTALE when the path is not that).
+ * Open the audited directory @step lies below, which must be the one the
+ * plan saw (ESTALE otherwise, or if the plan could not open it), then the mount point from it with @flags:
+ * beneath it, through no symbolic link.  The descriptor, or -1 with errno.
  */
-static int step_open_target(const struct bino_mountplan_step *step)
+static int step_open(const struct bino_mountplan_step *step, int flags)
+{
+	struct stat st;
+	int base_fd, fd;
+
+	if (!step->has_base_id) {
+		errno = ESTALE;
+		return -1;
+	}
+	base_fd = open_no_symlinks(step->base, O_PATH);
+	if (base_fd < 0)
+		return -1;
+	if (fstat(base_fd, &st) != 0) {
+		close_keep_errno(base_fd);
+		return -1;
+	}
+	if (st.st_dev != step->base_dev || st.st_ino != step->base_ino) {
+		close(base_fd);
+		errno = ESTALE;
+		return -1;
+	}
+	fd = open_beneath(base_fd, path_below(step->path, step->base), flags);
+	close_keep_errno(base_fd);
+	return fd;
+}
+
+/*
+ * Open the mount point of @step, which must be the root of the planned
+ * subvolume itself: inode 256 of that subvolume ID, on the filesystem of
+ * that UUID (another btrfs has the same IDs), owned as planned.  Never a
+ * placeholder (inode 2), a directory inside it, or another subvolume.  The
+ * descriptor, or -1 with errno (ESTALE when it is not that directory).
+ */
+static int step_open_subvol(const struct bino_mountplan_step *step)
 {
 	struct stat st;
 	uint64_t subvolid;
+	uint8_t uuid[16];
 	int fd;
 
-	fd = open(step->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = step_open(step, O_RDONLY);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) != 0)
 		goto out_close;
-	if (st.st_ino != SUBVOL_ROOT_INO ||
+	if (st.st_ino != SUBVOL_ROOT_INO || st.st_uid != step->owner ||
 	    bino__subvolid_ioctl(fd, &subvolid) != 0 ||
-	    subvolid != step->subvolid) {
+	    subvolid != step->subvolid || bino__fs_uuid_fd(fd, uuid) != 0 ||
+	    memcmp(uuid, step->uuid, sizeof(uuid)) != 0) {
 		errno = ESTALE;
 		goto out_close;
 	}
 	return fd;
 
 out_close:
-	{
-		int saved = errno;
-
-		close(fd);
-		errno = saved;
-	}
+	close_keep_errno(fd);
 	return -1;
+}
+
+/*
+ * Open the mount point of an unmount @step, which must show the very mount
+ * the plan read from mountinfo (its mount ID; ESTALE otherwise).
+ */
+static int step_open_mount(const struct bino_mountplan_step *step)
+{
+	struct statx stx;
+	int fd;
+
+	fd = step_open(step, O_PATH);
+	if (fd < 0)
+		return -1;
+	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_MNT_ID,
+		  &stx) != 0)
+		goto out_close;
+	if (!(stx.stx_mask & STATX_MNT_ID) || stx.stx_mnt_id != step->mount_id) {
+		errno = ESTALE;
+		goto out_close;
+	}
+	return fd;
+
+out_close:
+	close_keep_errno(fd);
+	return -1;
+}
+
+/* "/proc/self/fd/N": the verified directory itself, as a path. */
+static void fd_path(char *buf, size_t size, int fd)
+{
+	snprintf(buf, size, "/proc/self/fd/%d", fd);
 }
 
 static enum bino_error step_mount(const struct bino_mountplan_step *step)
@@ -429,7 +866,7 @@ static enum bino_error step_mount(const struct bino_mountplan_step *step)
 	unsigned long flags;
 	int fd, rc;
 
-	fd = step_open_target(step);
+	fd = step_open_subvol(step);
 	if (fd < 0)
 		return BINO_ERROR_OPEN_FAILED;
 	data = malloc(strlen(step->options) + 1);
@@ -438,19 +875,31 @@ static enum bino_error step_mount(const struct bino_mountplan_step *step)
 		return BINO_ERROR_NO_MEMORY;
 	}
 	split_options(step->options, &flags, data);
-	snprintf(target, sizeof(target), "/proc/self/fd/%d", fd);
+	fd_path(target, sizeof(target), fd);
 	rc = mount(step->source, target, "btrfs", flags, data);
-	if (rc != 0) {
-		int saved = errno;
-
-		free(data);
-		close(fd);
-		errno = saved;
-		return BINO_ERROR_MOUNT_FAILED;
-	}
 	free(data);
-	close(fd);
-	return BINO_OK;
+	close_keep_errno(fd);
+	return rc == 0 ? BINO_OK : BINO_ERROR_MOUNT_FAILED;
+}
+
+static enum bino_error step_umount(const struct bino_mountplan_step *step)
+{
+	char target[64];
+	int fd, rc;
+
+	fd = step_open_mount(step);
+	if (fd < 0)
+		return BINO_ERROR_OPEN_FAILED;
+	fd_path(target, sizeof(target), fd);
+	/*
+	 * The magic link is followed to the descriptor's mount (so no
+	 * UMOUNT_NOFOLLOW, which would look at the link itself).  Detached:
+	 * what it shows is deleted already, a process working inside must
+	 * not keep it in the namespace, and our own descriptor holds it.
+	 */
+	rc = umount2(target, MNT_DETACH);
+	close_keep_errno(fd);
+	return rc == 0 ? BINO_OK : BINO_ERROR_UMOUNT_FAILED;
 }
 
 BINO_PUBLIC enum bino_error
@@ -458,13 +907,13 @@ bino_mountplan_step_apply(const struct bino_mountplan_step *step)
 {
 	if (!step)
 		return BINO_ERROR_INVALID_ARGUMENT;
-	if (step->action == BINO_MOUNTPLAN_MOUNT)
+	switch (step->action) {
+	case BINO_MOUNTPLAN_MOUNT:
 		return step_mount(step);
-	/*
-	 * Detached: what it shows is deleted already, and a process with its
-	 * working directory inside must not keep the mount in the namespace.
-	 */
-	if (umount2(step->path, UMOUNT_NOFOLLOW | MNT_DETACH) != 0)
-		return BINO_ERROR_UMOUNT_FAILED;
+	case BINO_MOUNTPLAN_UMOUNT:
+		return step_umount(step);
+	case BINO_MOUNTPLAN_SKIP:
+		break;
+	}
 	return BINO_OK;
 }

@@ -390,6 +390,11 @@ bino_suggestion_mount_options(const struct bino_suggestion *suggestion)
 	return suggestion->options;
 }
 
+const char *bino__suggestion_path(const struct bino_suggestion *suggestion)
+{
+	return bino_audit_target_path(suggestion->export);
+}
+
 BINO_PUBLIC size_t
 bino_suggestion_subvol_count(const struct bino_suggestion *suggestion)
 {

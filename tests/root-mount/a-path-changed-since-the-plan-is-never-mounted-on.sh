@@ -15,7 +15,7 @@ btrfs -q subvolume create "$spool/vol"
 btrfs -q subvolume snapshot "$spool/vol" "$spool/t"
 btrfs -q subvolume create "$spool/t/n"
 # The plan for spool, vol, t, t/n and the rest of the export.
-coproc PLAN { "$PLAN_THEN_APPLY" "$EXPORTS" "$FEX" 2>&1; }
+coproc PLAN { "${RUN_WRAPPER[@]}" "$PLAN_THEN_APPLY" "$EXPORTS" "$FEX" 2>&1; }
 # bash forgets a coproc's variables when it ends: keep our own copies.
 plan_pid=$PLAN_PID
 exec {from_plan}<&"${PLAN[0]}" {to_plan}>&"${PLAN[1]}"

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Test helper: plan the mounts for one exported PATH (audit, suggestion,
- * bino_mountplan_*), print the steps, wait for a line on stdin, then apply
- * each step and print its result: lets a test change the tree between the
- * plan and the mounts.  Usage: plan-then-apply EXPORTS PATH
+ * Test helper: plan the mounts and unmounts for one exported PATH (audit,
+ * suggestion, bino_mountplan_*, stale mounts below PATH too), print the
+ * steps, wait for a line on stdin, then apply each step and print its
+ * result: lets a test change the tree between the plan and the mounts.
+ * Usage: plan-then-apply EXPORTS PATH
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -26,6 +27,11 @@ int main(int argc, char **argv)
 	struct bino_audit *audit = NULL;
 	struct bino_suggestion *sug = NULL;
 	struct bino_mountplan *plan = NULL;
+	static const char *const done[] = {
+		[BINO_MOUNTPLAN_MOUNT] = "mounted",
+		[BINO_MOUNTPLAN_UMOUNT] = "unmounted",
+		[BINO_MOUNTPLAN_SKIP] = "skipped",
+	};
 	enum bino_error err;
 	char line[64];
 	size_t i;
@@ -46,6 +52,7 @@ int main(int argc, char **argv)
 	if ((err = bino_suggestion_create(bino_audit_get(audit, 0), mounts, 0, &sug)))
 		return fail("suggestion", err);
 	if ((err = bino_mountplan_create(0, &plan)) ||
+	    (err = bino_mountplan_add_stale(plan, mounts, argv[2])) ||
 	    (err = bino_mountplan_add_suggestion(plan, sug)))
 		return fail("plan", err);
 	for (i = 0; i < bino_mountplan_count(plan); i++) {
@@ -63,8 +70,8 @@ int main(int argc, char **argv)
 
 		err = bino_mountplan_step_apply(step);
 		printf("%s %s%s%s\n", bino_mountplan_step_path(step),
-		       err ? bino_strerror(err) : "mounted", err ? ": " : "",
-		       err ? strerror(errno) : "");
+		       err ? bino_strerror(err) : done[bino_mountplan_step_action(step)],
+		       err ? ": " : "", err ? strerror(errno) : "");
 	}
 	bino_mountplan_destroy(plan);
 	bino_suggestion_destroy(sug);
