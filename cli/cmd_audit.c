@@ -18,19 +18,19 @@
 
 #include "audit_client.h"
 #include "audit_tree.h"
-#include "drift.h"
+#include "audit_drift.h"
 #include "btrfsino.h"
 #include "btrfs-ino.h"
 #include "color.h"
 #include "diag.h"
 #include "escape.h"
 #include "output.h"
-#include "prometheus.h"
+#include "audit_prometheus.h"
 #include "report.h"
 #include "safe_file.h"
 #include "suggest_options.h"
 #include "suggestion.h"
-#include "tables.h"
+#include "audit_session.h"
 
 #define AUDIT_SCHEMA_VERSION 1
 #define SYSTEM_ETAB "/var/lib/nfs/etab"
@@ -826,7 +826,7 @@ static void print_next(const struct bino_audit *audit, bool blank,
 }
 
 /*
- * The drift report (drift.c); drift, like a collision, is a finding for the
+ * The drift report (audit_drift.c); drift, like a collision, is a finding for the
  * exit status.  0, or -1 out of memory.
  */
 static int note_drift(struct output *out, const struct drift_input *drift,

@@ -29,7 +29,7 @@
 #include "btrfs-ino.h"
 #include "escape.h"
 #include "report.h"
-#include "tables.h"
+#include "audit_session.h"
 
 /* The export table exportfs(8) leaves for mountd: what is exported now. */
 #define LIVE_EXPORTS "/var/lib/nfs/etab"

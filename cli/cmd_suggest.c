@@ -19,7 +19,7 @@
 #include "suggest_options.h"
 #include "suggest_diff.h"
 #include "suggestion.h"
-#include "tables.h"
+#include "audit_session.h"
 
 #define SUGGEST_SCHEMA_VERSION 1
 #define SYSTEM_FSTAB "/etc/fstab"

@@ -12,7 +12,7 @@
  *   that table and nothing else.
  * - Subvolume: the knfsd file handle the client already holds for the inode
  *   (name_to_handle_at encodes it from the in-core inode, no RPC), decoded
- *   by lib/nfshandle.c.  The export's root has a handle without an inode; its
+ *   by lib/probe/nfshandle.c.  The export's root has a handle without an inode; its
  *   subvolume is that of a child that is not a subvolume root, looked up
  *   once per device and kept in a second table.  A device whose handles say
  *   "not btrfs" or cannot be read (NFSv4.0: EOPNOTSUPP) is remembered and

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Every value of enum bino_error is used by some library source other than
-# the message table (lib/error.c): an error the library never returns is a
+# the message table (lib/base/error.c): an error the library never returns is a
 # promise to callers that nothing keeps (libbtrfsutil's rule; issue 17).
 set -euo pipefail
 # shellcheck source=tests/abi/lib.sh
@@ -16,7 +16,7 @@ sed -n '/^enum bino_error {/,/^};/p' "$HEADER" | sed 's|/\*.*\*/||g' |
 unused=()
 while read -r value; do
 	[[ $value == BINO_OK ]] && continue
-	if ! grep -lw -- "$value" "$LIBSRC"/*.c | grep -qv '/error\.c$'; then
+	if ! grep -lw -- "$value" "$LIBSRC"/*/*.c | grep -qv '/error\.c$'; then
 		unused+=("$value")
 	fi
 done <"$TMP/values"

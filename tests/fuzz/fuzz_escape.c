@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * libFuzzer target for the CLI's encodings of names (cli/escape.c), any
+ * libFuzzer target for the CLI's encodings of names (lib/util/escape.c), any
  * bytes in:
  *  - text_escape() is one line of printable bytes and decodes (\\ \n \t
  *    \xHH, nothing else) back to exactly the input;

@@ -2,9 +2,10 @@
 /*
  * libFuzzer target for the exports(5) parser: any bytes in, and whatever
  * comes out must keep the API's promises.  Build:
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Ilib \
- *     -DBINO_VERSION_STRING='"0"' lib/exports.c lib/exports_lex.c \
- *     lib/exports_options.c lib/error.c \
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude \
+ *     -Ilib/util -Ilib/base -Ilib/tables -DBINO_VERSION_STRING='"0"' \
+ *     lib/tables/exports.c lib/tables/exports_lex.c \
+ *     lib/tables/exports_options.c lib/base/error.c \
  *     tests/fuzz/fuzz_exports.c -o fuzz_exports
  *   ./fuzz_exports tests/fuzz/seeds/exports
  */

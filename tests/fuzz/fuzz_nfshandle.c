@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * libFuzzer target for bino__nfs_fh_decode() (lib/nfshandle.c): the bytes
+ * libFuzzer target for bino__nfs_fh_decode() (lib/probe/nfshandle.c): the bytes
  * come from an NFS server, so any of them must decode or fail cleanly,
  * never read out of bounds (ASan), and a success must agree with the
  * layout read here independently.  Built by tests/fuzz/run.sh.

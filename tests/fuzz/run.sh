@@ -38,16 +38,17 @@ fi
 # shellcheck disable=SC2054 # commas inside -fsanitize= are not separators
 cflags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 	-fno-omit-frame-pointer -D_GNU_SOURCE -std=gnu11 -Wall -Wextra -Wno-unused-parameter
-	-I"$src/include" -I"$src/lib" -I"$src/cli" -DBINO_VERSION_STRING='"fuzz"')
+	-I"$src/include" -I"$src/lib/util" -I"$src/lib/base" -I"$src/lib/probe"
+	-I"$src/lib/tables" -I"$src/cli" -DBINO_VERSION_STRING='"fuzz"')
 
 # sources TARGET: the files each target is built from.
 sources() {
 	case $1 in
-	exports) echo "$src/lib/exports.c $src/lib/exports_lex.c $src/lib/exports_options.c $src/lib/error.c" ;;
-	nfshandle) echo "$src/lib/nfshandle.c $src/lib/fhandle.c" ;;
-	mountinfo) echo "$src/lib/mounts.c $src/lib/path.c $src/lib/statx.c $src/lib/error.c" ;;
-	escape) echo "$src/cli/escape.c" ;;
-	quote) echo "$src/cli/quote.c $src/cli/escape.c" ;;
+	exports) echo "$src/lib/tables/exports.c $src/lib/tables/exports_lex.c $src/lib/tables/exports_options.c $src/lib/base/error.c" ;;
+	nfshandle) echo "$src/lib/probe/nfshandle.c $src/lib/probe/fhandle.c" ;;
+	mountinfo) echo "$src/lib/tables/mounts.c $src/lib/util/path.c $src/lib/probe/statx.c $src/lib/base/error.c" ;;
+	escape) echo "$src/lib/util/escape.c" ;;
+	quote) echo "$src/cli/quote.c $src/lib/util/escape.c" ;;
 	*) return 1 ;;
 	esac
 }

@@ -5,9 +5,9 @@
 # audit crosses into the btrfs and counts what find counts.
 #
 # The layout is the one that crashed.  The audit starts its read-ahead
-# helper (btrfslinks.c) only on a btrfs export root, so below an ext4 one it
+# helper (nlink_tree.c) only on a btrfs export root, so below an ext4 one it
 # reads each subvolume's inodes with several names itself, once enough of
-# its entries needed nlink (LINKS_AFTER_STATS, 64, in lib/audit.c: each
+# its entries needed nlink (LINKS_AFTER_STATS, 64, in lib/audit/audit.c: each
 # snapshot holds more files than that in a/).  Each snapshot also holds a
 # nested subvolume (m/inner) between a/ and z/: the walk meets a new
 # identity, which grew the identity array, then goes on in the snapshot and

@@ -11,7 +11,7 @@
 source "$(dirname -- "$0")/audit-lib.sh"
 setup_scratch
 
-FILES=300 # far more than LINKS_AFTER_STATS (64, lib/audit.c)
+FILES=300 # far more than LINKS_AFTER_STATS (64, lib/audit/audit.c)
 top=$WORK/btrfs
 # Subvolume ids 256, 257, 258: strace names 256 BTRFS_FIRST_FREE_OBJECTID.
 btrfs_with_files "$top" empty src

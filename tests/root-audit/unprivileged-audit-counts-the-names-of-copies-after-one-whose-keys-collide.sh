@@ -12,7 +12,7 @@
 source "$(dirname -- "$0")/audit-lib.sh"
 setup_scratch
 
-FILES=300 # far more than LINKS_AFTER_STATS (64, lib/audit.c)
+FILES=300 # far more than LINKS_AFTER_STATS (64, lib/audit/audit.c)
 top=$WORK/btrfs
 btrfs_with_files "$top" a
 ln -- "$top/a/f001" "$top/a/f001-link"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The library's growable array (lib/array.h): room, growth, overflow. */
+/* The library's growable array (lib/util/array.h): room, growth, overflow. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdint.h>

@@ -7,7 +7,7 @@
  *
  *  - audit.c: the paths to audit and the walk that visits each one;
  *  - audit_count.c: the first pass, counting collisions;
- *  - audit_names.c: nlink from the names the first walk meets;
+ *  - audit_nlink_names.c: nlink from the names the first walk meets;
  *  - audit_find.c: the second pass, finding what the first could not know;
  *  - audit_subvols.c: the devices and subvolumes met;
  *  - audit_results.c: the public getters of the results.
@@ -20,11 +20,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "btrfslinks.h"
 #include "ckeys.h"
 #include "hash.h"
 #include "internal.h"
 #include "nfsview.h"
+#include "nlink_tree.h"
 #include "subvol.h"
 
 struct bino_audit_example {
@@ -144,7 +144,7 @@ struct link_event {
 
 /*
  * A subvolume whose names the walk counts, from its root to the end of its
- * root's subtree (audit_names.c).  Its inodes met twice go to its
+ * root's subtree (audit_nlink_names.c).  Its inodes met twice go to its
  * identity's links set.
  */
 struct audit_window {
@@ -177,7 +177,7 @@ struct audit_walk {
 	struct bino__links_ahead *ahead; /* NULL off btrfs */
 	bool search_by_right; /* may search any btrfs directory */
 	uid_t euid;
-	bool count_names; /* nlink from the walk's own names (audit_names.c) */
+	bool count_names; /* nlink from the walk's own names (audit_nlink_names.c) */
 	bool restart; /* a guess may be wrong: count again, stat'ing */
 	struct audit_window *windows; /* open, outermost first */
 	size_t n_windows, cap_windows;
@@ -203,7 +203,7 @@ enum bino_error bino__audit_group_resolve(struct audit_walk *aw,
 					  struct ckey_group *group, bool links,
 					  uint64_t ino, size_t client_fs);
 
-/* ---- nlink from the walk's names (audit_names.c) ----------------------- */
+/* ---- nlink from the walk's names (audit_nlink_names.c) ----------------------- */
 
 /* How the name of a non-directory was counted. */
 enum audit_names {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Sets of inode numbers, compressed (defined in ckeys.c, which keeps them). */
+/* Sets of inode numbers, compressed (inoset.c): what the nlink sources hand the audit. */
 #ifndef BINO_INOSET_H
 #define BINO_INOSET_H
 

@@ -22,7 +22,7 @@
  *    their share of the fd budget, and EMFILE cancels the jobs.  With
  *    BINO_WALK_STAT_AHEAD the helpers also stat the entries, while the
  *    caller asks for their stats (counted per frame, here).
- *  - What the caller reads of an entry is entry.c's; the state the three
+ *  - What the caller reads of an entry is walk_entry.c's; the state the three
  *    files share is walk_state.h.
  *  - walk_visit_stat(): a name that may be a directory is stat'ed (opened
  *    first if the walk may enter it) and identified: bino__identify() turns

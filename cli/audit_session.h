@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What audit and suggest start from: the tables they read, and the audit run. */
-#ifndef BTRFS_INO_TABLES_H
-#define BTRFS_INO_TABLES_H
+#ifndef BTRFS_INO_AUDIT_SESSION_H
+#define BTRFS_INO_AUDIT_SESSION_H
 
 #include "btrfsino.h"
 

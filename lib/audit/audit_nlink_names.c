@@ -4,7 +4,7 @@
  * search btrfs trees.  Such an audit needs nlink for every entry whose key
  * was met before, on a snapshot all of them; a stat costs about twice what
  * reading the entry's directory does, and reading the snapshot's
- * directories a second time to count their names (linkscan.c) cost the
+ * directories a second time to count their names (nlink_scan.c) cost the
  * unprivileged audit half of the walk's time on the bench's 1+1 shape.
  *
  * A non-directory's nlink is the number of its names, and btrfs keeps every

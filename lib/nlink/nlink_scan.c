@@ -2,7 +2,7 @@
 /*
  * Which inodes of a btrfs subvolume have more than one name, counted by
  * reading its directories.  Without CAP_SYS_ADMIN the tree cannot be
- * searched (btrfslinks.c), and the audit learns nlink from a stat per
+ * searched (nlink_tree.c), and the audit learns nlink from a stat per
  * entry whose key collides: on a snapshot every entry, and a warm stat
  * costs about twice what reading the entry's directory does (0.9 µs
  * against 0.4 µs per entry of the bench's 1+1 snapshot).
@@ -21,7 +21,7 @@
  * opened.  Memory: two compressed sets of dense inode numbers, and the
  * subdirectory names of the directories on the current path.
  */
-#include "linkscan.h"
+#include "nlink_scan.h"
 
 #include <dirent.h>
 #include <errno.h>

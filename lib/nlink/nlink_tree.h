@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Inodes with more than one name in a btrfs subvolume, read from its tree. */
-#ifndef BINO_BTRFSLINKS_H
-#define BINO_BTRFSLINKS_H
+#ifndef BINO_NLINK_TREE_H
+#define BINO_NLINK_TREE_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -4,7 +4,7 @@
  * the same files, audit alike and word their errors alike: the exports and
  * mount tables, and the audit run with its progress line.
  */
-#include "tables.h"
+#include "audit_session.h"
 
 #include <errno.h>
 #include <glob.h>

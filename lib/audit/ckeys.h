@@ -20,7 +20,7 @@ enum ckey_links {
 	CKEY_LINKS_UNREAD,
 	CKEY_LINKS_READ, /* bino__ckey_identity_links() answers */
 	CKEY_LINKS_UNAVAILABLE, /* not btrfs, or not allowed: stat */
-	CKEY_LINKS_COUNTING, /* by the walk, in its window (audit_names.c) */
+	CKEY_LINKS_COUNTING, /* by the walk, in its window (audit_nlink_names.c) */
 };
 
 /*
@@ -33,7 +33,7 @@ struct ckey_identity {
 	uint64_t dev;
 	uint64_t subvolid;
 	uint8_t links;
-	bool ahead_asked; /* of the read-ahead helper (btrfslinks.c) */
+	bool ahead_asked; /* of the read-ahead helper (nlink_tree.c) */
 	uint32_t stats;
 };
 

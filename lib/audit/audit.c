@@ -30,7 +30,7 @@
  *    where the directory is surely searchable (audit_dir_searchable()).
  *  - On btrfs, with CAP_SYS_ADMIN, even that stat is mostly avoided: which
  *    inodes of a subvolume have several names is read from its tree in one
- *    pass (btrfslinks.c), by a helper thread that reads the subvolumes
+ *    pass (nlink_tree.c), by a helper thread that reads the subvolumes
  *    below the audited path in the walk's order, ahead of it, when that
  *    path is on btrfs.  Until the helper has read a subvolume its entries
  *    are stat'ed; once LINKS_AFTER_STATS of them needed nlink the walk
@@ -40,13 +40,13 @@
  *    (ckeys.c), so nothing points into the helper or into the growing
  *    table of identities.
  *  - Without the privilege, nlink comes from the names the walk itself
- *    meets in each subvolume it enters at the root (audit_names.c): a
+ *    meets in each subvolume it enters at the root (audit_nlink_names.c): a
  *    first name is taken for the only one, unless a subvolume walked before
  *    had several for that inode number, and the end of the subvolume proves
  *    it.  Where a guess may be wrong (a second name follows, or a mount or
  *    an unreadable directory hides names), the first pass starts again
  *    without guessing (audit_walk_restart()): then the helper counts the
- *    names in the directories of the snapshots instead (linkscan.c), as the
+ *    names in the directories of the snapshots instead (nlink_scan.c), as the
  *    entries of a snapshot of a subvolume walked before all collide, and of
  *    every subvolume after one whose keys collided that often (copies).
  *
@@ -468,7 +468,7 @@ static bool audit_links_known(struct audit_walk *aw, struct bino_entry *entry,
 /*
  * Whether nlink of a non-directory whose directory showed its children can
  * be stat'ed is known without stat (*@known, *@nlink): from the names the
- * walk met (audit_names.c), or its subvolume's tree.
+ * walk met (audit_nlink_names.c), or its subvolume's tree.
  */
 static enum bino_error audit_nlink_known(struct audit_walk *aw,
 					 struct bino_entry *entry, int depth,
@@ -747,7 +747,7 @@ static enum bino_error audit_walk_pass(struct audit_walk *aw, int pass)
 
 /*
  * Forget what the first pass counted, for it to start again without
- * guessing nlink (audit_names.c proved a guess may be wrong).
+ * guessing nlink (audit_nlink_names.c proved a guess may be wrong).
  */
 static enum bino_error audit_walk_restart(struct audit_walk *aw)
 {

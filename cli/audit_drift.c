@@ -6,7 +6,7 @@
  * compared by what they set, as exportfs 2.6.2 expands them into the etab
  * (every default written, "fsid=root" as "fsid=0", "mp" as "mountpoint").
  */
-#include "drift.h"
+#include "audit_drift.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* audit --format prometheus: the node_exporter textfile collector format. */
-#ifndef BTRFS_INO_PROMETHEUS_H
-#define BTRFS_INO_PROMETHEUS_H
+#ifndef BTRFS_INO_AUDIT_PROMETHEUS_H
+#define BTRFS_INO_AUDIT_PROMETHEUS_H
 
 #include <stdio.h>
 

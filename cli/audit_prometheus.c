@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The audit as Prometheus gauges, for node_exporter's textfile collector. */
-#include "prometheus.h"
+#include "audit_prometheus.h"
 
 #include <errno.h>
 #include <inttypes.h>

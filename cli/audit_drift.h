@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the server serves now against what its files say: audit's drift report. */
-#ifndef BTRFS_INO_DRIFT_H
-#define BTRFS_INO_DRIFT_H
+#ifndef BTRFS_INO_AUDIT_DRIFT_H
+#define BTRFS_INO_AUDIT_DRIFT_H
 
 #include <stddef.h>
 
 #include "btrfsino.h"
 #include "output.h"
-#include "tables.h"
+#include "audit_session.h"
 
 /* What the drift report compares; all borrowed. */
 struct drift_input {

@@ -27,8 +27,8 @@
  * copies a few items per entry: then root counts them too.
  *
  * Without CAP_SYS_ADMIN (an audit whose guesses of nlink from the walk's
- * own names could not stand, audit_names.c) the helper counts names by
- * reading the subvolume's directories instead (linkscan.c), and reads only
+ * own names could not stand, audit_nlink_names.c) the helper counts names by
+ * reading the subvolume's directories instead (nlink_scan.c), and reads only
  * the subvolumes whose keys surely collide: inode numbers cannot be probed,
  * but a snapshot shares nearly all of its source's, so a subvolume is read
  * when its source, a snapshot of it or another snapshot of its source was
@@ -37,7 +37,7 @@
  * subvolume no relation named (its entries needed so many stats), the
  * helper reads every subvolume listed after it as well.
  */
-#include "btrfslinks.h"
+#include "nlink_tree.h"
 
 #include <assert.h>
 #include <endian.h>
@@ -56,7 +56,7 @@
 
 #include "array.h"
 #include "creds.h"
-#include "linkscan.h"
+#include "nlink_scan.h"
 #include "subvol.h"
 
 #define SEARCH_BUFFER_SIZE (256 * 1024)

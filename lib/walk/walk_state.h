@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The walk's state, private to the files that make the walk: walk.c (the
- * traversal), walk_ahead.c (its use of the helper threads) and entry.c (what
+ * traversal), walk_ahead.c (its use of the helper threads) and walk_entry.c (what
  * the caller reads of an entry).  Nothing else includes it.
  */
 #ifndef BINO_WALK_STATE_H

@@ -4,10 +4,8 @@
  * that follows the number of keys met more than once, not the tree.
  * Components:
  *
- *  - inoset: a set of inode numbers, a CRoaring bitmap per 2^32 numbers
- *    (Debian 12's CRoaring 0.2.66 has no 64-bit bitmaps).  Dense inode
- *    numbers (btrfs, ext4, xfs allocate them close together) cost a few bits
- *    each.
+ *  - inoset (inoset.c, in nlink/): the compressed sets of inode numbers
+ *    that the rest is made of.
  *  - Identities: the (client filesystem, dev, subvolume) triples met, each
  *    with the set of inode numbers whose key was first met in it, and the
  *    set of those with more than one name when the audit read it.  Each is
@@ -32,15 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roaring/roaring.h>
-
 #include "array.h"
 #include "hash.h"
-
-struct inoset_part {
-	uint32_t high;
-	roaring_bitmap_t *bits;
-};
 
 struct identity_node {
 	struct {
@@ -77,56 +68,6 @@ struct ckey_table {
 	struct group_node *groups;
 	size_t n_groups;
 };
-
-/* ---- inode sets -------------------------------------------------------- */
-
-static struct inoset_part *inoset_part(const struct inoset *set, uint32_t high)
-{
-	size_t i;
-
-	for (i = 0; i < set->n_parts; i++) {
-		if (set->parts[i].high == high)
-			return &set->parts[i];
-	}
-	return NULL;
-}
-
-bool bino__inoset_contains(const struct inoset *set, uint64_t ino)
-{
-	const struct inoset_part *part = inoset_part(set, (uint32_t)(ino >> 32));
-
-	return part && roaring_bitmap_contains(part->bits, (uint32_t)ino);
-}
-
-int bino__inoset_add(struct inoset *set, uint64_t ino)
-{
-	uint32_t high = (uint32_t)(ino >> 32);
-	struct inoset_part *part = inoset_part(set, high);
-
-	if (!part) {
-		if (ARRAY_RESERVE(set->parts, set->cap_parts, set->n_parts + 1))
-			return -1;
-		part = &set->parts[set->n_parts];
-		part->high = high;
-		part->bits = roaring_bitmap_create();
-		if (!part->bits)
-			return -1;
-		set->n_parts++;
-	}
-	return roaring_bitmap_add_checked(part->bits, (uint32_t)ino) ? 1 : 0;
-}
-
-void bino__inoset_clear(struct inoset *set)
-{
-	size_t i;
-
-	for (i = 0; i < set->n_parts; i++)
-		roaring_bitmap_free(set->parts[i].bits);
-	free(set->parts);
-	set->parts = NULL;
-	set->n_parts = 0;
-	set->cap_parts = 0;
-}
 
 /* ---- the table --------------------------------------------------------- */
 

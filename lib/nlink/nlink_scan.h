@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Inodes with more than one name in a btrfs subvolume, counted by reading
- * its directories: the unprivileged counterpart of btrfslinks.c's tree
+ * its directories: the unprivileged counterpart of nlink_tree.c's tree
  * read.
  */
-#ifndef BINO_LINKSCAN_H
-#define BINO_LINKSCAN_H
+#ifndef BINO_NLINK_SCAN_H
+#define BINO_NLINK_SCAN_H
 
 #include <stdbool.h>
 
