@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The README's two set-up commands: install what is needed, build, then run
 # the demo (`demo`) or every test suite (`test`).  Run as root on Debian 12.
+# `check` is the quick tier for the edit-build-test loop: the suites that
+# need no VM and no large trees (some 10 minutes, where `test` takes 40).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -17,8 +19,8 @@ run_packages=(
 )
 # What the tests add: Criterion, the peers the tests compare against, the
 # NFS VM's parts, the sanitizer/fuzz/leak tools, strace for the tests that
-# count system calls, and promtool (in Debian's prometheus package) for the
-# audit's metrics.
+# count system calls, promtool (in Debian's prometheus package) for the
+# audit's metrics, and shellcheck for the test scripts themselves.
 test_packages=(
 	clang libcriterion-dev
 	findutils bfs fd-find xfsprogs bsdutils
@@ -27,6 +29,7 @@ test_packages=(
 	valgrind time strace systemd man-db rsync abigail-tools
 	groff-base zsh fish
 	prometheus
+	shellcheck
 )
 
 # install_packages NAME...: apt-get install those not installed yet.
@@ -134,8 +137,29 @@ test)
 		"$build/testlog-valgrind.json:unit" || status=1
 	exit "$status"
 	;;
+check)
+	# What `test` installs, the debug build only, and the suites quick
+	# enough to run after every edit: unit, abi, cli, exports-diff (nfs-utils'
+	# source is fetched into the build tree once) and root (real btrfs).
+	# meson's default parallelism: every root test is is_parallel: false.
+	# Not hostile (its million-entry and 200k-file trees take some 12
+	# minutes; its one CLI test goes too), install (a fresh build and
+	# install per test), vm (qemu), nor the sanitizer, valgrind and fuzz
+	# runs: `test` has them all.
+	export CI=true
+	install_packages "${run_packages[@]}" "${test_packages[@]}"
+	build_tree "$build"
+	status=0
+	rm -f -- "$build"/testlog-check.json "$build"/meson-logs/testlog.json
+	meson test -C "$build" --print-errorlogs \
+		--suite unit --suite abi --suite cli --suite exports-diff --suite root \
+		--no-suite hostile || status=1
+	cp "$build/meson-logs/testlog.json" "$build/testlog-check.json" || status=1
+	summarise "$build/testlog-check.json:unit,abi,cli,exports-diff,root" || status=1
+	exit "$status"
+	;;
 *)
-	echo "usage: $0 demo|test" >&2
+	echo "usage: $0 demo|test|check" >&2
 	exit 2
 	;;
 esac

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Shared by the CLI tests: the binary, a temporary directory, comparisons.
 # Sourced after `set -euo pipefail`; BTRFS_INO is the built btrfs-ino.
+# shellcheck shell=bash
 
 : "${BTRFS_INO:?BTRFS_INO must name the built btrfs-ino}"
 
@@ -43,6 +44,7 @@ expect_same_file() {
 }
 
 # run ARGS...: run btrfs-ino; sets RC, and OUT and ERR (file names).
+# shellcheck disable=SC2034 # RC is the result: the sourcing test reads it
 run() {
 	OUT=$TMP/stdout
 	ERR=$TMP/stderr

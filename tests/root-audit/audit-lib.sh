@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Shared by the audit tests: the root suite's fixture and assertions, plus
 # running "btrfs-ino audit" and computing its expected counts from find.
+# shellcheck shell=bash
 AUDIT_TESTS_DIR=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../root/lib.sh
 source "$AUDIT_TESTS_DIR/../root/lib.sh"
@@ -153,6 +154,7 @@ audit_files_stats() {
 		"$(audit_counts json)"
 	audit_traced traced statx statx --json --exports "$OUT/exports" "$top"
 	check_audit_rc traced 1
+	# shellcheck disable=SC2034 # the result: the sourcing test reads it
 	FILES_STATS=$(statx_of_names "$OUT/statx" 'f[0-9]{3}')
 }
 
@@ -273,4 +275,5 @@ etab_line() {
 	awk -v path="$1" -F '\t' '$1 == "/srv/a" { print path "\t" $2 }' "$ETAB_FIXTURE"
 }
 # The exports(5) line that etab_line is exportfs's expansion of.
+# shellcheck disable=SC2034 # for the sourcing tests' exports lines
 ETAB_OPTIONS="rw,async,no_subtree_check,no_root_squash"

@@ -4,6 +4,7 @@
 # subvolume fex) gives the details of the subvolume holding it, as
 # btrfs subvolume show gives them for that subvolume, as root and as an
 # unprivileged user: no "details unknown" (issue 12).
+# shellcheck source=tests/root-audit/audit-lib.sh
 source "$(dirname -- "$0")/audit-lib.sh"
 setup_fixture
 

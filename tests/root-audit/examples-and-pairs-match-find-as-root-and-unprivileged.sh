@@ -6,6 +6,7 @@
 # nested subvolumes (loops), and a hard link made just before the audit
 # without a sync.  As root the audit reads link counts from the subvolume
 # trees; as an unprivileged user it stats: both must give the same report.
+# shellcheck source=tests/root-audit/audit-lib.sh
 source "$(dirname -- "$0")/audit-lib.sh"
 setup_fixture
 

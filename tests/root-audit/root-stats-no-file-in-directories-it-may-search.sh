@@ -6,6 +6,7 @@
 # unreadable).  Root (CAP_DAC_READ_SEARCH) searches every btrfs directory,
 # so on a subvolume whose keys do not collide it stats no file: the walk's
 # own stat of each directory is all.
+# shellcheck source=tests/root-audit/audit-lib.sh
 source "$(dirname -- "$0")/audit-lib.sh"
 setup_scratch
 

@@ -5,6 +5,7 @@
 # subvolume whose directory holds it (its Parent ID in btrfs subvolume show),
 # not at the top of the tree, and the JSON still gives that parent_id
 # (issue 12).
+# shellcheck source=tests/root-audit/audit-lib.sh
 source "$(dirname -- "$0")/audit-lib.sh"
 setup_fixture
 if ! id nobody >/dev/null 2>&1 || ! command -v setpriv >/dev/null; then

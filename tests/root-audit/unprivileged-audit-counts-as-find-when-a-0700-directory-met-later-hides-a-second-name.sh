@@ -10,6 +10,7 @@
 # must be those of find run as nobody, f005 of a and of b in the hardlink
 # class.  (Without counting again, a's f005 keeps its guess of one name and
 # the counts are wrong; the neighbouring test's fixture only costs stats.)
+# shellcheck source=tests/root-audit/audit-lib.sh
 source "$(dirname -- "$0")/audit-lib.sh"
 setup_scratch
 

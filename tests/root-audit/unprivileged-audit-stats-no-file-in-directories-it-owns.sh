@@ -5,6 +5,7 @@
 # surely may search: a directory's owner searches it when its owner x bit
 # is set, whatever an ACL says of others.  A user auditing a subvolume of
 # its own whose keys do not collide stats no file.
+# shellcheck source=tests/root-audit/audit-lib.sh
 source "$(dirname -- "$0")/audit-lib.sh"
 setup_scratch
 

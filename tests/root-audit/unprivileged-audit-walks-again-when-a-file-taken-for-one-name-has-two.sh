@@ -9,6 +9,7 @@
 # two names in b (whose f005 is stat'ed: a had two names for it), so the
 # audit must count its first pass again.  The counts are find's: four
 # entries of f005 in the hardlink class.
+# shellcheck source=tests/root-audit/audit-lib.sh
 source "$(dirname -- "$0")/audit-lib.sh"
 setup_scratch
 

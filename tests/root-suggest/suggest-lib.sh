@@ -54,6 +54,7 @@ apply_and_run() {
 }
 
 # BLOCKS: every --format name, in the order of the full report.
+# shellcheck disable=SC2034 # for the sourcing tests to loop over
 BLOCKS=(server-fstab mount-units exports exports-nohide client-fstab autofs snapshot-hook)
 
 # format_output FORMAT [ARGS...]: "suggest --format FORMAT ARGS $FEX" into

@@ -13,8 +13,8 @@ find -L "$links" -printf '%p\t%y\t%i\n' | awk -F '\t' "$map"'{ print $1 "\t" t[$
 	sort >"$OUT/expected"
 # abs points into /data, as on the reporter's server: dangling here unless
 # this host has such a path.
-abs_type=symlink
-[[ ! -e $(readlink -- "$links/abs") ]] || abs_type=file
+abs_type='symlink'
+[[ ! -e $(readlink -- "$links/abs") ]] || abs_type='file'
 check_eq "rel and to-dir followed, dangling not, abs only if /data has it" \
 	"$abs_type symlink dir file" \
 	"$(for l in abs dangling to-dir rel; do grep -F -- "$links/$l"$'\t' "$OUT/expected" | cut -f2; done |

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Helpers the VM scenarios share: a btrfs scratch filesystem, the classic layout, an NFS server, client mounts, checks.
 # Sourced by scenarios running as PID 1's child inside the VM (see tests/vm/init).
+# shellcheck shell=bash
 
 failures=0
 

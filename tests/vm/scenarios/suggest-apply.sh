@@ -9,12 +9,13 @@
 #   partial   as crossmnt, but one snapshot (s3) left unmounted: audit must still say
 #             unsafe and find must still report the loop (the test can fail)
 set -euo pipefail
+# shellcheck source=tests/vm/scenarios/lib.sh
 . ./lib.sh
 
 mode=${1:?usage: suggest-apply.sh crossmnt|nohide|partial}
 case $mode in
-crossmnt | partial) exports_block=exports ;;
-nohide) exports_block=exports-nohide ;;
+crossmnt | partial) exports_block='exports' ;;
+nohide) exports_block='exports-nohide' ;;
 *) echo "unknown mode $mode" >&2; exit 2 ;;
 esac
 need_btrfs_ino

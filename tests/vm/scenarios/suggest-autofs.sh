@@ -8,6 +8,7 @@
 #   partial  as full, but the map entry of one snapshot (s3) removed: find must report
 #            the loop there (the test can fail)
 set -euo pipefail
+# shellcheck source=tests/vm/scenarios/lib.sh
 . ./lib.sh
 
 mode=${1:?usage: suggest-autofs.sh full|partial}
