@@ -16,10 +16,10 @@ pad=$(printf '%0200d' 0 | tr 0 x)
 deep=$FEX/deep
 mkdir -- "$deep"
 (
-	cd -- "$deep"
+	cd -- "$deep" || exit
 	for ((i = 1; i <= 25; i++)); do
 		mkdir -- "$pad"
-		cd -- "$pad"
+		cd -- "$pad" || exit
 	done
 	btrfs -q subvolume create sv
 )

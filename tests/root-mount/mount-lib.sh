@@ -10,6 +10,7 @@ source "$MOUNT_TESTS_DIR/../root-suggest/suggest-lib.sh"
 # and plan-then-apply run as on a kernel without openat2(2), under this
 # helper, so the mount points are resolved one name at a time.
 if [[ -n ${NO_OPENAT2:-} ]]; then
+	# shellcheck disable=SC2034 # run_cli (tests/root/lib.sh) reads it
 	RUN_WRAPPER=("$NO_OPENAT2")
 fi
 
