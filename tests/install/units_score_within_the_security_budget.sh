@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The installed services are sandboxed: systemd-analyze security rates
+# btrfs-ino-audit.service (it only reads) at most 2.5 and
+# btrfs-ino-mount.service at most 5.0, and the mount service sets none of
+# the settings that would give it a mount namespace of its own, where its
+# mounts would be lost to nfsd (systemd.exec(5), under PrivateMounts=).
+set -euo pipefail
+# shellcheck source=tests/install/lib.sh
+. "$(dirname "$0")/lib.sh"
+command -v systemd-analyze >/dev/null || install_skip_or_fail "needs systemd-analyze"
+systemd-analyze security --help 2>/dev/null | grep -q -- '--offline' ||
+	install_skip_or_fail "systemd-analyze security has no --offline (systemd < 250)"
+
+AUDIT_BUDGET=2.5
+MOUNT_BUDGET=5.0
+# Every setting that makes systemd set up a mount namespace for a service
+# (systemd 252's exec_needs_mount_namespace(), as systemd.exec(5) lists
+# them under PrivateMounts= and the settings themselves).
+NAMESPACE_SETTINGS=(
+	ProtectSystem ProtectHome PrivateTmp PrivateDevices PrivateMounts
+	PrivateIPC IPCNamespacePath ProtectProc ProcSubset ProtectKernelTunables
+	ProtectKernelModules ProtectKernelLogs ProtectControlGroups
+	ReadWritePaths ReadOnlyPaths InaccessiblePaths ExecPaths NoExecPaths
+	BindPaths BindReadOnlyPaths TemporaryFileSystem RootDirectory RootImage
+	MountImages ExtensionImages ExtensionDirectories LogNamespace MountFlags
+	DynamicUser
+)
+
+TMP=$(mktemp -d /tmp/bino-install-XXXXXX)
+trap 'rm -rf -- "$TMP"' EXIT
+install_tree "$TMP" "$TMP/root"
+ln -s -- "$DEST$TMP/root" "$TMP/root"
+unitdir=$TMP/root/lib/systemd/system
+if pkg-config --exists systemd; then
+	unitdir=$(pkg-config --define-variable=rootprefix="$TMP/root" --variable=systemdsystemunitdir systemd)
+fi
+
+# exposure UNIT: the overall exposure systemd-analyze gives the installed
+# UNIT, as printed ("→ Overall exposure level for UNIT: 1.2 OK").
+exposure() {
+	local out
+	out=$(cd "$unitdir" && systemd-analyze security --offline=true --no-pager "./$1" 2>&1) ||
+		install_fail "systemd-analyze security $1 fails: $(tail -n 5 <<<"$out")"
+	sed -n "s/.*Overall exposure level for $1: \([0-9][0-9]*\.[0-9]\).*/\1/p" <<<"$out"
+}
+
+# within SCORE BUDGET: whether SCORE <= BUDGET, both decimals.
+within() {
+	awk -v score="$1" -v budget="$2" 'BEGIN { exit !(score <= budget) }'
+}
+
+for unit_budget in "btrfs-ino-audit.service $AUDIT_BUDGET" "btrfs-ino-mount.service $MOUNT_BUDGET"; do
+	read -r unit budget <<<"$unit_budget"
+	[[ -f $unitdir/$unit ]] || install_fail "$unit is not installed in $unitdir"
+	score=$(exposure "$unit")
+	[[ -n $score ]] || install_fail "no overall exposure level for $unit"
+	within "$score" "$budget" ||
+		install_fail "$unit is rated $score, above its budget of $budget"
+	printf '%s: %s rated %s (budget %s)\n' "$INSTALL_TEST_NAME" "$unit" "$score" "$budget"
+done
+
+# The settings of the mount service, as systemd reads keys (leading blanks
+# allowed, comments not settings).
+mount_service=$unitdir/btrfs-ino-mount.service
+for setting in "${NAMESPACE_SETTINGS[@]}"; do
+	pattern="^[[:space:]]*${setting}[[:space:]]*="
+	if grep -Eq "$pattern" "$mount_service"; then
+		install_fail "btrfs-ino-mount.service sets $setting=, which gives it its own mount namespace: $(grep -E "$pattern" "$mount_service")"
+	fi
+done
+printf '%s: ok\n' "$INSTALL_TEST_NAME"
