@@ -10,6 +10,13 @@
  *    mount holding the export minus subvol=/subvolid=), the audited path it
  *    lies below, and the owner of its root directory; or a skip step where
  *    the policy below refuses it.
+ *  - tree_*(): the same steps without an audit, for bino_mountplan_add_subvols():
+ *    the subvolumes below the path from the btrfs subvolume tree (probe/
+ *    subvol.c: the root tree's ROOT_REFs, never a directory read), from
+ *    the root of the subvolume holding the path and from each mount of the
+ *    filesystem below it, each kept only where a lookup beneath the path
+ *    reaches its root now (tree_reaches(): what a walk would have met, so
+ *    never a snapshot's placeholder), its owner from that one stat.
  *  - plan_add_stale(): a step per btrfs mount below a path whose root
  *    subvolume was deleted (mountinfo shows its root as "PATH//deleted",
  *    the kernel's dentry_path() for an unlinked dentry), with its mount ID.
