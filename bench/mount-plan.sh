@@ -60,7 +60,7 @@ cleanup() {
 	fi
 	[[ -z $loop ]] || losetup -d "$loop" 2>/dev/null || true
 	[[ -z $work ]] || rm -rf -- "$work"
-	work= loop=
+	work='' loop=''
 }
 trap cleanup EXIT
 trap 'exit 130' INT

@@ -14,9 +14,11 @@ command -v strace >/dev/null || skip_or_fail "needs strace"
 files=$(find "$FEX" -type f | wc -l)
 ((files >= 300)) || fail "only $files files below the export"
 
-RUN_WRAPPER=(strace -f -e trace=getdents64,open,openat,openat2 -o "$OUT/trace" --)
+# shellcheck disable=SC2034 # run_cli (mount_cmd) runs under it
+RUN_WRAPPER=(strace -f -e "trace=getdents64,open,openat,openat2" -o "$OUT/trace" --)
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
 	mount_cmd dry --dry-run --exports "$EXPORTS"
+# shellcheck disable=SC2034
 RUN_WRAPPER=()
 check_mount_rc dry 0
 expected_mount_lines | sort >"$OUT/expected"
