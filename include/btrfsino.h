@@ -1568,8 +1568,8 @@ bino_mountplan_add_suggestion(struct bino_mountplan *plan,
  * through no symbolic link, or is not a subvolume's root: a filesystem
  * mounted from a directory), BINO_ERROR_SUBVOL_INFO_FAILED (the subvolume
  * tree or the filesystem's UUID could not be read; errno says why: EPERM
- * without privilege on an old kernel) or BINO_ERROR_NO_MEMORY; nothing is
- * added on error.
+ * without privilege on an old kernel), and nothing is added; or
+ * BINO_ERROR_NO_MEMORY (steps added before stay).
  */
 enum bino_error bino_mountplan_add_subvols(struct bino_mountplan *plan,
 					   const struct bino_mounts *mounts,
