@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * btrfs-ino mount: make the server's mounts what the audit needs, so that
+ * btrfs-ino mount: make the server's mounts what NFS clients need, so that
  * NFS clients see each btrfs subvolume below an export as a filesystem of
  * its own: mount every subvolume that has no mount on its own path (the
- * server-fstab block's lines, from the same suggestion facts), unmount the
- * mounts below an export whose subvolume was deleted.  The library plans
- * and acts (bino_mountplan_*); here are the checks, the words and the exit
+ * server-fstab block's lines, from the same facts), unmount the mounts
+ * below an export whose subvolume was deleted.  The library plans from the
+ * btrfs subvolume tree and the mount table, never from the files
+ * (bino_mountplan_add_subvols(): the cost grows with the subvolumes, so the
+ * timer can run it every minute on a server of millions of files), and
+ * acts (bino_mountplan_*); here are the checks, the words and the exit
  * status.  Meant to run by itself too (btrfs-ino-mount.service/.timer).
  *
  * Run by root every minute over directories users own, it must not fail
@@ -14,8 +17,8 @@
  * step refused because its path no longer leads, beneath the export and
  * through no symbolic link, to what was planned (the user changed it; the
  * next run plans afresh) are told on stderr and leave the exit status 0.
- * Only an action the system refused, or a path that could not be audited,
- * makes it 1.
+ * Only an action the system refused, or a path that could not be planned
+ * (its subvolumes could not be listed), makes it 1.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -50,7 +53,9 @@ void usage_mount(FILE *stream)
 		"it that has no mount of its own on its own path (as 'suggest --format\n"
 		"server-fstab' writes it), and unmount the mounts below it whose subvolume\n"
 		"was deleted.  Each action is printed; a second run does nothing.  A PATH\n"
-		"must be exported or below an export.  Needs root, except with --dry-run.\n\n"
+		"must be exported or below an export.  Needs root, except with --dry-run.\n"
+		"The subvolumes come from the btrfs subvolume tree and the mount table:\n"
+		"no file is read.  A user's --dry-run lists only what the user can reach.\n\n"
 		"Options:\n"
 		"  -n, --dry-run         print what would be done; change nothing\n"
 		"      --exports FILE    use this exports(5) file instead of /etc/exports\n"
@@ -60,9 +65,9 @@ void usage_mount(FILE *stream)
 		"  -q, --quiet           no progress on stderr\n"
 		"  -h, --help            show this help and exit\n\n"
 		"Subvolumes the policy skips, and steps refused because their path changed\n"
-		"since the audit, are told on stderr (--dry-run lists the skips).\n"
+		"since the plan, are told on stderr (--dry-run lists the skips).\n"
 		"Exit status: 0 done (or nothing to do, or only skips and refusals), 1 some\n"
-		"mount or umount failed or some PATH could not be audited, 2 usage error, a\n"
+		"mount or umount failed or some PATH could not be planned, 2 usage error, a\n"
 		"PATH not exported, or not root.\n",
 		PROGRAM_NAME);
 }
@@ -135,7 +140,7 @@ static void put_path(FILE *out, const char *path)
 	free(escaped);
 }
 
-/* Whether an earlier audited path is the same (one per crossmnt variant). */
+/* Whether an earlier PATH is the same (one per crossmnt variant). */
 static bool seen_before(const struct bino_audit *audit, size_t index)
 {
 	const char *path = bino_audit_target_path(bino_audit_get(audit, index));
@@ -195,11 +200,76 @@ static bool exported_now(const char *path)
 	return found;
 }
 
+/*
+ * The tables a run reads, and the PATHs resolved against the exports by an
+ * audit that is never run (bino_audit_add_path(): the same export, crossmnt
+ * and "below an export" rules as audit and suggest; no file is read).
+ */
+struct mount_tables {
+	struct bino_exports *exports;
+	struct bino_mounts *mounts;
+	struct bino_audit *paths;
+};
+
+static void mount_tables_release(struct mount_tables *tables)
+{
+	bino_audit_destroy(tables->paths);
+	bino_mounts_destroy(tables->mounts);
+	bino_exports_destroy(tables->exports);
+	memset(tables, 0, sizeof(*tables));
+}
+
+/*
+ * Read the exports and the mount table and resolve @paths (none: every
+ * exported path).  0; 1 when nothing is exported and no PATH named; -1
+ * with the problem on stderr.  @tables is released unless 0.
+ */
+static int mount_tables_read(const struct mount_options *opts,
+			     char *const *paths, size_t n_paths,
+			     struct mount_tables *tables)
+{
+	enum bino_error err;
+	size_t i;
+
+	memset(tables, 0, sizeof(*tables));
+	if (read_exports(opts->exports_file, &tables->exports) != 0 ||
+	    read_mounts(NULL, &tables->mounts) != 0)
+		goto out_release;
+	err = bino_audit_create(tables->exports, tables->mounts, 0,
+				&tables->paths);
+	for (i = 0; !err && i < n_paths; i++)
+		err = bino_audit_add_path(tables->paths, paths[i]);
+	if (!err && n_paths == 0)
+		err = bino_audit_add_exports(tables->paths);
+	if (err) {
+		fprintf(stderr, "%s: %s: %s\n", PROGRAM_NAME, bino_strerror(err),
+			strerror(errno));
+		goto out_release;
+	}
+	if (bino_audit_count(tables->paths) == 0) {
+		/*
+		 * Nothing exported is a state, not an error: the timer runs
+		 * this every minute, and a server whose exports were emptied
+		 * must not log a failed unit each time.
+		 */
+		if (!opts->quiet)
+			fprintf(stderr, "%s: mount: no exports; nothing to do\n",
+				PROGRAM_NAME);
+		mount_tables_release(tables);
+		return 1;
+	}
+	return 0;
+
+out_release:
+	mount_tables_release(tables);
+	return -1;
+}
+
 struct mount_run {
 	const struct mount_options *opts;
-	struct audit_session session;
+	struct mount_tables tables;
 	struct bino_mountplan *plan;
-	const char *export_path; /* the audited path being done */
+	const char *export_path; /* the PATH being done */
 	size_t skipped; /* skip steps below export_path */
 	bool failed;
 };
@@ -310,11 +380,10 @@ static void run_step(struct mount_run *run, const struct bino_mountplan_step *st
 	run->failed = true;
 }
 
-/* Plan and carry out what one audited path needs. */
+/* Plan and carry out what one PATH needs. */
 static void mount_export(struct mount_run *run, const struct bino_audit_target *exp)
 {
 	const char *path = bino_audit_target_path(exp);
-	struct bino_suggestion *sug = NULL;
 	size_t first = bino_mountplan_count(run->plan), i;
 	bool mounted = false;
 	enum bino_error err;
@@ -323,11 +392,10 @@ static void mount_export(struct mount_run *run, const struct bino_audit_target *
 	run->skipped = 0;
 	err = bino_audit_target_error(exp);
 	if (!err) {
-		err = bino_mountplan_add_stale(run->plan, run->session.mounts, path);
+		err = bino_mountplan_add_stale(run->plan, run->tables.mounts, path);
 		if (!err)
-			err = bino_suggestion_create(exp, run->session.mounts, 0, &sug);
-		if (!err)
-			err = bino_mountplan_add_suggestion(run->plan, sug);
+			err = bino_mountplan_add_subvols(run->plan,
+							 run->tables.mounts, path);
 	}
 	if (err) {
 		int saved = bino_audit_target_error(exp) ?
@@ -366,13 +434,11 @@ static void mount_export(struct mount_run *run, const struct bino_audit_target *
 		fputs(" has no crossmnt: clients cross into the mounts only\n"
 		      "  with it (btrfs-ino suggest --format exports)\n", stdout);
 	}
-	bino_suggestion_destroy(sug);
 }
 
 int cmd_mount(int argc, char **argv)
 {
 	struct mount_options opts;
-	struct audit_request request;
 	struct mount_run run = { .opts = &opts };
 	int ret;
 	size_t i;
@@ -387,35 +453,24 @@ int cmd_mount(int argc, char **argv)
 			"what would be done\n", PROGRAM_NAME);
 		return EXIT_USAGE;
 	}
-	memset(&request, 0, sizeof(request));
-	request.exports_file = opts.exports_file;
-	request.quiet = opts.quiet;
-	request.paths = argv + optind;
-	request.n_paths = (size_t)(argc - optind);
-	/*
-	 * Nothing exported is a state, not an error: the timer runs this
-	 * every minute, and a server whose exports were emptied must not
-	 * log a failed unit each time.
-	 */
-	if (!opts.quiet)
-		request.nothing_to_do = "mount: no exports; nothing to do";
-	ret = audit_session_run(&request, &run.session);
+	ret = mount_tables_read(&opts, argv + optind, (size_t)(argc - optind),
+				&run.tables);
 	if (ret > 0)
 		return EXIT_CLEAN;
 	if (ret < 0)
 		return EXIT_USAGE;
-	ret = check_exported(run.session.audit);
+	ret = check_exported(run.tables.paths);
 	if (ret)
-		goto out_session;
+		goto out_tables;
 	if (bino_mountplan_create(0, &run.plan) != BINO_OK ||
 	    bino_mountplan_set_max_user_mounts(run.plan, opts.max_user_mounts)) {
 		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
 		ret = EXIT_USAGE;
-		goto out_session;
+		goto out_tables;
 	}
-	for (i = 0; i < bino_audit_count(run.session.audit); i++) {
-		if (!seen_before(run.session.audit, i))
-			mount_export(&run, bino_audit_get(run.session.audit, i));
+	for (i = 0; i < bino_audit_count(run.tables.paths); i++) {
+		if (!seen_before(run.tables.paths, i))
+			mount_export(&run, bino_audit_get(run.tables.paths, i));
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: write error: %s\n", PROGRAM_NAME, strerror(errno));
@@ -423,7 +478,7 @@ int cmd_mount(int argc, char **argv)
 	}
 	ret = run.failed ? EXIT_FINDINGS : EXIT_CLEAN;
 	bino_mountplan_destroy(run.plan);
-out_session:
-	audit_session_release(&run.session);
+out_tables:
+	mount_tables_release(&run.tables);
 	return ret;
 }

@@ -1536,6 +1536,46 @@ bino_mountplan_add_suggestion(struct bino_mountplan *plan,
 			      const struct bino_suggestion *suggestion);
 
 /**
+ * bino_mountplan_add_subvols() - Plan a mount for every btrfs subvolume
+ * strictly below the directory @path that is not mounted on its own path,
+ * or a skip step where the policy refuses it (enum bino_mountplan_skip),
+ * with the facts bino_mountplan_add_suggestion() gives the same subvolume:
+ * the filesystem's UUID, the subvolume ID, the device and the options of
+ * the mount of @mounts holding @path (without subvol= and subvolid=).
+ * The subvolumes come from the btrfs subvolume tree, not from the files:
+ * those below the subvolume holding @path, and below each mount of the
+ * same filesystem under @path, parents first.  A subvolume is planned
+ * only where a lookup from @path reaches its root now (through no
+ * symbolic link, not hidden by another mount): never a snapshot's empty
+ * placeholder (inode 2).  Its root is opened (O_PATH, never read) and
+ * stat'ed for its identity and owner: the cost grows with the subvolumes,
+ * not with the files.  A path the plan has already is not added again;
+ * @path on another filesystem than btrfs adds nothing.
+ * @plan: the plan.
+ * @mounts: the server's mount table (this machine's: the subvolumes are
+ * read from the live filesystem); borrowed, the facts are copied.
+ * @path: an absolute path (an exported directory), with no symbolic link.
+ *
+ * Listing every subvolume needs CAP_SYS_ADMIN (libbtrfsutil searches the
+ * root tree).  Without it, on Linux 4.18 and later, the unprivileged
+ * listing (BTRFS_IOC_GET_SUBVOL_ROOTREF, BTRFS_IOC_INO_LOOKUP_USER) is used,
+ * which leaves out the subvolumes the caller cannot reach: a plan made by
+ * a user is a preview that may miss some; on older kernels it fails.
+ *
+ * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL, relative @path),
+ * BINO_ERROR_NOT_FOUND (no mount of @mounts holds @path),
+ * BINO_ERROR_OPEN_FAILED (@path or its subvolume's root cannot be opened
+ * through no symbolic link, or is not a subvolume's root: a filesystem
+ * mounted from a directory), BINO_ERROR_SUBVOL_INFO_FAILED (the subvolume
+ * tree or the filesystem's UUID could not be read; errno says why: EPERM
+ * without privilege on an old kernel), and nothing is added; or
+ * BINO_ERROR_NO_MEMORY (steps added before stay).
+ */
+enum bino_error bino_mountplan_add_subvols(struct bino_mountplan *plan,
+					   const struct bino_mounts *mounts,
+					   const char *path);
+
+/**
  * bino_mountplan_add_stale() - Plan to unmount every btrfs mount of
  * @mounts strictly below @path whose root subvolume was deleted (mountinfo
  * shows its root as "PATH//deleted").  A mount point already planned is not

@@ -54,6 +54,16 @@ int bino__subvol_list(const char *path, bool whole_fs,
 		      bino__subvol_list_fn *fn, void *data);
 
 /*
+ * List the subvolumes below the one whose root directory is the open file
+ * @fd, with paths relative to that root, a parent before those below it:
+ * all of them, whatever their paths' length, with CAP_SYS_ADMIN (the root
+ * tree searched; @fn's info then has only id and parent_id), else those
+ * the caller can reach (libbtrfsutil's unprivileged iterator, Linux 4.18
+ * and later).  0, -1 with errno, or what @fn returned.
+ */
+int bino__subvol_list_fd(int fd, bino__subvol_list_fn *fn, void *data);
+
+/*
  * The UUID of the btrfs filesystem holding the open file @fd, as blkid and
  * "UUID=" in fstab(5) name it (BTRFS_IOC_FS_INFO, no privilege needed).
  * 0, or -1 with errno.

@@ -10,6 +10,13 @@
  *    mount holding the export minus subvol=/subvolid=), the audited path it
  *    lies below, and the owner of its root directory; or a skip step where
  *    the policy below refuses it.
+ *  - tree_*(): the same steps without an audit, for bino_mountplan_add_subvols():
+ *    the subvolumes below the path from the btrfs subvolume tree (probe/
+ *    subvol.c: the root tree's ROOT_REFs, never a directory read), from
+ *    the root of the subvolume holding the path and from each mount of the
+ *    filesystem below it, each kept only where a lookup beneath the path
+ *    reaches its root now (tree_reaches(): what a walk would have met, so
+ *    never a snapshot's placeholder), its owner from that one stat.
  *  - plan_add_stale(): a step per btrfs mount below a path whose root
  *    subvolume was deleted (mountinfo shows its root as "PATH//deleted",
  *    the kernel's dentry_path() for an unlinked dentry), with its mount ID.
@@ -60,6 +67,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "mounts.h"
 #include "subvol.h"
 
 /* The inode of every btrfs subvolume root (BTRFS_FIRST_FREE_OBJECTID). */
@@ -364,11 +372,61 @@ static struct bino_mountplan_step *step_new(enum bino_mountplan_action action,
 
 /* ---- planning --------------------------------------------------------- */
 
-/* The options of a subvolume mount: the suggestion's, then subvolid=. */
-static char *mount_options(const struct bino_suggestion *suggestion,
-			   uint64_t subvolid)
+/*
+ * A subvolume below the audited path as planning sees it, from a
+ * suggestion (the audit's walk) or from the subvolume tree.
+ */
+struct plan_subvol {
+	char *path;
+	uint64_t id;
+	int64_t owner; /* of its root directory, or OWNER_UNKNOWN */
+	bool mounted; /* on its own path */
+};
+
+/* What the subvolumes below one audited path are planned with. */
+struct subvol_plan {
+	struct plan_base base;
+	uint8_t uuid[16];
+	const struct bino_mount *filesystem; /* the mount holding the path */
+	const char *options; /* its fstab options ("defaults" for none) */
+	struct plan_subvol *subvols; /* parents first */
+	size_t n_subvols, cap_subvols;
+	struct owner_count *counts; /* mounts per owner other than root */
+	size_t n_counts, cap_counts;
+};
+
+static void subvol_plan_release(struct subvol_plan *sp)
 {
-	const char *options = bino_suggestion_mount_options(suggestion);
+	size_t i;
+
+	for (i = 0; i < sp->n_subvols; i++)
+		free(sp->subvols[i].path);
+	free(sp->subvols);
+	free(sp->counts);
+	base_close(&sp->base);
+}
+
+/* Add a subvolume (@path copied); BINO_ERROR_NO_MEMORY or BINO_OK. */
+static enum bino_error subvol_plan_add(struct subvol_plan *sp, const char *path,
+				       uint64_t id, int64_t owner, bool mounted)
+{
+	char *copy = strdup(path);
+
+	if (!copy || ARRAY_RESERVE(sp->subvols, sp->cap_subvols,
+				   sp->n_subvols + 1) != 0) {
+		free(copy);
+		return BINO_ERROR_NO_MEMORY;
+	}
+	sp->subvols[sp->n_subvols++] = (struct plan_subvol){
+		.path = copy, .id = id, .owner = owner, .mounted = mounted,
+	};
+	return BINO_OK;
+}
+
+/* The options of a subvolume mount: the filesystem's, then subvolid=. */
+static char *mount_options(const struct subvol_plan *sp, uint64_t subvolid)
+{
+	const char *options = sp->options;
 	char *text;
 
 	if (strcmp(options, "defaults") == 0)
@@ -418,22 +476,13 @@ static struct owner_count *owner_count(struct owner_count **counts, size_t *n,
 	return &(*counts)[(*n)++];
 }
 
-/* What a suggestion's subvolumes are planned with. */
-struct suggestion_plan {
-	const struct bino_suggestion *suggestion;
-	struct plan_base base;
-	int64_t *owners; /* of each subvolume of the suggestion */
-	struct owner_count *counts; /* mounts per owner other than root */
-	size_t n_counts, cap_counts;
-};
-
 /*
  * Whether the policy lets @owner have one more mount (and count it).
  * Root's subvolumes always may; OWNER_UNKNOWN is not counted, as its step
  * is refused when carried out.
  */
 static enum bino_error policy_take(struct bino_mountplan *plan,
-				   struct suggestion_plan *sp, int64_t owner,
+				   struct subvol_plan *sp, int64_t owner,
 				   bool *allowed)
 {
 	struct owner_count *count;
@@ -453,35 +502,30 @@ static enum bino_error policy_take(struct bino_mountplan *plan,
 }
 
 static enum bino_error plan_add_mount(struct bino_mountplan *plan,
-				      struct suggestion_plan *sp, size_t index)
+				      struct subvol_plan *sp,
+				      const struct plan_subvol *subvol)
 {
-	const struct bino_suggestion *suggestion = sp->suggestion;
-	const struct bino_audit_subvol *subvol =
-		bino_suggestion_subvol(suggestion, index);
-	const uint8_t *uuid = bino_suggestion_fs_uuid(suggestion);
-	const char *path = bino_audit_subvol_path(subvol);
 	struct bino_mountplan_step *step;
 	enum bino_error err;
 	bool allowed;
 
-	if (plan_has(plan, BINO_MOUNTPLAN_MOUNT, path) ||
-	    plan_has(plan, BINO_MOUNTPLAN_SKIP, path))
+	if (plan_has(plan, BINO_MOUNTPLAN_MOUNT, subvol->path) ||
+	    plan_has(plan, BINO_MOUNTPLAN_SKIP, subvol->path))
 		return BINO_OK;
-	step = step_new(BINO_MOUNTPLAN_MOUNT, &sp->base, path);
+	step = step_new(BINO_MOUNTPLAN_MOUNT, &sp->base, subvol->path);
 	if (!step)
 		return BINO_ERROR_NO_MEMORY;
-	step->subvolid = bino_audit_subvol_id(subvol);
+	step->subvolid = subvol->id;
 	step->has_uuid = true;
-	memcpy(step->uuid, uuid, sizeof(step->uuid));
-	step->owner = sp->owners[index];
-	step->source = strdup(bino_mount_source(
-		bino_suggestion_mount(suggestion)));
-	step->options = mount_options(suggestion, step->subvolid);
+	memcpy(step->uuid, sp->uuid, sizeof(step->uuid));
+	step->owner = subvol->owner;
+	step->source = strdup(bino_mount_source(sp->filesystem));
+	step->options = mount_options(sp, step->subvolid);
 	if (!step->source || !step->options) {
 		step_free(step);
 		return BINO_ERROR_NO_MEMORY;
 	}
-	if (strlen(path) >= PATH_MAX) {
+	if (strlen(subvol->path) >= PATH_MAX) {
 		step->action = BINO_MOUNTPLAN_SKIP;
 		step->skip = BINO_MOUNTPLAN_SKIP_PATH_TOO_LONG;
 		return plan_append(plan, step);
@@ -499,24 +543,24 @@ static enum bino_error plan_add_mount(struct bino_mountplan *plan,
 }
 
 /*
- * The owner of every subvolume, and the mounts each owner has below the
- * path already (counted against the limit before any new one).
+ * The steps for the subvolumes of @sp: the mounts each owner has below the
+ * path already are counted against the limit first, then each subvolume
+ * not mounted on its own path gets a mount or a skip, in order.
  */
-static enum bino_error plan_count_owners(struct bino_mountplan *plan,
-					 struct suggestion_plan *sp)
+static enum bino_error plan_subvols(struct bino_mountplan *plan,
+				    struct subvol_plan *sp)
 {
-	size_t n = bino_suggestion_subvol_count(sp->suggestion), i;
 	enum bino_error err = BINO_OK;
 	bool allowed;
+	size_t i;
 
-	sp->owners = calloc(n ? n : 1, sizeof(*sp->owners));
-	if (!sp->owners)
-		return BINO_ERROR_NO_MEMORY;
-	for (i = 0; !err && i < n; i++) {
-		sp->owners[i] = subvol_owner(&sp->base, bino_audit_subvol_path(
-			bino_suggestion_subvol(sp->suggestion, i)));
-		if (bino_suggestion_subvol_mounted(sp->suggestion, i))
-			err = policy_take(plan, sp, sp->owners[i], &allowed);
+	for (i = 0; !err && i < sp->n_subvols; i++) {
+		if (sp->subvols[i].mounted)
+			err = policy_take(plan, sp, sp->subvols[i].owner, &allowed);
+	}
+	for (i = 0; !err && i < sp->n_subvols; i++) {
+		if (!sp->subvols[i].mounted)
+			err = plan_add_mount(plan, sp, &sp->subvols[i]);
 	}
 	return err;
 }
@@ -525,27 +569,305 @@ BINO_PUBLIC enum bino_error
 bino_mountplan_add_suggestion(struct bino_mountplan *plan,
 			      const struct bino_suggestion *suggestion)
 {
-	struct suggestion_plan sp = { .suggestion = suggestion };
-	const struct bino_mount *fs;
-	enum bino_error err;
+	struct subvol_plan sp = { .base = { .fd = -1 } };
+	enum bino_error err = BINO_OK;
 	size_t i;
 
 	if (!plan || !suggestion)
 		return BINO_ERROR_INVALID_ARGUMENT;
-	fs = bino_suggestion_mount(suggestion);
-	if (strcmp(bino_mount_fstype(fs), "btrfs") != 0 ||
+	sp.filesystem = bino_suggestion_mount(suggestion);
+	if (strcmp(bino_mount_fstype(sp.filesystem), "btrfs") != 0 ||
 	    !bino_suggestion_fs_uuid(suggestion) ||
 	    bino_suggestion_subvol_count(suggestion) == 0)
 		return BINO_OK; /* nothing a btrfs mount could fix */
+	memcpy(sp.uuid, bino_suggestion_fs_uuid(suggestion), sizeof(sp.uuid));
+	sp.options = bino_suggestion_mount_options(suggestion);
 	base_open(&sp.base, bino__suggestion_path(suggestion));
-	err = plan_count_owners(plan, &sp);
 	for (i = 0; !err && i < bino_suggestion_subvol_count(suggestion); i++) {
-		if (!bino_suggestion_subvol_mounted(suggestion, i))
-			err = plan_add_mount(plan, &sp, i);
+		const char *path = bino_audit_subvol_path(
+			bino_suggestion_subvol(suggestion, i));
+
+		err = subvol_plan_add(&sp, path, bino_audit_subvol_id(
+			bino_suggestion_subvol(suggestion, i)),
+			subvol_owner(&sp.base, path),
+			bino_suggestion_subvol_mounted(suggestion, i));
 	}
-	free(sp.owners);
-	free(sp.counts);
-	base_close(&sp.base);
+	if (!err)
+		err = plan_subvols(plan, &sp);
+	subvol_plan_release(&sp);
+	return err;
+}
+
+/* ---- planning from the subvolume tree ---------------------------------- */
+
+/* Whether @sp has the subvolume @id already. */
+static bool subvol_plan_has(const struct subvol_plan *sp, uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < sp->n_subvols; i++) {
+		if (sp->subvols[i].id == id)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether the directory @path (below the audited path) is, as a lookup
+ * from the audited directory reaches it now, the root of subvolume @id of
+ * the audited filesystem: inode 256, that ID, that UUID where it can be
+ * read.  Not a placeholder (inode 2) a snapshot holds where its source had
+ * a subvolume, nor what another mount hides it under, nor anything reached
+ * through a symbolic link.  Its owner into *@owner.  Opened with O_PATH
+ * (a dry run by a user may not be able to read it) and never read: an open
+ * and a stat per subvolume, nothing per file.
+ */
+static bool tree_reaches(const struct subvol_plan *sp, const char *path,
+			 uint64_t id, int64_t *owner)
+{
+	const char *rel = path_below(path, sp->base.path);
+	uint64_t found_id;
+	uint8_t uuid[16];
+	struct stat st;
+	bool same = false;
+	int fd, read_fd;
+
+	/* Beyond PATH_MAX openat2 cannot take it whole: a name at a time. */
+	fd = strlen(rel) >= PATH_MAX ? open_by_names(sp->base.fd, rel, O_PATH) :
+				       open_beneath(sp->base.fd, rel, O_PATH);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) != 0 || st.st_ino != SUBVOL_ROOT_INO ||
+	    bino__subvolid_file_handle(fd, "", AT_EMPTY_PATH, &found_id) != 0 ||
+	    found_id != id)
+		goto out_close;
+	same = true;
+	/* Another btrfs has the same IDs; keep what cannot be told apart. */
+	read_fd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
+	if (read_fd >= 0) {
+		same = bino__fs_uuid_fd(read_fd, uuid) != 0 ||
+		       memcmp(uuid, sp->uuid, sizeof(uuid)) == 0;
+		close(read_fd);
+	}
+	/* As the step's owner, which is checked before mounting. */
+	*owner = OWNER_UNKNOWN;
+	if (strlen(path) < PATH_MAX)
+		*owner = st.st_uid;
+
+out_close:
+	close(fd);
+	return same;
+}
+
+/* Whether the mount on @path is one of subvolume @id of the filesystem. */
+static bool tree_mounted(const struct subvol_plan *sp,
+			 const struct bino_mounts *mounts, const char *path,
+			 uint64_t id)
+{
+	const struct bino_mount *mount = bino__mounts_at(mounts, path);
+
+	return mount && strcmp(bino_mount_fstype(mount), "btrfs") == 0 &&
+	       bino_mount_dev(mount) == bino_mount_dev(sp->filesystem) &&
+	       bino_mount_subvolid(mount) == id;
+}
+
+/* One subvolume root's listing: where the paths it yields are. */
+struct tree_listing {
+	struct subvol_plan *sp;
+	const struct bino_mounts *mounts;
+	const char *root; /* the listed subvolume's root, absolute */
+	enum bino_error err; /* why the listing was stopped */
+};
+
+/* @rel below @root, absolute; NULL when out of memory. */
+static char *path_join(const char *root, const char *rel)
+{
+	char *path;
+
+	if (asprintf(&path, "%s/%s", strcmp(root, "/") == 0 ? "" : root,
+		     rel) < 0)
+		return NULL;
+	return path;
+}
+
+/*
+ * A subvolume of the listing: kept when it lies strictly below the audited
+ * path, is not kept already (its first path, as a walk meets it first),
+ * and is reachable there.
+ */
+static int tree_add_one(const char *rel, const struct bino__subvol_info *info,
+			void *data)
+{
+	struct tree_listing *listing = data;
+	struct subvol_plan *sp = listing->sp;
+	int64_t owner = OWNER_UNKNOWN;
+	char *path = path_join(listing->root, rel);
+
+	if (!path) {
+		listing->err = BINO_ERROR_NO_MEMORY;
+		return 1;
+	}
+	if (below(path, sp->base.path) && !subvol_plan_has(sp, info->id) &&
+	    tree_reaches(sp, path, info->id, &owner))
+		listing->err = subvol_plan_add(sp, path, info->id, owner,
+					       tree_mounted(sp, listing->mounts,
+							    path, info->id));
+	free(path);
+	return listing->err != BINO_OK;
+}
+
+/*
+ * List the subvolumes below the subvolume whose root is @root_fd, which
+ * is at @root.  -1 with errno when the listing failed.
+ */
+static int tree_list(struct tree_listing *listing, const char *root,
+		     int root_fd)
+{
+	int rc;
+
+	listing->root = root;
+	rc = bino__subvol_list_fd(root_fd, tree_add_one, listing);
+	return rc < 0 ? -1 : 0;
+}
+
+/*
+ * The root of the subvolume holding the audited directory: the directory
+ * itself or its nearest ancestor with inode 256 on the same device (each
+ * subvolume has a device number of its own, so an ancestor on another
+ * device ends the search: ENOENT, the filesystem was mounted from a
+ * directory inside a subvolume).  Allocated, or NULL with errno.
+ */
+static char *subvol_root_path(const struct plan_base *base)
+{
+	char *root = strdup(base->path), *slash;
+	struct stat st = base->st;
+
+	if (!root)
+		return NULL;
+	while (st.st_ino != SUBVOL_ROOT_INO) {
+		slash = strrchr(root, '/');
+		if (!slash || strcmp(root, "/") == 0)
+			goto out_enoent;
+		slash[slash == root ? 1 : 0] = '\0';
+		if (lstat(root, &st) != 0)
+			goto out_free;
+		if (st.st_dev != base->st.st_dev)
+			goto out_enoent;
+	}
+	return root;
+
+out_enoent:
+	errno = ENOENT;
+out_free:
+	free(root);
+	return NULL;
+}
+
+/* The export's own subvolume, listed from its root. */
+static enum bino_error tree_list_holding(struct tree_listing *listing)
+{
+	struct subvol_plan *sp = listing->sp;
+	char *root = subvol_root_path(&sp->base);
+	int fd, rc;
+
+	if (!root)
+		return BINO_ERROR_OPEN_FAILED;
+	fd = open_no_symlinks(root, O_RDONLY | O_NONBLOCK);
+	if (fd < 0) {
+		free(root);
+		return BINO_ERROR_OPEN_FAILED;
+	}
+	rc = tree_list(listing, root, fd);
+	close_keep_errno(fd);
+	free(root);
+	if (listing->err)
+		return listing->err;
+	return rc < 0 ? BINO_ERROR_SUBVOL_INFO_FAILED : BINO_OK;
+}
+
+/*
+ * A subvolume of the filesystem mounted below the audited path, with those
+ * below it, as a walk crossing into the mount meets them.  A mount whose
+ * root cannot be listed (a directory, a deleted subvolume) adds nothing
+ * below it.
+ */
+static enum bino_error tree_list_mount(struct tree_listing *listing,
+				       const struct bino_mount *mount)
+{
+	struct subvol_plan *sp = listing->sp;
+	const char *target = bino_mount_target(mount);
+	uint64_t id = bino_mount_subvolid(mount);
+	int64_t owner = OWNER_UNKNOWN;
+	enum bino_error err;
+	int fd;
+
+	if (strcmp(bino_mount_fstype(mount), "btrfs") != 0 ||
+	    bino_mount_dev(mount) != bino_mount_dev(sp->filesystem) || !id)
+		return BINO_OK;
+	if (!subvol_plan_has(sp, id) && tree_reaches(sp, target, id, &owner)) {
+		err = subvol_plan_add(sp, target, id, owner,
+				      tree_mounted(sp, listing->mounts, target, id));
+		if (err)
+			return err;
+	}
+	fd = strlen(target) >= PATH_MAX ? -1 :
+		open_beneath(sp->base.fd, path_below(target, sp->base.path),
+			     O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return BINO_OK;
+	(void)tree_list(listing, target, fd);
+	close(fd);
+	return listing->err;
+}
+
+BINO_PUBLIC enum bino_error
+bino_mountplan_add_subvols(struct bino_mountplan *plan,
+			   const struct bino_mounts *mounts, const char *path)
+{
+	struct subvol_plan sp = { .base = { .fd = -1 } };
+	struct tree_listing listing = { .sp = &sp, .mounts = mounts };
+	const struct bino_mount *const *below_mounts;
+	enum bino_error err;
+	char *options;
+	size_t n, i;
+	int fd;
+
+	if (!plan || !mounts || !path || path[0] != '/')
+		return BINO_ERROR_INVALID_ARGUMENT;
+	sp.filesystem = bino__mounts_holding(mounts, path);
+	if (!sp.filesystem) {
+		errno = 0;
+		return BINO_ERROR_NOT_FOUND;
+	}
+	if (strcmp(bino_mount_fstype(sp.filesystem), "btrfs") != 0)
+		return BINO_OK; /* nothing a btrfs mount could fix */
+	base_open(&sp.base, path);
+	if (sp.base.fd < 0)
+		return BINO_ERROR_OPEN_FAILED;
+	fd = openat(sp.base.fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+		    O_NONBLOCK);
+	if (fd < 0 || bino__fs_uuid_fd(fd, sp.uuid) != 0) {
+		if (fd >= 0)
+			close_keep_errno(fd);
+		base_close(&sp.base);
+		return fd < 0 ? BINO_ERROR_OPEN_FAILED :
+				BINO_ERROR_SUBVOL_INFO_FAILED;
+	}
+	close(fd);
+	options = bino__mount_options_for_subvol(sp.filesystem);
+	if (!options) {
+		base_close(&sp.base);
+		return BINO_ERROR_NO_MEMORY;
+	}
+	sp.options = options;
+	err = tree_list_holding(&listing);
+	n = bino__mounts_below(mounts, path, &below_mounts);
+	for (i = 0; !err && i < n; i++)
+		err = tree_list_mount(&listing, below_mounts[i]);
+	if (!err)
+		err = plan_subvols(plan, &sp);
+	subvol_plan_release(&sp);
+	free(options);
 	return err;
 }
 

@@ -67,55 +67,10 @@ static enum bino_error suggest_filesystem(struct bino_suggestion *s)
 	return BINO_OK;
 }
 
-/* Whether option @opt (@len bytes) is dropped or already in @out. */
-static bool suggest_option_dropped(const char *opt, size_t len, const char *out)
-{
-	const char *p = out;
-
-	if ((len >= 7 && strncmp(opt, "subvol=", 7) == 0) ||
-	    (len >= 9 && strncmp(opt, "subvolid=", 9) == 0) ||
-	    (len == 6 && strncmp(opt, "subvol", 6) == 0) ||
-	    (len == 8 && strncmp(opt, "subvolid", 8) == 0) || len == 0)
-		return true;
-	while (*p) {
-		size_t n = strcspn(p, ",");
-
-		if (n == len && strncmp(p, opt, len) == 0)
-			return true;
-		p += n;
-		if (*p == ',')
-			p++;
-	}
-	return false;
-}
-
 static enum bino_error suggest_options(struct bino_suggestion *s)
 {
-	const char *in = bino_mount_options(s->filesystem);
-	size_t out_len = 0;
-	char *out = malloc(strlen(in) + sizeof("defaults"));
-
-	if (!out)
-		return BINO_ERROR_NO_MEMORY;
-	out[0] = '\0';
-	while (*in) {
-		size_t n = strcspn(in, ",");
-
-		if (!suggest_option_dropped(in, n, out)) {
-			if (out_len)
-				out[out_len++] = ',';
-			memcpy(out + out_len, in, n);
-			out_len += n;
-			out[out_len] = '\0';
-		}
-		in += n;
-		if (*in == ',')
-			in++;
-	}
-	if (!out_len)
-		strcpy(out, "defaults");
-	s->options = out;
-	return BINO_OK;
+	s->options = bino__mount_options_for_subvol(s->filesystem);
+	return s->options ? BINO_OK : BINO_ERROR_NO_MEMORY;
 }
 
 /* Whether the subvolume @subvol lives on the filesystem of the export. */

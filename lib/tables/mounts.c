@@ -711,3 +711,53 @@ bool bino__mount_has_file_mountpoints(const struct bino_mount *mount)
 {
 	return mount->has_file_mountpoints;
 }
+
+/* Whether option @opt (@len bytes) is dropped or already in @out. */
+static bool option_dropped(const char *opt, size_t len, const char *out)
+{
+	const char *p = out;
+
+	if ((len >= 7 && strncmp(opt, "subvol=", 7) == 0) ||
+	    (len >= 9 && strncmp(opt, "subvolid=", 9) == 0) ||
+	    (len == 6 && strncmp(opt, "subvol", 6) == 0) ||
+	    (len == 8 && strncmp(opt, "subvolid", 8) == 0) || len == 0)
+		return true;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (n == len && strncmp(p, opt, len) == 0)
+			return true;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+char *bino__mount_options_for_subvol(const struct bino_mount *mount)
+{
+	const char *in = bino_mount_options(mount);
+	size_t out_len = 0;
+	char *out = malloc(strlen(in) + sizeof("defaults"));
+
+	if (!out)
+		return NULL;
+	out[0] = '\0';
+	while (*in) {
+		size_t n = strcspn(in, ",");
+
+		if (!option_dropped(in, n, out)) {
+			if (out_len)
+				out[out_len++] = ',';
+			memcpy(out + out_len, in, n);
+			out_len += n;
+			out[out_len] = '\0';
+		}
+		in += n;
+		if (*in == ',')
+			in++;
+	}
+	if (!out_len)
+		strcpy(out, "defaults");
+	return out;
+}

@@ -55,4 +55,12 @@ size_t bino__mounts_below(const struct bino_mounts *mounts, const char *dir,
  */
 bool bino__mounts_from_file(const struct bino_mounts *mounts);
 
+/*
+ * @mount's options as the fstab line of another subvolume of its filesystem
+ * carries them: without subvol= and subvolid=, each option once, "defaults"
+ * when none is left.  Shared by suggestions and mount plans, so the two
+ * always agree.  Allocated; NULL when out of memory.
+ */
+char *bino__mount_options_for_subvol(const struct bino_mount *mount);
+
 #endif
