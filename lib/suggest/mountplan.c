@@ -68,6 +68,7 @@
 
 #include "array.h"
 #include "mounts.h"
+#include "path.h"
 #include "subvol.h"
 
 /* The inode of every btrfs subvolume root (BTRFS_FIRST_FREE_OBJECTID). */
@@ -108,17 +109,6 @@ struct owner_count {
 	int64_t owner;
 	size_t mounts;
 };
-
-/* Whether @path is strictly below directory @dir. */
-static bool below(const char *path, const char *dir)
-{
-	size_t len = strlen(dir);
-
-	if (strcmp(dir, "/") == 0)
-		return path[0] == '/' && path[1] != '\0';
-	return strncmp(path, dir, len) == 0 && path[len] == '/' &&
-	       path[len + 1] != '\0';
-}
 
 static void step_free(struct bino_mountplan_step *step)
 {
@@ -304,6 +294,23 @@ static int open_beneath(int dirfd, const char *path, int flags)
 	if (fd < 0 && errno == ENOSYS)
 		return open_by_names(dirfd, path, flags);
 	return fd;
+}
+
+/*
+ * The filesystem UUID of the directory @path_fd (an O_PATH descriptor),
+ * through a descriptor of it that can take the ioctl; errno left set.
+ */
+static enum bino_error fs_uuid_of(int path_fd, uint8_t uuid[16])
+{
+	int fd = openat(path_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+			O_NONBLOCK);
+	int rc;
+
+	if (fd < 0)
+		return BINO_ERROR_OPEN_FAILED;
+	rc = bino__fs_uuid_fd(fd, uuid);
+	close_keep_errno(fd);
+	return rc == 0 ? BINO_OK : BINO_ERROR_SUBVOL_INFO_FAILED;
 }
 
 /* @path relative to @base, which it is below or equal to ("."). */
@@ -630,7 +637,7 @@ static bool tree_reaches(const struct subvol_plan *sp, const char *path,
 	uint8_t uuid[16];
 	struct stat st;
 	bool same = false;
-	int fd, read_fd;
+	int fd;
 
 	/* Beyond PATH_MAX openat2 cannot take it whole: a name at a time. */
 	fd = strlen(rel) >= PATH_MAX ? open_by_names(sp->base.fd, rel, O_PATH) :
@@ -643,12 +650,8 @@ static bool tree_reaches(const struct subvol_plan *sp, const char *path,
 		goto out_close;
 	same = true;
 	/* Another btrfs has the same IDs; keep what cannot be told apart. */
-	read_fd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
-	if (read_fd >= 0) {
-		same = bino__fs_uuid_fd(read_fd, uuid) != 0 ||
-		       memcmp(uuid, sp->uuid, sizeof(uuid)) == 0;
-		close(read_fd);
-	}
+	if (fs_uuid_of(fd, uuid) == BINO_OK)
+		same = memcmp(uuid, sp->uuid, sizeof(uuid)) == 0;
 	/* As the step's owner, which is checked before mounting. */
 	*owner = OWNER_UNKNOWN;
 	if (strlen(path) < PATH_MAX)
@@ -707,7 +710,7 @@ static int tree_add_one(const char *rel, const struct bino__subvol_info *info,
 		listing->err = BINO_ERROR_NO_MEMORY;
 		return 1;
 	}
-	if (below(path, sp->base.path) && !subvol_plan_has(sp, info->id) &&
+	if (bino__path_below(path, sp->base.path) && !subvol_plan_has(sp, info->id) &&
 	    tree_reaches(sp, path, info->id, &owner))
 		listing->err = subvol_plan_add(sp, path, info->id, owner,
 					       tree_mounted(sp, listing->mounts,
@@ -830,7 +833,6 @@ bino_mountplan_add_subvols(struct bino_mountplan *plan,
 	enum bino_error err;
 	char *options;
 	size_t n, i;
-	int fd;
 
 	if (!plan || !mounts || !path || path[0] != '/')
 		return BINO_ERROR_INVALID_ARGUMENT;
@@ -844,16 +846,11 @@ bino_mountplan_add_subvols(struct bino_mountplan *plan,
 	base_open(&sp.base, path);
 	if (sp.base.fd < 0)
 		return BINO_ERROR_OPEN_FAILED;
-	fd = openat(sp.base.fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC |
-		    O_NONBLOCK);
-	if (fd < 0 || bino__fs_uuid_fd(fd, sp.uuid) != 0) {
-		if (fd >= 0)
-			close_keep_errno(fd);
+	err = fs_uuid_of(sp.base.fd, sp.uuid);
+	if (err) {
 		base_close(&sp.base);
-		return fd < 0 ? BINO_ERROR_OPEN_FAILED :
-				BINO_ERROR_SUBVOL_INFO_FAILED;
+		return err;
 	}
-	close(fd);
 	options = bino__mount_options_for_subvol(sp.filesystem);
 	if (!options) {
 		base_close(&sp.base);
@@ -919,7 +916,8 @@ BINO_PUBLIC enum bino_error bino_mountplan_add_stale(struct bino_mountplan *plan
 		const struct bino_mount *mount = bino_mounts_get(mounts, i);
 
 		if (strcmp(bino_mount_fstype(mount), "btrfs") != 0 ||
-		    !below(bino_mount_target(mount), path) || !mount_deleted(mount))
+		    !bino__path_below(bino_mount_target(mount), path) ||
+		    !mount_deleted(mount))
 			continue;
 		/* Opened only when there is something to unmount. */
 		if (!base.path)
