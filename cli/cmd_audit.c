@@ -675,8 +675,10 @@ static void audit_summarise(const struct audit_session *session,
 		enum bino_error err = bino_audit_target_error(export);
 
 		if (err) {
+			/* A path not audited is a per-entry error: exit 1 beside others. */
 			diag_path(bino_audit_target_path(export), "%s: %s",
 				  bino_strerror(err), audit_export_reason(export));
+			summary->findings = true;
 			continue;
 		}
 		summary->audited++;
