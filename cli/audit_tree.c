@@ -15,6 +15,7 @@
  * used.
  */
 #include "audit_tree.h"
+#include "columns.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -81,7 +82,7 @@ static const struct {
 			  "what it is and what clients see" },
 };
 
-static const enum tree_column tree_default[] = {
+static const int tree_default[] = {
 	COL_NAME, COL_LOOP, COL_HARDLINK, COL_PLAIN, COL_DETAILS,
 };
 
@@ -834,24 +835,20 @@ static int column_by_name(const char *name, size_t len)
 	return -1;
 }
 
-int audit_tree_parse_columns(const char *list, int *cols, size_t *n_cols)
+int audit_tree_parse_columns(const char *list, struct audit_tree_options *opts)
 {
-	const char *p = list;
+	struct column_list cl = {
+		.command = "audit",
+		.by_name = column_by_name,
+		.defaults = tree_default,
+		.n_defaults = sizeof(tree_default) / sizeof(tree_default[0]),
+		.cols = opts->cols,
+		.max = sizeof(opts->cols) / sizeof(opts->cols[0]),
+	};
+	int ret = column_list_parse(list, &cl);
 
-	*n_cols = 0;
-	if (!*p)
-		return -1;
-	for (;;) {
-		size_t len = strcspn(p, ",");
-		int col = column_by_name(p, len);
-
-		if (col < 0 || *n_cols == COL_NR)
-			return -1;
-		cols[(*n_cols)++] = col;
-		if (!p[len])
-			return 0;
-		p += len + 1;
-	}
+	opts->n_cols = cl.n_cols;
+	return ret;
 }
 
 void audit_tree_columns_help(FILE *stream)

@@ -82,7 +82,8 @@ void usage_audit(FILE *stream)
 		"                        standard output: whole, through a new file beside\n"
 		"                        it renamed onto it, never through a symbolic link;\n"
 		"                        FILE is left as it was when the exit status is 2\n"
-		"  -o, --output LIST     the table's columns (see below)\n"
+		"  -o, --output LIST     the table's columns (see below; +LIST adds\n"
+		"                        to the default ones)\n"
 		"  -l, --list            the table as a list, not a tree\n"
 		"  -r, --raw             the table only, raw (space-separated, escaped)\n"
 		"  -P, --pairs           the table only, as NAME=\"value\" pairs\n"
@@ -199,10 +200,9 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 			opts->output_file = optarg;
 			break;
 		case 'o':
-			if (audit_tree_parse_columns(optarg, opts->tree.cols,
-						     &opts->tree.n_cols) != 0)
-				return usage_error("audit", "unknown column in '%s'",
-						   optarg);
+			ret = audit_tree_parse_columns(optarg, &opts->tree);
+			if (ret)
+				return ret;
 			break;
 		case 'l':
 			opts->tree.mode = AUDIT_TREE_LIST;

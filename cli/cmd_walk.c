@@ -57,10 +57,12 @@ void usage_walk(FILE *stream)
 		"Output:\n"
 		"  -J, --json             JSON Lines: one object per entry, loop or error,\n"
 		"                         streamed\n"
-		"  -o, --output LIST      a table of these columns (see below)\n"
+		"  -o, --output LIST      a table of these columns (see below; +LIST\n"
+		"                         adds to the default ones)\n"
 		"  -l, --list             a table with aligned columns (held to the end)\n"
 		"  -r, --raw              a raw table: space-separated, escaped\n"
-		"      --pairs            a table of NAME=\"value\" pairs (-P is find's)\n"
+		"      --pairs            a table of NAME=\"value\" pairs (no -P: -P, -H\n"
+		"                         and -L are find's, as below)\n"
 		"  -n, --noheadings       a table without column headings\n"
 		"      --stat             add mode, nlink, uid, gid, size, times, mount ID\n"
 		"  -0, --print0           print only paths, each followed by NUL\n"
@@ -125,7 +127,7 @@ static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 		{ NULL, 0, NULL, 0 },
 	};
 	long depth, threads;
-	int opt;
+	int opt, ret;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->max_depth = -1;
@@ -141,9 +143,9 @@ static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 			opts->format = OUTPUT_JSON;
 			break;
 		case 'o':
-			if (walk_table_parse_columns(optarg, &opts->table_opts) != 0)
-				return usage_error("walk", "unknown column in '%s'",
-						   optarg);
+			ret = walk_table_parse_columns(optarg, &opts->table_opts);
+			if (ret)
+				return ret;
 			opts->table = true;
 			break;
 		case 'l':
