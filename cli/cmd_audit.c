@@ -18,6 +18,7 @@
 
 #include "audit_client.h"
 #include "audit_tree.h"
+#include "audit_verdict.h"
 #include "audit_drift.h"
 #include "btrfsino.h"
 #include "btrfs-ino.h"
@@ -690,65 +691,6 @@ static void audit_summarise(const struct audit_session *session,
 }
 
 /*
- * The verdict of a path not audited: why is on stderr (once), this says
- * whether it is absent and, for an offline server's export, its line.
- */
-static void print_not_audited(const struct bino_audit_target *export)
-{
-	const struct bino_export *source = bino_audit_target_export(export);
-	char *file;
-
-	if (!audit_export_absent(export)) {
-		printf("not audited (the error is above)\n");
-		return;
-	}
-	printf("not audited: absent on this machine");
-	if (source) {
-		file = text_escape(bino_export_file(source),
-				   strlen(bino_export_file(source)));
-		printf(", exported to %s(%s) in %s:%u",
-		       bino_export_client(source), bino_export_options(source),
-		       file ? file : bino_export_file(source),
-		       bino_export_line(source));
-		free(file);
-	}
-	putchar('\n');
-}
-
-/* The first lines: one verdict per audited path. */
-static void print_verdict_lines(const struct audit_options *opts,
-				const struct bino_audit *audit)
-{
-	const char *red = opts->tree.color ? "\033[1;31m" : "";
-	const char *green = opts->tree.color ? "\033[32m" : "";
-	const char *reset = opts->tree.color ? "\033[0m" : "";
-	size_t i, n = bino_audit_count(audit);
-	int c;
-
-	for (i = 0; i < n; i++) {
-		const struct bino_audit_target *export = bino_audit_get(audit, i);
-		const char *path = bino_audit_target_path(export);
-		char *escaped = text_escape(path, strlen(path));
-
-		printf("%s: ", escaped ? escaped : path);
-		free(escaped);
-		if (bino_audit_target_error(export)) {
-			print_not_audited(export);
-			continue;
-		}
-		if (!audit_export_unsafe(export)) {
-			printf("%ssafe%s\n", green, reset);
-			continue;
-		}
-		printf("%sunsafe%s:", red, reset);
-		for (c = 0; c < BINO_COLLISION_NR; c++)
-			printf(" %s %" PRIu64 "%s", bino_collision_name(c),
-			       bino_audit_target_collisions(export, c),
-			       c + 1 < BINO_COLLISION_NR ? "," : "\n");
-	}
-}
-
-/*
  * On an NFS client, what the verdict lines cannot say: why a path cannot be
  * told, or what this client can do about an unsafe one.
  */
@@ -772,59 +714,6 @@ static void print_client_views(struct output *out,
 			audit_client_advice(out, export);
 		}
 	}
-}
-
-/*
- * The last line: what to run next.  After --suggest's blocks (@suggested)
- * those are what to do, so only a safe audit gets the line.
- */
-static void print_next(const struct bino_audit *audit, bool blank,
-		       bool suggested)
-{
-	size_t i, n = bino_audit_count(audit), unsafe = 0, audited = 0;
-	size_t client_unsafe = 0;
-	const char *first = NULL;
-
-	for (i = 0; i < n; i++) {
-		const struct bino_audit_target *export = bino_audit_get(audit, i);
-
-		if (bino_audit_target_error(export))
-			continue;
-		audited++;
-		if (!audit_export_unsafe(export))
-			continue;
-		if (bino_audit_target_client_view(export)) {
-			client_unsafe++;
-			continue;
-		}
-		if (!unsafe++)
-			first = bino_audit_target_path(export);
-	}
-	if (client_unsafe) {
-		printf("%snext: on this client, mount the paths above (if the server exports "
-		       "them) or run tools under 'btrfs-ino exec --'\n",
-		       blank ? "\n" : "");
-		return;
-	}
-	if (!audited)
-		return; /* nothing to go on: the errors say why */
-	if (!unsafe) {
-		printf("%snext: nothing to change; 'btrfs-ino suggest PATH' shows the client mounts\n",
-		       blank ? "\n" : "");
-		return;
-	}
-	if (suggested)
-		return;
-	if (unsafe == 1) {
-		char *escaped = text_escape(first, strlen(first));
-
-		printf("%snext: btrfs-ino suggest %s\n", blank ? "\n" : "",
-		       escaped ? escaped : first);
-		free(escaped);
-		return;
-	}
-	printf("%snext: btrfs-ino suggest (%zu unsafe exports)\n", blank ? "\n" : "",
-	       unsafe);
 }
 
 /*
@@ -880,6 +769,12 @@ static int audit_report(const struct audit_options *opts,
 		.server = opts->client.server,
 		.client_dir = opts->client.client_dir,
 	};
+	const struct audit_next next = {
+		.exports_file = opts->exports_file,
+		.mountinfo_file = opts->mountinfo_file,
+		.server = opts->client.server,
+		.client_dir = opts->client.client_dir,
+	};
 	const struct bino_audit *audit = session->audit;
 	size_t i, n = bino_audit_count(audit);
 	bool counted = false, problems = false;
@@ -889,8 +784,8 @@ static int audit_report(const struct audit_options *opts,
 	if (output_format(out) == OUTPUT_JSON)
 		return audit_document(opts, session, out, &config, summary);
 	if (!opts->table_only) {
-		print_verdict_lines(opts, audit);
-		putchar('\n');
+		audit_verdict_lines(out, audit, opts->tree.color);
+		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
 	}
 	fflush(stdout);
 	if (audit_tree_print(stdout, audit, &opts->tree) != 0)
@@ -925,7 +820,7 @@ static int audit_report(const struct audit_options *opts,
 		       "and snapshot sources outside the audited trees may be unknown.");
 		problems = false;
 	}
-	print_next(audit, !problems, opts->suggest);
+	audit_next_line(out, audit, &next, !problems, opts->suggest);
 	return 0;
 }
 
