@@ -24,6 +24,8 @@ struct audit_tree_options {
 	enum audit_tree_mode mode;
 	int cols[16]; /* from audit_tree_parse_columns(); n_cols 0: default */
 	size_t n_cols;
+	/* The table audited, to name every client of an export (NULL: the one applied). */
+	const struct bino_exports *exports;
 };
 
 /*

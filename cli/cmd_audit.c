@@ -276,6 +276,7 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 /* ---- formatting -------------------------------------------------------- */
 
 static void print_export_source(struct output *out,
+				const struct bino_exports *exports,
 				const struct bino_audit_target *export)
 {
 	const struct bino_export *source = bino_audit_target_export(export);
@@ -284,14 +285,11 @@ static void print_export_source(struct output *out,
 	print_export_json(out, export);
 	if (source) {
 		if (bino_audit_target_covered(export))
-			print_text_path(out, NULL, "  covered by the export of %s to ",
+			print_text_path(out, NULL, "  covered by the export of %s to",
 					bino_export_path(source));
 		else
-			print_string(out, PRINT_TEXT, NULL, "%s", "  exported to ");
-		print_string(out, PRINT_TEXT, NULL, "%s",
-			     bino_export_client(source));
-		print_string(out, PRINT_TEXT, NULL, "(%s)",
-			     bino_export_options(source));
+			print_string(out, PRINT_TEXT, NULL, "%s", "  exported to");
+		print_export_clients(out, exports, export);
 		print_text_path(out, NULL, " in %s", bino_export_file(source));
 		print_u64(out, PRINT_TEXT, NULL, ":%" PRIu64 "\n",
 			  bino_export_line(source));
@@ -309,6 +307,7 @@ static void print_subvols(struct output *out,
 			  const struct bino_audit_target *export)
 {
 	size_t i, j, n = bino_audit_target_subvol_count(export);
+	bool client = bino_audit_target_client_view(export);
 
 	if (n)
 		print_string(out, PRINT_TEXT, NULL, "%s\n", "  subvolumes:");
@@ -330,7 +329,8 @@ static void print_subvols(struct output *out,
 		print_text_path(out, "fs_path", " [%s]",
 				bino_audit_subvol_fs_path(subvol));
 		if (info_errno) {
-			print_string(out, PRINT_ANY, "info_error",
+			/* A client cannot ask the server's btrfs: JSON only. */
+			print_string(out, client ? PRINT_JSON : PRINT_ANY, "info_error",
 				     " (details unknown: %s)",
 				     strerror(info_errno));
 			/* Known from the walk, where it was met. */
@@ -592,7 +592,7 @@ static void print_suggestion(struct output *out,
 	suggestion_write(config, export, SUGGEST_ALL, stdout, &needed);
 }
 
-static void print_export(struct output *out,
+static void print_export(struct output *out, const struct bino_exports *exports,
 			 const struct bino_audit_target *export,
 			 const struct suggest_config *suggest)
 {
@@ -601,7 +601,7 @@ static void print_export(struct output *out,
 
 	output_open_object(out, NULL);
 	print_text_path(out, "path", "%s\n", bino_audit_target_path(export));
-	print_export_source(out, export);
+	print_export_source(out, exports, export);
 	audit_client_view(out, export);
 	print_bool(out, PRINT_JSON, "absent", NULL, audit_export_absent(export));
 	if (err) {
@@ -752,7 +752,7 @@ static int audit_document(const struct audit_options *opts,
 	for (i = 0; i < n; i++) {
 		if (i)
 			print_string(out, PRINT_TEXT, NULL, "%s", "\n");
-		print_export(out, bino_audit_get(session->audit, i),
+		print_export(out, session->exports, bino_audit_get(session->audit, i),
 			     opts->suggest ? config : NULL);
 	}
 	output_close(out);
@@ -776,8 +776,11 @@ static int audit_report(const struct audit_options *opts,
 		.client_dir = opts->client.client_dir,
 	};
 	const struct bino_audit *audit = session->audit;
+	struct audit_tree_options tree = opts->tree;
 	size_t i, n = bino_audit_count(audit);
 	bool counted = false, problems = false;
+
+	tree.exports = session->exports;
 
 	if (opts->prometheus)
 		return prometheus_write(stdout, session->exports, audit, seconds);
@@ -788,7 +791,7 @@ static int audit_report(const struct audit_options *opts,
 		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
 	}
 	fflush(stdout);
-	if (audit_tree_print(stdout, audit, &opts->tree) != 0)
+	if (audit_tree_print(stdout, audit, &tree) != 0)
 		return -1;
 	if (opts->table_only)
 		return 0;
