@@ -26,7 +26,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <libsmartcols.h>
 
@@ -862,23 +861,17 @@ static bool locale_is_utf8(void)
 	return strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 }
 
-static int column_by_name(const char *name, size_t len)
+static const char *tree_column_name(int col)
 {
-	int col;
-
-	for (col = 0; col < COL_NR; col++) {
-		if (strlen(tree_columns[col].name) == len &&
-		    strncasecmp(tree_columns[col].name, name, len) == 0)
-			return col;
-	}
-	return -1;
+	return tree_columns[col].name;
 }
 
 int audit_tree_parse_columns(const char *list, struct audit_tree_options *opts)
 {
 	struct column_list cl = {
 		.command = "audit",
-		.by_name = column_by_name,
+		.name_of = tree_column_name,
+		.n_names = COL_NR,
 		.defaults = tree_default,
 		.n_defaults = sizeof(tree_default) / sizeof(tree_default[0]),
 		.cols = opts->cols,

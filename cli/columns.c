@@ -3,8 +3,23 @@
 #include "columns.h"
 
 #include <string.h>
+#include <strings.h>
 
 #include "btrfs-ino.h"
+
+/* The column named by the @len bytes at @name, or -1. */
+static int column_by_name(const struct column_list *cl, const char *name,
+			  size_t len)
+{
+	int col;
+
+	for (col = 0; col < cl->n_names; col++) {
+		if (strlen(cl->name_of(col)) == len &&
+		    strncasecmp(cl->name_of(col), name, len) == 0)
+			return col;
+	}
+	return -1;
+}
 
 int column_list_parse(const char *list, struct column_list *cl)
 {
@@ -19,7 +34,7 @@ int column_list_parse(const char *list, struct column_list *cl)
 	}
 	for (;;) {
 		size_t len = strcspn(p, ",");
-		int col = cl->by_name(p, len);
+		int col = column_by_name(cl, p, len);
 
 		if (!len)
 			return usage_error(cl->command, "empty column name in '%s'",

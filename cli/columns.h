@@ -2,7 +2,8 @@
 /*
  * -o LIST for every table of the CLI, read one way as findmnt and lsblk
  * read it: "A,B" chooses the columns, "+A,B" adds them to the defaults,
- * and an unknown name is named in the usage error.
+ * names are case-insensitive, and an unknown name is named in the usage
+ * error.
  */
 #ifndef BTRFS_INO_COLUMNS_H
 #define BTRFS_INO_COLUMNS_H
@@ -11,7 +12,8 @@
 
 struct column_list {
 	const char *command; /* for the usage error: "audit", "walk" */
-	int (*by_name)(const char *name, size_t len); /* its index, or -1 */
+	const char *(*name_of)(int col); /* the name of column @col */
+	int n_names; /* columns 0 to n_names - 1 exist */
 	const int *defaults; /* what "+A" adds to */
 	size_t n_defaults;
 	int *cols; /* out: the chosen columns */

@@ -11,7 +11,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/sysmacros.h>
 
 #include <libsmartcols.h>
@@ -83,23 +82,17 @@ struct walk_table {
 	bool printed; /* a chunk went out: no more headings */
 };
 
-static int walk_column_by_name(const char *name, size_t len)
+static const char *walk_column_name(int col)
 {
-	int col;
-
-	for (col = 0; col < WCOL_NR; col++) {
-		if (strlen(walk_columns[col].name) == len &&
-		    strncasecmp(walk_columns[col].name, name, len) == 0)
-			return col;
-	}
-	return -1;
+	return walk_columns[col].name;
 }
 
 int walk_table_parse_columns(const char *list, struct walk_table_options *opts)
 {
 	struct column_list cl = {
 		.command = "walk",
-		.by_name = walk_column_by_name,
+		.name_of = walk_column_name,
+		.n_names = WCOL_NR,
 		.defaults = walk_default,
 		.n_defaults = sizeof(walk_default) / sizeof(walk_default[0]),
 		.cols = opts->cols,
