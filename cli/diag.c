@@ -2,6 +2,7 @@
 /* One line per diagnostic, whatever bytes the path holds. */
 #include "diag.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,27 @@ void diag_path(const char *path, const char *fmt, ...)
 	vfprintf(stderr, fmt, args);
 	va_end(args);
 	fputc('\n', stderr);
+}
+
+void diag_message(const char *fmt, ...)
+{
+	va_list args;
+
+	fprintf(stderr, "%s: ", PROGRAM_NAME);
+	va_start(args, fmt);
+	vfprintf(stderr, fmt, args);
+	va_end(args);
+	fputc('\n', stderr);
+}
+
+void diag_no_memory(void)
+{
+	diag_message("%s", strerror(ENOMEM));
+}
+
+void diag_write_error(int errnum)
+{
+	diag_message("write error: %s", strerror(errnum ? errnum : EIO));
 }
 
 const char *error_step(enum bino_error err)
