@@ -849,7 +849,7 @@ static int output_file_open(const char *path, struct audit_output_file *target)
 	if (!target->dir && errno == EINVAL)
 		return usage_error("audit", "--output-file '%s' names no file", path);
 	if (!target->dir) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(errno));
+		diag_path(path, "%s", strerror(errno));
 		return EXIT_USAGE;
 	}
 	target->dir_fd = safe_dir_open(target->dir, 0);
@@ -871,7 +871,7 @@ static int output_file_begin(struct audit_output_file *target)
 	target->stdout_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
 	if (target->stdout_fd < 0 ||
 	    dup2(target->file.fd, STDOUT_FILENO) != STDOUT_FILENO) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(errno));
+		diag_message("cannot redirect the output: %s", strerror(errno));
 		safe_file_discard(&target->file);
 		return -1;
 	}
@@ -956,7 +956,7 @@ int cmd_audit(int argc, char **argv)
 	ret = EXIT_USAGE;
 	out = output_create(opts.format, stdout);
 	if (!out) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+		diag_no_memory();
 		goto out_session;
 	}
 	if (opts.output_file && output_file_begin(&target) != 0)
@@ -966,8 +966,7 @@ int cmd_audit(int argc, char **argv)
 				 (double)(end.tv_nsec - start.tv_nsec) / 1e9,
 			 &summary) != 0 ||
 	    fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "%s: write error: %s\n", PROGRAM_NAME,
-			strerror(errno));
+		diag_write_error(errno);
 		goto out_output;
 	}
 	if (summary.audited == 0)

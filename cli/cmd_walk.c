@@ -402,8 +402,7 @@ static int walk_paths(const struct walk_options *opts, char **paths,
 				       (opts->stat ? BINO_WALK_STAT_AHEAD : 0),
 			       &walk);
 	if (err) {
-		fprintf(stderr, "%s: %s: %s\n", PROGRAM_NAME, bino_strerror(err),
-			strerror(errno));
+		diag_message("%s: %s", bino_strerror(err), strerror(errno));
 		return -1;
 	}
 	bino_walk_set_max_depth(walk, opts->max_depth);
@@ -456,8 +455,7 @@ static int walk_paths(const struct walk_options *opts, char **paths,
 	bino_walk_destroy(walk);
 	progress_clear(&result->progress);
 	if (err != BINO_ERROR_STOP_ITERATION) {
-		fprintf(stderr, "%s: walk failed: %s\n", PROGRAM_NAME,
-			bino_strerror(err));
+		diag_message("walk failed: %s", bino_strerror(err));
 		return -1;
 	}
 	return 0;
@@ -482,7 +480,7 @@ int cmd_walk(int argc, char **argv)
 	if (opts.table)
 		result.table = walk_table_create(&opts.table_opts, stdout);
 	if (!out || (opts.table && !result.table)) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+		diag_no_memory();
 		output_destroy(out);
 		return EXIT_USAGE;
 	}
@@ -494,12 +492,11 @@ int cmd_walk(int argc, char **argv)
 		ret = -1;
 	walk_table_destroy(result.table);
 	if (ret < 0 && result.table_failed) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+		diag_no_memory();
 		return EXIT_USAGE;
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "%s: write error: %s\n", PROGRAM_NAME,
-			strerror(errno));
+		diag_write_error(errno);
 		return EXIT_USAGE;
 	}
 	if (ret < 0 || result.usable_starts == 0)

@@ -35,6 +35,16 @@ void diag_message(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void diag_hint(const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	vfprintf(stderr, fmt, args);
+	va_end(args);
+	fputc('\n', stderr);
+}
+
 void diag_no_memory(void)
 {
 	diag_message("%s", strerror(ENOMEM));

@@ -13,6 +13,7 @@
 
 #include "btrfsino.h"
 #include "btrfs-ino.h"
+#include "diag.h"
 
 static const struct command commands[] = {
 	{ "walk", "list entries with their true identity", cmd_walk, usage_walk },
@@ -49,8 +50,8 @@ static void usage_main(FILE *stream)
 
 int usage_try(const char *command)
 {
-	fprintf(stderr, "Try '%s%s%s --help' for more information.\n",
-		PROGRAM_NAME, command ? " " : "", command ? command : "");
+	diag_hint("Try '%s%s%s --help' for more information.", PROGRAM_NAME,
+		  command ? " " : "", command ? command : "");
 	return EXIT_USAGE;
 }
 
@@ -58,8 +59,7 @@ int stdout_done(void)
 {
 	/* util-linux's close_stdout(): a help nobody could read is a failure. */
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "%s: write error: %s\n", PROGRAM_NAME,
-			strerror(errno ? errno : EIO));
+		diag_write_error(errno);
 		return EXIT_FAILURE;
 	}
 	return EXIT_CLEAN;
@@ -67,13 +67,18 @@ int stdout_done(void)
 
 int usage_error(const char *command, const char *fmt, ...)
 {
+	char *message = NULL;
 	va_list args;
+	int len;
 
-	fprintf(stderr, "%s: ", PROGRAM_NAME);
 	va_start(args, fmt);
-	vfprintf(stderr, fmt, args);
+	len = vasprintf(&message, fmt, args);
 	va_end(args);
-	fputc('\n', stderr);
+	if (len < 0)
+		diag_no_memory();
+	else
+		diag_message("%s", message);
+	free(message);
 	return usage_try(command);
 }
 
@@ -125,7 +130,7 @@ static int unknown_command(const char *name)
 {
 	size_t i, best = 3;
 
-	fprintf(stderr, "%s: unknown command '%s'\n", PROGRAM_NAME, name);
+	diag_message("unknown command '%s'", name);
 	for (i = 0; i < N_COMMANDS; i++) {
 		size_t d = edit_distance(name, commands[i].name);
 
@@ -134,8 +139,8 @@ static int unknown_command(const char *name)
 	}
 	for (i = 0; best <= 2 && i < N_COMMANDS; i++) {
 		if (edit_distance(name, commands[i].name) == best)
-			fprintf(stderr, "Did you mean '%s %s'?\n", PROGRAM_NAME,
-				commands[i].name);
+			diag_hint("Did you mean '%s %s'?", PROGRAM_NAME,
+				  commands[i].name);
 	}
 	return usage_try(NULL);
 }
