@@ -248,7 +248,7 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 			break;
 		case 'h':
 			usage_audit(stdout);
-			return -1;
+			return OPTIONS_HELP_SHOWN;
 		default:
 			return usage_try("audit");
 		}
@@ -587,8 +587,8 @@ static void print_suggestion(struct output *out,
 	}
 	if (bino_audit_target_error(export) || !audit_export_unsafe(export))
 		return;
+	print_string(out, PRINT_TEXT, NULL, "%s", "\n");
 	fflush(stdout);
-	putchar('\n');
 	suggestion_write(config, export, SUGGEST_ALL, stdout, &needed);
 }
 
@@ -799,9 +799,10 @@ static int audit_report(const struct audit_options *opts,
 		counted = counted || !bino_audit_target_error(bino_audit_get(audit, i));
 	/* The note is about counts: none when nothing was audited. */
 	if (counted)
-		printf("(collisions between two subvolumes are counted once, at the higher ID)\n");
+		print_string(out, PRINT_TEXT, NULL, "%s\n",
+			     "(collisions between two subvolumes are counted once, at the higher ID)");
 	if (opts->verbose) {
-		putchar('\n');
+		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
 		if (audit_document(opts, session, out, &config, summary) != 0)
 			return -1;
 	} else {
@@ -809,7 +810,7 @@ static int audit_report(const struct audit_options *opts,
 		problems = bino_exports_error_count(session->files) ||
 			   bino_exports_warning_count(session->files);
 		if (problems)
-			putchar('\n');
+			print_string(out, PRINT_TEXT, NULL, "%s", "\n");
 		print_exports_problems(out, session->files);
 		if (note_drift(out, &opts->drift, summary) != 0)
 			return -1;
@@ -818,9 +819,9 @@ static int audit_report(const struct audit_options *opts,
 			print_suggestion(out, &config, bino_audit_get(audit, i));
 	}
 	if (geteuid() != 0) {
-		printf("%s%s\n", problems ? "" : "\n",
-		       "note: not root: directories others cannot read were not audited,\n"
-		       "and snapshot sources outside the audited trees may be unknown.");
+		print_string(out, PRINT_TEXT, NULL, problems ? "%s\n" : "\n%s\n",
+			     "note: not root: directories others cannot read were not audited,\n"
+			     "and snapshot sources outside the audited trees may be unknown.");
 		problems = false;
 	}
 	audit_next_line(out, audit, &next, !problems, opts->suggest);
@@ -917,9 +918,9 @@ int cmd_audit(int argc, char **argv)
 	int ret;
 
 	ret = parse_audit_options(argc, argv, &opts);
-	if (ret < 0)
+	if (ret == OPTIONS_HELP_SHOWN)
 		return stdout_done();
-	if (ret > 0)
+	if (ret)
 		return ret;
 	if (opts.output_file) {
 		ret = output_file_open(opts.output_file, &target);

@@ -267,7 +267,7 @@ int cmd_exec(int argc, char **argv)
 		switch (opt) {
 		case 'h':
 			usage_exec(stdout);
-			return EXIT_CLEAN;
+			return stdout_done();
 		default:
 			return usage_error("exec", "invalid option");
 		}

@@ -225,7 +225,7 @@ static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 			break;
 		case 'h':
 			usage_walk(stdout);
-			return -1;
+			return OPTIONS_HELP_SHOWN;
 		default:
 			return usage_try("walk");
 		}
@@ -470,9 +470,9 @@ int cmd_walk(int argc, char **argv)
 	static char stdout_buffer[1 << 16];
 
 	ret = parse_walk_options(argc, argv, &opts);
-	if (ret < 0)
+	if (ret == OPTIONS_HELP_SHOWN)
 		return stdout_done();
-	if (ret > 0)
+	if (ret)
 		return ret;
 	setvbuf(stdout, stdout_buffer, _IOFBF, sizeof(stdout_buffer));
 	progress_init(&result.progress, "walk", !opts.quiet);
