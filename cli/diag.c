@@ -11,6 +11,14 @@
 #include "btrfs-ino.h"
 #include "escape.h"
 
+/* One line on stderr: @prefix (may be ""), then @fmt with @args. */
+static void diag_line(const char *prefix, const char *fmt, va_list args)
+{
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, args);
+	fputc('\n', stderr);
+}
+
 void diag_path(const char *path, const char *fmt, ...)
 {
 	char *escaped = text_escape(path, strlen(path));
@@ -19,20 +27,17 @@ void diag_path(const char *path, const char *fmt, ...)
 	fprintf(stderr, "%s: %s: ", PROGRAM_NAME, escaped ? escaped : path);
 	free(escaped);
 	va_start(args, fmt);
-	vfprintf(stderr, fmt, args);
+	diag_line("", fmt, args);
 	va_end(args);
-	fputc('\n', stderr);
 }
 
 void diag_message(const char *fmt, ...)
 {
 	va_list args;
 
-	fprintf(stderr, "%s: ", PROGRAM_NAME);
 	va_start(args, fmt);
-	vfprintf(stderr, fmt, args);
+	diag_line(PROGRAM_NAME ": ", fmt, args);
 	va_end(args);
-	fputc('\n', stderr);
 }
 
 void diag_hint(const char *fmt, ...)
@@ -40,9 +45,8 @@ void diag_hint(const char *fmt, ...)
 	va_list args;
 
 	va_start(args, fmt);
-	vfprintf(stderr, fmt, args);
+	diag_line("", fmt, args);
 	va_end(args);
-	fputc('\n', stderr);
 }
 
 void diag_no_memory(void)
