@@ -76,7 +76,7 @@ static void verdict_breaks(struct verdict *v, const struct bino_audit_target *ex
 	}
 	verdict_clause(v, bino_audit_target_client_view(exp) ?
 				  "fix: mount its subvolumes apart here (below)" :
-				  "fix: mount each subvolume on its own (next:)");
+				  "fix: mount each subvolume on its own (see next: below)");
 }
 
 /* Why a path was not audited: absent (with its export line) or an error. */

@@ -19,7 +19,7 @@ LC_ALL=C.UTF-8 NO_COLOR=1 COLUMNS=80 script -qec \
 	/dev/null >"$OUT/tty" 2>&1 || true
 tr -d '\r' <"$OUT/tty" >"$OUT/screen"
 # The verdict in the tools' words, with find's counts, then the fix.
-check_eq "the verdict" "$fex: unsafe: find reports $loop loops; tar, rsync -H and du merge $hardlink files; cp and diff mistake $plain files for others; fix: mount each subvolume on its own (next:)" \
+check_eq "the verdict" "$fex: unsafe: find reports $loop loops; tar, rsync -H and du merge $hardlink files; cp and diff mistake $plain files for others; fix: mount each subvolume on its own (see next: below)" \
 	"$(awk '/^$/ { exit } { sub(/^  /, ""); printf "%s%s", (NR > 1 ? " " : ""), $0 }' "$OUT/screen")"
 # The next command carries --exports, so it answers for the same table.
 check_eq "the next command" "next: btrfs-ino suggest --exports $OUT/exports $fex" \
