@@ -15,6 +15,7 @@
  * used.
  */
 #include "audit_tree.h"
+#include "columns.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -25,7 +26,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <libsmartcols.h>
 
@@ -81,7 +81,7 @@ static const struct {
 			  "what it is and what clients see" },
 };
 
-static const enum tree_column tree_default[] = {
+static const int tree_default[] = {
 	COL_NAME, COL_LOOP, COL_HARDLINK, COL_PLAIN, COL_DETAILS,
 };
 
@@ -91,6 +91,7 @@ struct tree {
 	bool full;
 	bool color;
 	bool failed;
+	const struct bino_exports *exports; /* to name every client, or NULL */
 	/* The line new rows hang from (NULL: top level). */
 	struct libscols_line *parent;
 	struct libscols_line *last; /* the row added last */
@@ -402,15 +403,15 @@ static char *mount_verdict(struct tree *tree, const struct bino_mount *mount,
 	case BINO_SUBMOUNT_CROSSMNT:
 	case BINO_SUBMOUNT_NOHIDE:
 	case BINO_SUBMOUNT_NFSV4:
-		return tree_printf(tree, "crossed (%s): client fs %zu",
+		return tree_printf(tree, "crossed by clients (%s)%s",
 				   bino_submount_view_name(
 					   bino_audit_submount_view(submount)),
-				   client_fs);
+				   client_fs ? ", own fs on clients" : "");
 	case BINO_SUBMOUNT_SAME_CONTENT:
-		return tree_printf(tree, "not crossed: same content, client fs %zu",
-				   client_fs);
+		return tree_printf(tree, "not crossed: clients see the same content%s",
+				   client_fs ? ", own fs on clients" : "");
 	case BINO_SUBMOUNT_HIDDEN:
-		return tree_printf(tree, "not crossed: hidden");
+		return tree_printf(tree, "not crossed: hidden from clients");
 	case BINO_SUBMOUNT_UNLISTED:
 		return tree_printf(tree, "not crossed: not in the mount table");
 	}
@@ -418,22 +419,33 @@ static char *mount_verdict(struct tree *tree, const struct bino_mount *mount,
 				  bino_audit_submount_view(submount)));
 }
 
+/* A mount's row name: its path below the export, else its whole path. */
+static char *mount_name(struct tree *tree, const struct bino_mount *mount)
+{
+	const char *target = bino_mount_target(mount);
+	const char *path = bino_audit_target_path(tree->exp);
+	size_t len = strlen(path);
+
+	if (strcmp(path, "/") == 0 && target[1])
+		return tree_path(tree, target + 1);
+	if (strncmp(target, path, len) == 0 && target[len] == '/')
+		return tree_path(tree, target + len + 1);
+	return tree_path(tree, target);
+}
+
 static void tree_mount(struct tree *tree, const struct bino_mount *mount,
 		       const struct bino_audit_submount *submount)
 {
-	char *target = tree_path(tree, bino_mount_target(mount));
 	char *verdict = mount_verdict(tree, mount, submount);
 	struct libscols_line *line;
 
-	line = tree_add(tree, "mount", bino_mount_id(mount),
-			tree_printf(tree, "mount %" PRIu64, bino_mount_id(mount)),
-			tree_printf(tree, "%s, on %s (%s)", verdict ? verdict : "",
-				    target ? target : "", bino_mount_fstype(mount)));
+	line = tree_add(tree, "mount", bino_mount_id(mount), mount_name(tree, mount),
+			tree_printf(tree, "%s mount, %s", bino_mount_fstype(mount),
+				    verdict ? verdict : ""));
 	if (line && submount)
 		tree_u64(tree, line, COL_CLIENT_FS,
 			 bino_audit_submount_client_fs(submount));
 	free(verdict);
-	free(target);
 }
 
 /* The name of subvolume @index: its path below its parent node's. */
@@ -454,7 +466,7 @@ static char *subvol_name(struct tree *tree, size_t index)
 		if (!fs_path)
 			return tree_printf(tree, "[subvolume holding it]");
 		escaped = tree_path(tree, fs_path);
-		name = escaped ? tree_printf(tree, "[%s]", escaped) : NULL;
+		name = escaped ? tree_printf(tree, "subvol=%s", escaped) : NULL;
 		free(escaped);
 		return name;
 	}
@@ -478,10 +490,10 @@ static char *subvol_counted_at(struct tree *tree, size_t index)
 	if (!counts_zero(tree->counts[index]))
 		return tree_printf(tree, "%s", "");
 	if (tree->partners[index] == 1)
-		return tree_printf(tree, "counted at %" PRIu64 ", ",
+		return tree_printf(tree, "collisions counted at %" PRIu64 ", ",
 				   tree->partner_ids[index]);
 	if (tree->partners[index])
-		return tree_printf(tree, "counted at %zu others, ",
+		return tree_printf(tree, "collisions counted at %zu others, ",
 				   tree->partners[index]);
 	return tree_printf(tree, "%s", "");
 }
@@ -527,14 +539,15 @@ static char *subvol_details(struct tree *tree, size_t index)
 		snprintf(what, sizeof(what), "subvolume %" PRIu64, id);
 	}
 	extra[0] = '\0';
-	if (info_errno)
+	/* A client cannot ask the server's btrfs: no ioctl error to show. */
+	if (info_errno && !bino_audit_target_client_view(tree->exp))
 		snprintf(extra, sizeof(extra), ", details unknown: %s",
 			 strerror(info_errno));
 	else if (bino_audit_subvol_read_only(subvol))
 		snprintf(extra, sizeof(extra), ", read-only");
 	if (client_fs)
 		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
-			 ", client fs %zu", client_fs);
+			 ", own fs on clients");
 	counted = subvol_counted_at(tree, index);
 	details = tree_printf(tree, "%s%s%s%s%s", counted ? counted : "", what,
 			      source ? source : "", extra,
@@ -708,26 +721,52 @@ static void tree_subvol(struct tree *tree, size_t index)
 	free(kids);
 }
 
+/* "exported to A, B", or on a client the server's export it mounts. */
+static char *export_source(struct tree *tree)
+{
+	const struct bino_mount *mount = bino_audit_target_mount(tree->exp);
+	char *text = NULL, *escaped;
+	size_t len;
+	FILE *f;
+
+	if (bino_audit_target_client_view(tree->exp) && mount) {
+		escaped = tree_path(tree, bino_mount_source(mount));
+		text = tree_printf(tree, "NFS mount of %s", escaped ? escaped : "");
+		free(escaped);
+		return text;
+	}
+	if (!bino_audit_target_export(tree->exp))
+		return tree_printf(tree, "not exported");
+	f = open_memstream(&text, &len);
+	if (!f) {
+		tree->failed = true;
+		return NULL;
+	}
+	fputs(bino_audit_target_covered(tree->exp) ? "covered by an export to " :
+						      "exported to ", f);
+	write_export_clients(f, tree->exports, tree->exp);
+	if (fclose(f) != 0) {
+		tree->failed = true;
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 static char *export_details(struct tree *tree)
 {
-	const struct bino_export *source = bino_audit_target_export(tree->exp);
 	uint64_t unreadable = bino_audit_target_unreadable(tree->exp);
-	/* The client tells apart two rows of one path (crossmnt differs). */
-	char *client = source ? tree_path(tree, bino_export_client(source)) : NULL;
+	size_t client_fs = bino_audit_target_client_fs_count(tree->exp);
+	char *source = export_source(tree);
 	char more[64] = "";
 	char *details;
 
 	if (unreadable)
 		snprintf(more, sizeof(more), ", %" PRIu64 " unreadable", unreadable);
-	details = tree_printf(tree, "%s%s, %" PRIu64 " entries%s, %zu client fs",
-			      !source ? "not exported" :
-			      bino_audit_target_covered(tree->exp) ?
-				      "covered by an export to " :
-				      "export to ",
-			      client ? client : "",
-			      bino_audit_target_entries(tree->exp), more,
-			      bino_audit_target_client_fs_count(tree->exp));
-	free(client);
+	details = tree_printf(tree, "%s, %" PRIu64 " entries%s, %zu fs on clients",
+			      source ? source : "",
+			      bino_audit_target_entries(tree->exp), more, client_fs);
+	free(source);
 	return details;
 }
 
@@ -822,36 +861,26 @@ static bool locale_is_utf8(void)
 	return strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 }
 
-static int column_by_name(const char *name, size_t len)
+static const char *tree_column_name(int col)
 {
-	int col;
-
-	for (col = 0; col < COL_NR; col++) {
-		if (strlen(tree_columns[col].name) == len &&
-		    strncasecmp(tree_columns[col].name, name, len) == 0)
-			return col;
-	}
-	return -1;
+	return tree_columns[col].name;
 }
 
-int audit_tree_parse_columns(const char *list, int *cols, size_t *n_cols)
+int audit_tree_parse_columns(const char *list, struct audit_tree_options *opts)
 {
-	const char *p = list;
+	struct column_list cl = {
+		.command = "audit",
+		.name_of = tree_column_name,
+		.n_names = COL_NR,
+		.defaults = tree_default,
+		.n_defaults = sizeof(tree_default) / sizeof(tree_default[0]),
+		.cols = opts->cols,
+		.max = sizeof(opts->cols) / sizeof(opts->cols[0]),
+	};
+	int ret = column_list_parse(list, &cl);
 
-	*n_cols = 0;
-	if (!*p)
-		return -1;
-	for (;;) {
-		size_t len = strcspn(p, ",");
-		int col = column_by_name(p, len);
-
-		if (col < 0 || *n_cols == COL_NR)
-			return -1;
-		cols[(*n_cols)++] = col;
-		if (!p[len])
-			return 0;
-		p += len + 1;
-	}
+	opts->n_cols = cl.n_cols;
+	return ret;
 }
 
 void audit_tree_columns_help(FILE *stream)
@@ -918,6 +947,7 @@ int audit_tree_print(FILE *stream, const struct bino_audit *audit,
 	setlocale(LC_CTYPE, "");
 	memset(&tree, 0, sizeof(tree));
 	tree.full = opts->full;
+	tree.exports = opts->exports;
 	if (tree_table(&tree, opts) != 0) {
 		errno = ENOMEM;
 		goto out_table;

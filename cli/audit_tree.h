@@ -24,13 +24,16 @@ struct audit_tree_options {
 	enum audit_tree_mode mode;
 	int cols[16]; /* from audit_tree_parse_columns(); n_cols 0: default */
 	size_t n_cols;
+	/* The table audited, to name every client of an export (NULL: the one applied). */
+	const struct bino_exports *exports;
 };
 
 /*
- * Parse -o's comma-separated column names (case-insensitive) into @cols
- * (room for 16).  Returns 0, or -1 if a name is unknown or the list empty.
+ * Parse -o's comma-separated column names (case-insensitive; "+A,B" adds
+ * to the defaults) into @opts.  Returns 0, or the exit status of the usage
+ * error it said (columns.h).
  */
-int audit_tree_parse_columns(const char *list, int *cols, size_t *n_cols);
+int audit_tree_parse_columns(const char *list, struct audit_tree_options *opts);
 
 /* "  NAME  description" per column, for --help. */
 void audit_tree_columns_help(FILE *stream);

@@ -44,6 +44,14 @@ int usage_try(const char *command);
  */
 int stdout_done(void);
 
+/*
+ * What a command's option parser returns when it printed --help: the command
+ * ends with stdout_done().  Besides it a parser returns 0 (go on) or an exit
+ * status; it is not -1, which the commands' writers return for a failed
+ * write.
+ */
+#define OPTIONS_HELP_SHOWN (-2)
+
 /* "btrfs-ino: MESSAGE" and the usage_try() line; returns EXIT_USAGE. */
 int usage_error(const char *command, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

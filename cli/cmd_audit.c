@@ -2,9 +2,11 @@
 /*
  * btrfs-ino audit: what NFS clients of the exports see, and which tools will
  * mistake distinct files for one.  The library computes everything; this
- * file formats the results, as one text report (opening with the tree of
- * audit_tree.c) or one JSON document, with --suggest followed by what
- * suggest prints (suggestion.c).
+ * file holds the options and the run (audit_session.c), and puts the report
+ * together from its parts: the verdicts and the next command
+ * (audit_verdict.c), the tree (audit_tree.c), the per-path details or the
+ * JSON document (audit_details.c), and with --suggest what suggest prints
+ * (suggestion.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,18 +14,18 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "audit_client.h"
+#include "audit_details.h"
 #include "audit_tree.h"
+#include "audit_verdict.h"
 #include "audit_drift.h"
 #include "btrfsino.h"
 #include "btrfs-ino.h"
 #include "color.h"
 #include "diag.h"
-#include "escape.h"
 #include "output.h"
 #include "audit_prometheus.h"
 #include "report.h"
@@ -82,7 +84,8 @@ void usage_audit(FILE *stream)
 		"                        standard output: whole, through a new file beside\n"
 		"                        it renamed onto it, never through a symbolic link;\n"
 		"                        FILE is left as it was when the exit status is 2\n"
-		"  -o, --output LIST     the table's columns (see below)\n"
+		"  -o, --output LIST     the table's columns (see below; +LIST adds\n"
+		"                        to the default ones)\n"
 		"  -l, --list            the table as a list, not a tree\n"
 		"  -r, --raw             the table only, raw (space-separated, escaped)\n"
 		"  -P, --pairs           the table only, as NAME=\"value\" pairs\n"
@@ -199,10 +202,9 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 			opts->output_file = optarg;
 			break;
 		case 'o':
-			if (audit_tree_parse_columns(optarg, opts->tree.cols,
-						     &opts->tree.n_cols) != 0)
-				return usage_error("audit", "unknown column in '%s'",
-						   optarg);
+			ret = audit_tree_parse_columns(optarg, &opts->tree);
+			if (ret)
+				return ret;
 			break;
 		case 'l':
 			opts->tree.mode = AUDIT_TREE_LIST;
@@ -247,7 +249,7 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 			break;
 		case 'h':
 			usage_audit(stdout);
-			return -1;
+			return OPTIONS_HELP_SHOWN;
 		default:
 			return usage_try("audit");
 		}
@@ -272,382 +274,10 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 }
 
 
-/* ---- formatting -------------------------------------------------------- */
-
-static void print_export_source(struct output *out,
-				const struct bino_audit_target *export)
-{
-	const struct bino_export *source = bino_audit_target_export(export);
-	int flags = bino_audit_target_flags(export);
-
-	print_export_json(out, export);
-	if (source) {
-		if (bino_audit_target_covered(export))
-			print_text_path(out, NULL, "  covered by the export of %s to ",
-					bino_export_path(source));
-		else
-			print_string(out, PRINT_TEXT, NULL, "%s", "  exported to ");
-		print_string(out, PRINT_TEXT, NULL, "%s",
-			     bino_export_client(source));
-		print_string(out, PRINT_TEXT, NULL, "(%s)",
-			     bino_export_options(source));
-		print_text_path(out, NULL, " in %s", bino_export_file(source));
-		print_u64(out, PRINT_TEXT, NULL, ":%" PRIu64 "\n",
-			  bino_export_line(source));
-	} else {
-		if (!bino_audit_target_error(export) &&
-		    !bino_audit_target_client_view(export))
-			print_string(out, PRINT_TEXT, NULL, "%s\n",
-				     "  not exported: audited as if exported with default options");
-	}
-	print_bool(out, PRINT_JSON, "crossmnt", NULL, flags & BINO_EXPORT_CROSSMNT);
-	print_bool(out, PRINT_JSON, "nohide", NULL, flags & BINO_EXPORT_NOHIDE);
-}
-
-static void print_subvols(struct output *out,
-			  const struct bino_audit_target *export)
-{
-	size_t i, j, n = bino_audit_target_subvol_count(export);
-
-	if (n)
-		print_string(out, PRINT_TEXT, NULL, "%s\n", "  subvolumes:");
-	output_open_array(out, "subvolumes");
-	for (i = 0; i < n; i++) {
-		const struct bino_audit_subvol *subvol =
-			bino_audit_target_subvol(export, i);
-		int info_errno = bino_audit_subvol_info_errno(subvol);
-		uint64_t of = bino_audit_subvol_snapshot_of(subvol);
-
-		output_open_object(out, NULL);
-		print_u64(out, PRINT_ANY, "id", "    %" PRIu64,
-			  bino_audit_subvol_id(subvol));
-		print_text_path(out, "path", " %s",
-				bino_audit_subvol_path(subvol));
-		if (!bino_audit_subvol_path(subvol))
-			print_string(out, PRINT_TEXT, NULL, " %s",
-				     "(holds the audited path)");
-		print_text_path(out, "fs_path", " [%s]",
-				bino_audit_subvol_fs_path(subvol));
-		if (info_errno) {
-			print_string(out, PRINT_ANY, "info_error",
-				     " (details unknown: %s)",
-				     strerror(info_errno));
-			/* Known from the walk, where it was met. */
-			if (bino_audit_subvol_parent_id(subvol))
-				print_u64(out, PRINT_ANY, "parent_id",
-					  " parent %" PRIu64,
-					  bino_audit_subvol_parent_id(subvol));
-		} else {
-			print_u64(out, PRINT_ANY, "parent_id", " parent %" PRIu64,
-				  bino_audit_subvol_parent_id(subvol));
-			print_bool(out, PRINT_JSON, "read_only", NULL,
-				   bino_audit_subvol_read_only(subvol));
-			if (bino_audit_subvol_read_only(subvol))
-				print_string(out, PRINT_TEXT, NULL, "%s",
-					     " read-only");
-			print_uuid(out, "uuid", bino_audit_subvol_uuid(subvol));
-			print_uuid(out, "parent_uuid",
-				   bino_audit_subvol_parent_uuid(subvol));
-		}
-		if (of)
-			print_u64(out, PRINT_ANY, "snapshot_of",
-				  " snapshot of %" PRIu64, of);
-		else if (!info_errno && bino_audit_subvol_parent_uuid(subvol))
-			print_string(out, PRINT_ANY, "snapshot_of",
-				     " snapshot of %s", NULL);
-		else
-			print_string(out, PRINT_JSON, "snapshot_of", NULL, NULL);
-		print_u64(out, PRINT_ANY, "client_fs", " client fs %" PRIu64,
-			  bino_audit_subvol_client_fs(subvol));
-		audit_client_subvol(out, export, subvol);
-		output_open_array(out, "server_mounts");
-		for (j = 0; j < bino_audit_subvol_mount_count(subvol); j++) {
-			const struct bino_mount *mount =
-				bino_audit_subvol_mount(subvol, j);
-
-			print_mount(out, NULL, mount);
-			print_string(out, PRINT_TEXT, NULL, "%s",
-				     j ? ", " : "; mounted: ");
-			print_mount_text(out, mount);
-		}
-		output_close(out);
-		output_close(out);
-		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
-	}
-	output_close(out);
-}
-
-static void print_submounts(struct output *out,
-			    const struct bino_audit_target *export)
-{
-	size_t i, n = bino_audit_target_submount_count(export);
-
-	if (n)
-		print_string(out, PRINT_TEXT, NULL, "%s\n",
-			     "  server mounts below:");
-	output_open_array(out, "submounts");
-	for (i = 0; i < n; i++) {
-		const struct bino_audit_submount *submount =
-			bino_audit_target_submount(export, i);
-		const struct bino_mount *mount = bino_audit_submount_mount(submount);
-		enum bino_submount_view view = bino_audit_submount_view(submount);
-
-		output_open_object(out, NULL);
-		print_mount(out, "mount", mount);
-		print_string(out, PRINT_TEXT, NULL, "%s", "    ");
-		print_mount_text(out, mount);
-		print_string(out, PRINT_ANY, "view", ": %s",
-			     bino_submount_view_name(view));
-		print_u64(out, PRINT_ANY, "client_fs", ", client fs %" PRIu64 "\n",
-			  bino_audit_submount_client_fs(submount));
-		output_close(out);
-	}
-	output_close(out);
-}
-
-static void print_collisions(struct output *out,
-			     const struct bino_audit_target *export)
-{
-	size_t i, j, n;
-	int c;
-
-	output_open_object(out, "collisions");
-	print_string(out, PRINT_TEXT, NULL, "%s", "  collisions:");
-	for (c = 0; c < BINO_COLLISION_NR; c++) {
-		char fmt[32];
-
-		snprintf(fmt, sizeof(fmt), " %s %%" PRIu64 "%s",
-			 bino_collision_name(c), c + 1 < BINO_COLLISION_NR ? "," : "\n");
-		print_u64(out, PRINT_ANY, bino_collision_name(c), fmt,
-			  bino_audit_target_collisions(export, c));
-	}
-	output_close(out);
-
-	output_open_object(out, "examples");
-	for (c = 0; c < BINO_COLLISION_NR; c++) {
-		output_open_array(out, bino_collision_name(c));
-		n = bino_audit_target_example_count(export, c);
-		for (i = 0; i < n; i++) {
-			const struct bino_audit_example *example =
-				bino_audit_target_example(export, c, i);
-			struct bino_key a = bino_audit_example_key(example, 0);
-			struct bino_key b = bino_audit_example_key(example, 1);
-
-			output_open_object(out, NULL);
-			print_string(out, PRINT_TEXT, NULL, "    %s",
-				     bino_collision_name(c));
-			print_u64(out, PRINT_ANY, "client_fs",
-				  " (client fs %" PRIu64,
-				  bino_audit_example_client_fs(example));
-			print_u64(out, PRINT_ANY, "ino", ", ino %" PRIu64 "):\n",
-				  b.ino);
-			for (j = 0; j < 2; j++) {
-				const struct bino_key *id = j ? &b : &a;
-
-				output_open_object(out, j ? "b" : "a");
-				print_text_path(out, "path", "      %s",
-						bino_audit_example_path(example,
-									(int)j));
-				print_dev(out, PRINT_JSON, "dev", NULL, id->dev);
-				print_u64(out, PRINT_ANY, "subvolid",
-					  "  (subvolume %" PRIu64 ")\n",
-					  id->subvolid);
-				print_u64(out, PRINT_JSON, "ino", NULL, id->ino);
-				output_close(out);
-			}
-			output_close(out);
-		}
-		output_close(out);
-	}
-	output_close(out);
-
-	n = bino_audit_target_pair_count(export);
-	if (n)
-		print_string(out, PRINT_TEXT, NULL, "%s\n",
-			     "  colliding subvolume pairs:");
-	output_open_array(out, "subvolume_pairs");
-	for (i = 0; i < n; i++) {
-		const struct bino_audit_pair *pair = bino_audit_target_pair(export, i);
-
-		output_open_object(out, NULL);
-		print_u64(out, PRINT_ANY, "a", "    %" PRIu64,
-			  bino_audit_pair_subvolid(pair, 0));
-		print_u64(out, PRINT_ANY, "b", " and %" PRIu64 ":",
-			  bino_audit_pair_subvolid(pair, 1));
-		for (c = 0; c < BINO_COLLISION_NR; c++) {
-			char fmt[32];
-
-			snprintf(fmt, sizeof(fmt), " %s %%" PRIu64,
-				 bino_collision_name(c));
-			print_u64(out, PRINT_ANY, bino_collision_name(c), fmt,
-				  bino_audit_pair_collisions(pair, c));
-		}
-		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
-		output_close(out);
-	}
-	output_close(out);
-}
-
-static void print_verdict(struct output *out,
-			  const struct bino_audit_target *export)
-{
-	const char *const *tool;
-	bool safe = true;
-	int c;
-
-	for (c = 0; c < BINO_COLLISION_NR; c++)
-		safe = safe && bino_audit_target_collisions(export, c) == 0;
-	output_open_object(out, "verdict");
-	print_bool(out, PRINT_JSON, "safe", NULL, safe);
-	print_string(out, PRINT_TEXT, NULL, "  verdict: %s",
-		     safe ? "safe" : audit_client_unsafe_word(export));
-	output_open_object(out, "breaks");
-	for (c = 0; c < BINO_COLLISION_NR; c++) {
-		if (bino_audit_target_collisions(export, c) == 0)
-			continue;
-		output_open_array(out, bino_collision_name(c));
-		print_string(out, PRINT_TEXT, NULL, "; %s breaks",
-			     bino_collision_name(c));
-		for (tool = bino_collision_tools(c); *tool; tool++) {
-			print_string(out, PRINT_JSON, NULL, NULL, *tool);
-			print_string(out, PRINT_TEXT, NULL,
-				     tool == bino_collision_tools(c) ? " %s" : ", %s",
-				     *tool);
-		}
-		output_close(out);
-	}
-	output_close(out);
-	output_close(out);
-	print_string(out, PRINT_TEXT, NULL, "%s", "\n");
-}
-
-static void print_devices(struct output *out,
-			  const struct bino_audit_target *export,
-			  uint64_t *anomalies)
-{
-	size_t i, n = bino_audit_target_device_count(export);
-
-	if (n)
-		print_string(out, PRINT_TEXT, NULL, "%s\n", "  devices:");
-	output_open_array(out, "devices");
-	for (i = 0; i < n; i++) {
-		const struct bino_audit_device *device =
-			bino_audit_target_device(export, i);
-		enum bino_device_kind kind = bino_audit_device_kind(device);
-		const struct bino_mount *mount = bino_audit_device_mount(device);
-
-		if (kind == BINO_DEVICE_ANOMALY)
-			(*anomalies)++;
-		output_open_object(out, NULL);
-		print_dev(out, PRINT_ANY, "dev", "    %s",
-			  bino_audit_device_dev(device));
-		print_bool(out, PRINT_JSON, "listed", NULL,
-			   kind == BINO_DEVICE_LISTED);
-		print_string(out, PRINT_ANY, "kind", " %s",
-			     bino_device_kind_name(kind));
-		print_u64(out, PRINT_ANY, "entries", " (%" PRIu64 " entries)",
-			  bino_audit_device_entries(device));
-		print_u64(out, PRINT_ANY, "subvolid", " subvolume %" PRIu64,
-			  bino_audit_device_subvolid(device));
-		print_text_path(out, "first_path", " first at %s",
-				bino_audit_device_path(device));
-		print_mount(out, "mount", mount);
-		if (mount && kind != BINO_DEVICE_LISTED) {
-			print_string(out, PRINT_TEXT, NULL, "%s", ", via ");
-			print_mount_text(out, mount);
-		}
-		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
-		output_close(out);
-	}
-	output_close(out);
-}
-
 struct audit_summary {
 	size_t audited;
 	bool findings;
 };
-
-/*
- * With --suggest: what suggest prints for the export, after its report
- * (unsafe ones only), or under "suggestion" in JSON (null if not audited).
- */
-static void print_suggestion(struct output *out,
-			     const struct suggest_config *config,
-			     const struct bino_audit_target *export)
-{
-	bool needed;
-
-	if (output_format(out) == OUTPUT_JSON) {
-		if (bino_audit_target_error(export))
-			print_string(out, PRINT_JSON, "suggestion", NULL, NULL);
-		else
-			suggestion_json(out, "suggestion", config, export);
-		return;
-	}
-	if (bino_audit_target_error(export) || !audit_export_unsafe(export))
-		return;
-	fflush(stdout);
-	putchar('\n');
-	suggestion_write(config, export, SUGGEST_ALL, stdout, &needed);
-}
-
-static void print_export(struct output *out,
-			 const struct bino_audit_target *export,
-			 const struct suggest_config *suggest)
-{
-	enum bino_error err = bino_audit_target_error(export);
-	uint64_t anomalies = 0;
-
-	output_open_object(out, NULL);
-	print_text_path(out, "path", "%s\n", bino_audit_target_path(export));
-	print_export_source(out, export);
-	audit_client_view(out, export);
-	print_bool(out, PRINT_JSON, "absent", NULL, audit_export_absent(export));
-	if (err) {
-		const char *reason = audit_export_reason(export);
-
-		output_open_object(out, "error");
-		print_string(out, PRINT_JSON, "step", NULL, error_step(err));
-		print_i64(out, PRINT_JSON, "errno", NULL,
-			  bino_audit_target_errno(export));
-		print_string(out, PRINT_JSON, "message", NULL, reason);
-		output_close(out);
-		print_string(out, PRINT_TEXT, NULL, "%s\n",
-			     audit_export_absent(export) ?
-				     "  not audited: absent on this machine" :
-				     "  not audited (see the error above)");
-		audit_client_cannot_tell(out, export);
-		if (suggest)
-			print_suggestion(out, suggest, export);
-		output_close(out);
-		return;
-	}
-	print_string(out, PRINT_JSON, "error", NULL, NULL);
-	/* The server table's, as suggest says it: the same offline too. */
-	print_mount(out, "filesystem", bino_audit_target_mount(export));
-	if (bino_audit_target_mount(export)) {
-		print_string(out, PRINT_TEXT, NULL, "%s", "  filesystem: ");
-		print_mount_text(out, bino_audit_target_mount(export));
-		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
-	}
-	print_u64(out, PRINT_ANY, "entries", "  entries: %" PRIu64,
-		  bino_audit_target_entries(export));
-	print_u64(out, PRINT_ANY, "unreadable", " (%" PRIu64 " unreadable)",
-		  bino_audit_target_unreadable(export));
-	print_u64(out, PRINT_ANY, "client_filesystems",
-		  ", client filesystems: %" PRIu64 "\n",
-		  bino_audit_target_client_fs_count(export));
-	print_subvols(out, export);
-	print_submounts(out, export);
-	print_collisions(out, export);
-	print_devices(out, export, &anomalies);
-	print_u64(out, PRINT_JSON, "device_anomalies", NULL, anomalies);
-	print_verdict(out, export);
-	audit_client_advice(out, export);
-	if (suggest)
-		print_suggestion(out, suggest, export);
-	output_close(out);
-}
 
 /* Devices met that the mount table does not explain. */
 static uint64_t export_anomalies(const struct bino_audit_target *export)
@@ -675,8 +305,10 @@ static void audit_summarise(const struct audit_session *session,
 		enum bino_error err = bino_audit_target_error(export);
 
 		if (err) {
+			/* A path not audited is a per-entry error: exit 1 beside others. */
 			diag_path(bino_audit_target_path(export), "%s: %s",
 				  bino_strerror(err), audit_export_reason(export));
+			summary->findings = true;
 			continue;
 		}
 		summary->audited++;
@@ -684,65 +316,6 @@ static void audit_summarise(const struct audit_session *session,
 		    bino_audit_target_unreadable(export) ||
 		    export_anomalies(export))
 			summary->findings = true;
-	}
-}
-
-/*
- * The verdict of a path not audited: why is on stderr (once), this says
- * whether it is absent and, for an offline server's export, its line.
- */
-static void print_not_audited(const struct bino_audit_target *export)
-{
-	const struct bino_export *source = bino_audit_target_export(export);
-	char *file;
-
-	if (!audit_export_absent(export)) {
-		printf("not audited (the error is above)\n");
-		return;
-	}
-	printf("not audited: absent on this machine");
-	if (source) {
-		file = text_escape(bino_export_file(source),
-				   strlen(bino_export_file(source)));
-		printf(", exported to %s(%s) in %s:%u",
-		       bino_export_client(source), bino_export_options(source),
-		       file ? file : bino_export_file(source),
-		       bino_export_line(source));
-		free(file);
-	}
-	putchar('\n');
-}
-
-/* The first lines: one verdict per audited path. */
-static void print_verdict_lines(const struct audit_options *opts,
-				const struct bino_audit *audit)
-{
-	const char *red = opts->tree.color ? "\033[1;31m" : "";
-	const char *green = opts->tree.color ? "\033[32m" : "";
-	const char *reset = opts->tree.color ? "\033[0m" : "";
-	size_t i, n = bino_audit_count(audit);
-	int c;
-
-	for (i = 0; i < n; i++) {
-		const struct bino_audit_target *export = bino_audit_get(audit, i);
-		const char *path = bino_audit_target_path(export);
-		char *escaped = text_escape(path, strlen(path));
-
-		printf("%s: ", escaped ? escaped : path);
-		free(escaped);
-		if (bino_audit_target_error(export)) {
-			print_not_audited(export);
-			continue;
-		}
-		if (!audit_export_unsafe(export)) {
-			printf("%ssafe%s\n", green, reset);
-			continue;
-		}
-		printf("%sunsafe%s:", red, reset);
-		for (c = 0; c < BINO_COLLISION_NR; c++)
-			printf(" %s %" PRIu64 "%s", bino_collision_name(c),
-			       bino_audit_target_collisions(export, c),
-			       c + 1 < BINO_COLLISION_NR ? "," : "\n");
 	}
 }
 
@@ -770,59 +343,6 @@ static void print_client_views(struct output *out,
 			audit_client_advice(out, export);
 		}
 	}
-}
-
-/*
- * The last line: what to run next.  After --suggest's blocks (@suggested)
- * those are what to do, so only a safe audit gets the line.
- */
-static void print_next(const struct bino_audit *audit, bool blank,
-		       bool suggested)
-{
-	size_t i, n = bino_audit_count(audit), unsafe = 0, audited = 0;
-	size_t client_unsafe = 0;
-	const char *first = NULL;
-
-	for (i = 0; i < n; i++) {
-		const struct bino_audit_target *export = bino_audit_get(audit, i);
-
-		if (bino_audit_target_error(export))
-			continue;
-		audited++;
-		if (!audit_export_unsafe(export))
-			continue;
-		if (bino_audit_target_client_view(export)) {
-			client_unsafe++;
-			continue;
-		}
-		if (!unsafe++)
-			first = bino_audit_target_path(export);
-	}
-	if (client_unsafe) {
-		printf("%snext: on this client, mount the paths above (if the server exports "
-		       "them) or run tools under 'btrfs-ino exec --'\n",
-		       blank ? "\n" : "");
-		return;
-	}
-	if (!audited)
-		return; /* nothing to go on: the errors say why */
-	if (!unsafe) {
-		printf("%snext: nothing to change; 'btrfs-ino suggest PATH' shows the client mounts\n",
-		       blank ? "\n" : "");
-		return;
-	}
-	if (suggested)
-		return;
-	if (unsafe == 1) {
-		char *escaped = text_escape(first, strlen(first));
-
-		printf("%snext: btrfs-ino suggest %s\n", blank ? "\n" : "",
-		       escaped ? escaped : first);
-		free(escaped);
-		return;
-	}
-	printf("%snext: btrfs-ino suggest (%zu unsafe exports)\n", blank ? "\n" : "",
-	       unsafe);
 }
 
 /*
@@ -861,7 +381,7 @@ static int audit_document(const struct audit_options *opts,
 	for (i = 0; i < n; i++) {
 		if (i)
 			print_string(out, PRINT_TEXT, NULL, "%s", "\n");
-		print_export(out, bino_audit_get(session->audit, i),
+		audit_details_export(out, session->exports, bino_audit_get(session->audit, i),
 			     opts->suggest ? config : NULL);
 	}
 	output_close(out);
@@ -878,20 +398,29 @@ static int audit_report(const struct audit_options *opts,
 		.server = opts->client.server,
 		.client_dir = opts->client.client_dir,
 	};
+	const struct audit_next next = {
+		.exports_file = opts->exports_file,
+		.mountinfo_file = opts->mountinfo_file,
+		.server = opts->client.server,
+		.client_dir = opts->client.client_dir,
+	};
 	const struct bino_audit *audit = session->audit;
+	struct audit_tree_options tree = opts->tree;
 	size_t i, n = bino_audit_count(audit);
 	bool counted = false, problems = false;
+
+	tree.exports = session->exports;
 
 	if (opts->prometheus)
 		return prometheus_write(stdout, session->exports, audit, seconds);
 	if (output_format(out) == OUTPUT_JSON)
 		return audit_document(opts, session, out, &config, summary);
 	if (!opts->table_only) {
-		print_verdict_lines(opts, audit);
-		putchar('\n');
+		audit_verdict_lines(out, audit, opts->tree.color);
+		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
 	}
 	fflush(stdout);
-	if (audit_tree_print(stdout, audit, &opts->tree) != 0)
+	if (audit_tree_print(stdout, audit, &tree) != 0)
 		return -1;
 	if (opts->table_only)
 		return 0;
@@ -899,9 +428,10 @@ static int audit_report(const struct audit_options *opts,
 		counted = counted || !bino_audit_target_error(bino_audit_get(audit, i));
 	/* The note is about counts: none when nothing was audited. */
 	if (counted)
-		printf("(collisions between two subvolumes are counted once, at the higher ID)\n");
+		print_string(out, PRINT_TEXT, NULL, "%s\n",
+			     "(collisions between two subvolumes are counted once, at the higher ID)");
 	if (opts->verbose) {
-		putchar('\n');
+		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
 		if (audit_document(opts, session, out, &config, summary) != 0)
 			return -1;
 	} else {
@@ -909,21 +439,21 @@ static int audit_report(const struct audit_options *opts,
 		problems = bino_exports_error_count(session->files) ||
 			   bino_exports_warning_count(session->files);
 		if (problems)
-			putchar('\n');
+			print_string(out, PRINT_TEXT, NULL, "%s", "\n");
 		print_exports_problems(out, session->files);
 		if (note_drift(out, &opts->drift, summary) != 0)
 			return -1;
 		print_client_views(out, audit);
 		for (i = 0; opts->suggest && i < n; i++)
-			print_suggestion(out, &config, bino_audit_get(audit, i));
+			audit_details_suggestion(out, &config, bino_audit_get(audit, i));
 	}
 	if (geteuid() != 0) {
-		printf("%s%s\n", problems ? "" : "\n",
-		       "note: not root: directories others cannot read were not audited,\n"
-		       "and snapshot sources outside the audited trees may be unknown.");
+		print_string(out, PRINT_TEXT, NULL, problems ? "%s\n" : "\n%s\n",
+			     "note: not root: directories others cannot read were not audited,\n"
+			     "and snapshot sources outside the audited trees may be unknown.");
 		problems = false;
 	}
-	print_next(audit, !problems, opts->suggest);
+	audit_next_line(out, audit, &next, !problems, opts->suggest);
 	return 0;
 }
 
@@ -949,7 +479,7 @@ static int output_file_open(const char *path, struct audit_output_file *target)
 	if (!target->dir && errno == EINVAL)
 		return usage_error("audit", "--output-file '%s' names no file", path);
 	if (!target->dir) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(errno));
+		diag_path(path, "%s", strerror(errno));
 		return EXIT_USAGE;
 	}
 	target->dir_fd = safe_dir_open(target->dir, 0);
@@ -971,7 +501,7 @@ static int output_file_begin(struct audit_output_file *target)
 	target->stdout_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
 	if (target->stdout_fd < 0 ||
 	    dup2(target->file.fd, STDOUT_FILENO) != STDOUT_FILENO) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(errno));
+		diag_message("cannot redirect the output: %s", strerror(errno));
 		safe_file_discard(&target->file);
 		return -1;
 	}
@@ -1017,9 +547,9 @@ int cmd_audit(int argc, char **argv)
 	int ret;
 
 	ret = parse_audit_options(argc, argv, &opts);
-	if (ret < 0)
+	if (ret == OPTIONS_HELP_SHOWN)
 		return stdout_done();
-	if (ret > 0)
+	if (ret)
 		return ret;
 	if (opts.output_file) {
 		ret = output_file_open(opts.output_file, &target);
@@ -1056,7 +586,7 @@ int cmd_audit(int argc, char **argv)
 	ret = EXIT_USAGE;
 	out = output_create(opts.format, stdout);
 	if (!out) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+		diag_no_memory();
 		goto out_session;
 	}
 	if (opts.output_file && output_file_begin(&target) != 0)
@@ -1066,8 +596,7 @@ int cmd_audit(int argc, char **argv)
 				 (double)(end.tv_nsec - start.tv_nsec) / 1e9,
 			 &summary) != 0 ||
 	    fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "%s: write error: %s\n", PROGRAM_NAME,
-			strerror(errno));
+		diag_write_error(errno);
 		goto out_output;
 	}
 	if (summary.audited == 0)

@@ -267,7 +267,7 @@ int cmd_exec(int argc, char **argv)
 		switch (opt) {
 		case 'h':
 			usage_exec(stdout);
-			return EXIT_CLEAN;
+			return stdout_done();
 		default:
 			return usage_error("exec", "invalid option");
 		}
@@ -278,9 +278,13 @@ int cmd_exec(int argc, char **argv)
 	argv += optind;
 
 	if (!find_preload(preload, sizeof(preload))) {
-		fprintf(stderr,
-			"%s: exec: cannot find the preload library %s (installed as %s; $%s names another)\n",
-			PROGRAM_NAME, preload, BTRFS_INO_EXEC_PRELOAD_PATH, PRELOAD_ENV);
+		if (strcmp(preload, BTRFS_INO_EXEC_PRELOAD_PATH) == 0)
+			diag_path(preload, "exec: cannot find the preload library "
+				  "($%s names another)", PRELOAD_ENV);
+		else
+			diag_path(preload, "exec: cannot find the preload library "
+				  "(installed as %s; $%s names another)",
+				  BTRFS_INO_EXEC_PRELOAD_PATH, PRELOAD_ENV);
 		return EXIT_USAGE;
 	}
 	if (!find_command(argv[0], program, sizeof(program))) {

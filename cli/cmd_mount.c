@@ -57,7 +57,7 @@ void usage_mount(FILE *stream)
 		"The subvolumes come from the btrfs subvolume tree and the mount table:\n"
 		"no file is read.  A user's --dry-run lists only what the user can reach.\n\n"
 		"Options:\n"
-		"  -n, --dry-run         print what would be done; change nothing\n"
+		"  -f, --dry-run         print what would be done; change nothing (mount -f)\n"
 		"      --exports FILE    use this exports(5) file instead of /etc/exports\n"
 		"                        and /etc/exports.d/*.exports\n"
 		"      --max-user-mounts N  mount at most N subvolumes of each owner other\n"
@@ -83,7 +83,7 @@ enum {
 static int parse_mount_options(int argc, char **argv, struct mount_options *opts)
 {
 	static const struct option options[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
+		{ "dry-run", no_argument, NULL, 'f' },
 		{ "exports", required_argument, NULL, OPT_EXPORTS },
 		{ "max-user-mounts", required_argument, NULL, OPT_MAX_USER_MOUNTS },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -96,9 +96,9 @@ static int parse_mount_options(int argc, char **argv, struct mount_options *opts
 
 	memset(opts, 0, sizeof(*opts));
 	opts->max_user_mounts = DEFAULT_MAX_USER_MOUNTS;
-	while ((opt = getopt_long(argc, argv, "nqh", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "fqh", options, NULL)) != -1) {
 		switch (opt) {
-		case 'n':
+		case 'f':
 			opts->dry_run = true;
 			break;
 		case OPT_EXPORTS:

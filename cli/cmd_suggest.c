@@ -54,7 +54,7 @@ void usage_suggest(FILE *stream)
 		"      --format BLOCK    print only one block: server-fstab, mount-units,\n"
 		"                        exports, exports-nohide, client-fstab, autofs or\n"
 		"                        snapshot-hook\n"
-		"      --json            one JSON document: per PATH the facts and the text\n"
+		"  -J, --json            one JSON document: per PATH the facts and the text\n"
 		"                        of every block (see btrfs-ino(1))\n"
 		"      --diff            unified diffs of the exports file(s) and the server\n"
 		"                        fstab instead: apply with 'patch -d / -p0'; one\n"
@@ -81,7 +81,6 @@ enum {
 	OPT_EXPORTS = 256,
 	OPT_MOUNTINFO,
 	OPT_FORMAT,
-	OPT_JSON,
 	OPT_DIFF,
 	OPT_FSTAB,
 	OPT_OUTPUT_DIR,
@@ -94,7 +93,7 @@ static int parse_suggest_options(int argc, char **argv,
 		{ "exports", required_argument, NULL, OPT_EXPORTS },
 		{ "mountinfo", required_argument, NULL, OPT_MOUNTINFO },
 		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "json", no_argument, NULL, OPT_JSON },
+		{ "json", no_argument, NULL, 'J' },
 		SUGGEST_LONG_OPTIONS,
 		{ "diff", no_argument, NULL, OPT_DIFF },
 		{ "fstab", required_argument, NULL, OPT_FSTAB },
@@ -108,7 +107,7 @@ static int parse_suggest_options(int argc, char **argv,
 	memset(opts, 0, sizeof(*opts));
 	opts->block = SUGGEST_ALL;
 	opts->format = OUTPUT_TEXT;
-	while ((opt = getopt_long(argc, argv, "qh", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "Jqh", options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_EXPORTS:
 			opts->exports_file = optarg;
@@ -123,7 +122,7 @@ static int parse_suggest_options(int argc, char **argv,
 						   optarg);
 			opts->block = b;
 			break;
-		case OPT_JSON:
+		case 'J':
 			opts->format = OUTPUT_JSON;
 			break;
 		case SUGGEST_OPT_SERVER:

@@ -57,10 +57,12 @@ void usage_walk(FILE *stream)
 		"Output:\n"
 		"  -J, --json             JSON Lines: one object per entry, loop or error,\n"
 		"                         streamed\n"
-		"  -o, --output LIST      a table of these columns (see below)\n"
+		"  -o, --output LIST      a table of these columns (see below; +LIST\n"
+		"                         adds to the default ones)\n"
 		"  -l, --list             a table with aligned columns (held to the end)\n"
 		"  -r, --raw              a raw table: space-separated, escaped\n"
-		"      --pairs            a table of NAME=\"value\" pairs (-P is find's)\n"
+		"      --pairs            a table of NAME=\"value\" pairs (no -P: -P, -H\n"
+		"                         and -L are find's, as below)\n"
 		"  -n, --noheadings       a table without column headings\n"
 		"      --stat             add mode, nlink, uid, gid, size, times, mount ID\n"
 		"  -0, --print0           print only paths, each followed by NUL\n"
@@ -125,7 +127,7 @@ static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 		{ NULL, 0, NULL, 0 },
 	};
 	long depth, threads;
-	int opt;
+	int opt, ret;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->max_depth = -1;
@@ -141,9 +143,9 @@ static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 			opts->format = OUTPUT_JSON;
 			break;
 		case 'o':
-			if (walk_table_parse_columns(optarg, &opts->table_opts) != 0)
-				return usage_error("walk", "unknown column in '%s'",
-						   optarg);
+			ret = walk_table_parse_columns(optarg, &opts->table_opts);
+			if (ret)
+				return ret;
 			opts->table = true;
 			break;
 		case 'l':
@@ -223,7 +225,7 @@ static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 			break;
 		case 'h':
 			usage_walk(stdout);
-			return -1;
+			return OPTIONS_HELP_SHOWN;
 		default:
 			return usage_try("walk");
 		}
@@ -400,8 +402,7 @@ static int walk_paths(const struct walk_options *opts, char **paths,
 				       (opts->stat ? BINO_WALK_STAT_AHEAD : 0),
 			       &walk);
 	if (err) {
-		fprintf(stderr, "%s: %s: %s\n", PROGRAM_NAME, bino_strerror(err),
-			strerror(errno));
+		diag_message("%s: %s", bino_strerror(err), strerror(errno));
 		return -1;
 	}
 	bino_walk_set_max_depth(walk, opts->max_depth);
@@ -454,8 +455,7 @@ static int walk_paths(const struct walk_options *opts, char **paths,
 	bino_walk_destroy(walk);
 	progress_clear(&result->progress);
 	if (err != BINO_ERROR_STOP_ITERATION) {
-		fprintf(stderr, "%s: walk failed: %s\n", PROGRAM_NAME,
-			bino_strerror(err));
+		diag_message("walk failed: %s", bino_strerror(err));
 		return -1;
 	}
 	return 0;
@@ -470,9 +470,9 @@ int cmd_walk(int argc, char **argv)
 	static char stdout_buffer[1 << 16];
 
 	ret = parse_walk_options(argc, argv, &opts);
-	if (ret < 0)
+	if (ret == OPTIONS_HELP_SHOWN)
 		return stdout_done();
-	if (ret > 0)
+	if (ret)
 		return ret;
 	setvbuf(stdout, stdout_buffer, _IOFBF, sizeof(stdout_buffer));
 	progress_init(&result.progress, "walk", !opts.quiet);
@@ -480,7 +480,7 @@ int cmd_walk(int argc, char **argv)
 	if (opts.table)
 		result.table = walk_table_create(&opts.table_opts, stdout);
 	if (!out || (opts.table && !result.table)) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+		diag_no_memory();
 		output_destroy(out);
 		return EXIT_USAGE;
 	}
@@ -492,12 +492,11 @@ int cmd_walk(int argc, char **argv)
 		ret = -1;
 	walk_table_destroy(result.table);
 	if (ret < 0 && result.table_failed) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+		diag_no_memory();
 		return EXIT_USAGE;
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "%s: write error: %s\n", PROGRAM_NAME,
-			strerror(errno));
+		diag_write_error(errno);
 		return EXIT_USAGE;
 	}
 	if (ret < 0 || result.usable_starts == 0)

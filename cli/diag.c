@@ -2,6 +2,7 @@
 /* One line per diagnostic, whatever bytes the path holds. */
 #include "diag.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,14 @@
 
 #include "btrfs-ino.h"
 #include "escape.h"
+
+/* One line on stderr: @prefix (may be ""), then @fmt with @args. */
+static void diag_line(const char *prefix, const char *fmt, va_list args)
+{
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, args);
+	fputc('\n', stderr);
+}
 
 void diag_path(const char *path, const char *fmt, ...)
 {
@@ -18,9 +27,36 @@ void diag_path(const char *path, const char *fmt, ...)
 	fprintf(stderr, "%s: %s: ", PROGRAM_NAME, escaped ? escaped : path);
 	free(escaped);
 	va_start(args, fmt);
-	vfprintf(stderr, fmt, args);
+	diag_line("", fmt, args);
 	va_end(args);
-	fputc('\n', stderr);
+}
+
+void diag_message(const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	diag_line(PROGRAM_NAME ": ", fmt, args);
+	va_end(args);
+}
+
+void diag_hint(const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	diag_line("", fmt, args);
+	va_end(args);
+}
+
+void diag_no_memory(void)
+{
+	diag_message("%s", strerror(ENOMEM));
+}
+
+void diag_write_error(int errnum)
+{
+	diag_message("write error: %s", strerror(errnum ? errnum : EIO));
 }
 
 const char *error_step(enum bino_error err)

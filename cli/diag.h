@@ -10,6 +10,21 @@
 void diag_path(const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* "btrfs-ino: MESSAGE\n" on stderr: a diagnostic that names no path. */
+void diag_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * A line after a diagnostic, without the program's name: "Try '...'",
+ * "Did you mean '...'?" (util-linux and git put them so).
+ */
+void diag_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The one wording of an allocation failure: "btrfs-ino: Cannot allocate memory". */
+void diag_no_memory(void);
+
+/* The one wording of a failed write of the output: "btrfs-ino: write error: ...". */
+void diag_write_error(int errnum);
+
 #include "btrfsino.h"
 
 /*

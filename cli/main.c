@@ -6,12 +6,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "btrfsino.h"
 #include "btrfs-ino.h"
+#include "diag.h"
 
 static const struct command commands[] = {
 	{ "walk", "list entries with their true identity", cmd_walk, usage_walk },
@@ -48,8 +50,8 @@ static void usage_main(FILE *stream)
 
 int usage_try(const char *command)
 {
-	fprintf(stderr, "Try '%s%s%s --help' for more information.\n",
-		PROGRAM_NAME, command ? " " : "", command ? command : "");
+	diag_hint("Try '%s%s%s --help' for more information.", PROGRAM_NAME,
+		  command ? " " : "", command ? command : "");
 	return EXIT_USAGE;
 }
 
@@ -57,8 +59,7 @@ int stdout_done(void)
 {
 	/* util-linux's close_stdout(): a help nobody could read is a failure. */
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "%s: write error: %s\n", PROGRAM_NAME,
-			strerror(errno ? errno : EIO));
+		diag_write_error(errno);
 		return EXIT_FAILURE;
 	}
 	return EXIT_CLEAN;
@@ -66,13 +67,18 @@ int stdout_done(void)
 
 int usage_error(const char *command, const char *fmt, ...)
 {
+	char *message = NULL;
 	va_list args;
+	int len;
 
-	fprintf(stderr, "%s: ", PROGRAM_NAME);
 	va_start(args, fmt);
-	vfprintf(stderr, fmt, args);
+	len = vasprintf(&message, fmt, args);
 	va_end(args);
-	fputc('\n', stderr);
+	if (len < 0)
+		diag_no_memory();
+	else
+		diag_message("%s", message);
+	free(message);
 	return usage_try(command);
 }
 
@@ -87,6 +93,58 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
+/*
+ * Edits from @a to @b (insert, delete, substitute, swap two neighbours:
+ * the optimal string alignment distance git's "did you mean" uses).
+ */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t d[16][16];
+
+	if (la > 15 || lb > 15)
+		return SIZE_MAX; /* longer than any command: no suggestion */
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++) {
+		for (j = 1; j <= lb; j++) {
+			size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	}
+	return d[la][lb];
+}
+
+/* "unknown command", and the nearest commands (at most 2 edits) as git does. */
+static int unknown_command(const char *name)
+{
+	size_t i, best = 3;
+
+	diag_message("unknown command '%s'", name);
+	for (i = 0; i < N_COMMANDS; i++) {
+		size_t d = edit_distance(name, commands[i].name);
+
+		if (d < best)
+			best = d;
+	}
+	for (i = 0; best <= 2 && i < N_COMMANDS; i++) {
+		if (edit_distance(name, commands[i].name) == best)
+			diag_hint("Did you mean '%s %s'?", PROGRAM_NAME,
+				  commands[i].name);
+	}
+	return usage_try(NULL);
+}
+
 static int cmd_help(int argc, char **argv)
 {
 	const struct command *command;
@@ -97,7 +155,7 @@ static int cmd_help(int argc, char **argv)
 	}
 	command = find_command(argv[1]);
 	if (!command)
-		return usage_error(NULL, "unknown command '%s'", argv[1]);
+		return unknown_command(argv[1]);
 	command->usage(stdout);
 	return stdout_done();
 }
@@ -135,7 +193,7 @@ int main(int argc, char **argv)
 		return cmd_help(argc - optind, argv + optind);
 	command = find_command(argv[optind]);
 	if (!command)
-		return usage_error(NULL, "unknown command '%s'", argv[optind]);
+		return unknown_command(argv[optind]);
 	first = optind;
 	argv[first] = (char *)PROGRAM_NAME; /* getopt's messages, as above */
 	optind = 0; /* restart getopt for the command's own options */

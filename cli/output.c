@@ -381,25 +381,26 @@ static void json_set_null(struct output *out, const char *key)
 	json_add(out, key, NULL); /* json-c's null */
 }
 
-static void json_set_int64(struct output *out, const char *key, int64_t number)
-{
-	if (json_is_flat(out)) {
-		line_append_key(out, key);
-		line_append_i64(out, number);
-		return;
-	}
-	json_add_made(out, key, json_object_new_int64(number));
-}
+/* A number of either signedness: print_u64()'s and print_i64()'s one path. */
+struct number {
+	bool is_signed;
+	uint64_t u;
+	int64_t i;
+};
 
-static void json_set_uint64(struct output *out, const char *key,
-			    uint64_t number)
+static void json_set_number(struct output *out, const char *key,
+			    struct number number)
 {
 	if (json_is_flat(out)) {
 		line_append_key(out, key);
-		line_append_u64(out, number);
+		if (number.is_signed)
+			line_append_i64(out, number.i);
+		else
+			line_append_u64(out, number.u);
 		return;
 	}
-	json_add_made(out, key, json_object_new_uint64(number));
+	json_add_made(out, key, number.is_signed ? json_object_new_int64(number.i) :
+						    json_object_new_uint64(number.u));
 }
 
 static void json_set_bool(struct output *out, const char *key, bool flag)
@@ -441,22 +442,30 @@ void print_string(struct output *out, enum print_where where, const char *key,
 	}
 }
 
+static void print_number(struct output *out, enum print_where where,
+			 const char *key, const char *text_fmt, struct number number)
+{
+	if (wants_text(out, where) && text_fmt) {
+		if (number.is_signed)
+			text_printf(out, text_fmt, number.i);
+		else
+			text_printf(out, text_fmt, number.u);
+	}
+	if (wants_json(out, where))
+		json_set_number(out, key, number);
+}
+
 void print_u64(struct output *out, enum print_where where, const char *key,
 	       const char *text_fmt, uint64_t value)
 {
-	if (wants_text(out, where) && text_fmt)
-		text_printf(out, text_fmt, value);
-	if (wants_json(out, where))
-		json_set_uint64(out, key, value);
+	print_number(out, where, key, text_fmt, (struct number){ .u = value });
 }
 
 void print_i64(struct output *out, enum print_where where, const char *key,
 	       const char *text_fmt, int64_t value)
 {
-	if (wants_text(out, where) && text_fmt)
-		text_printf(out, text_fmt, value);
-	if (wants_json(out, where))
-		json_set_int64(out, key, value);
+	print_number(out, where, key, text_fmt,
+		     (struct number){ .is_signed = true, .i = value });
 }
 
 void print_bool(struct output *out, enum print_where where, const char *key,

@@ -110,6 +110,68 @@ void print_export_json(struct output *out, const struct bino_audit_target *exp)
 	output_close(out);
 }
 
+/*
+ * Whether entry @other is a client of the export applied to @exp: the same
+ * path in the same file, with the options the audit tells apart (crossmnt,
+ * nohide) as applied; clients that differ there are audited apart.
+ */
+static bool same_export(const struct bino_export *other,
+			const struct bino_audit_target *exp)
+{
+	const struct bino_export *source = bino_audit_target_export(exp);
+	const int view = BINO_EXPORT_CROSSMNT | BINO_EXPORT_NOHIDE;
+
+	return strcmp(bino_export_path(other), bino_export_path(source)) == 0 &&
+	       strcmp(bino_export_file(other), bino_export_file(source)) == 0 &&
+	       (bino_export_flags(other) & view) ==
+		       (bino_audit_target_flags(exp) & view);
+}
+
+void print_export_clients(struct output *out, const struct bino_exports *exports,
+			  const struct bino_audit_target *exp)
+{
+	const struct bino_export *source = bino_audit_target_export(exp);
+	size_t i, n = exports ? bino_exports_count(exports) : 0;
+
+	if (!source)
+		return;
+	output_open_array(out, "clients");
+	for (i = 0; i < n; i++) {
+		const struct bino_export *other = bino_exports_get(exports, i);
+
+		if (!same_export(other, exp))
+			continue;
+		output_open_object(out, NULL);
+		print_string(out, PRINT_ANY, "client", " %s",
+			     bino_export_client(other));
+		print_string(out, PRINT_ANY, "options", "(%s)",
+			     bino_export_options(other));
+		output_close(out);
+	}
+	output_close(out);
+}
+
+void write_export_clients(FILE *f, const struct bino_exports *exports,
+			  const struct bino_audit_target *exp)
+{
+	const struct bino_export *source = bino_audit_target_export(exp);
+	size_t i, n = exports ? bino_exports_count(exports) : 0;
+	const char *sep = "";
+
+	if (!source)
+		return;
+	for (i = 0; i < n; i++) {
+		const struct bino_export *other = bino_exports_get(exports, i);
+
+		if (!same_export(other, exp))
+			continue;
+		fprintf(f, "%s%s", sep, bino_export_client(other));
+		sep = ", ";
+	}
+	if (!*sep)
+		fputs(bino_export_client(source), f);
+}
+
 /* One error or warning: an object in JSON, a line (and a hint) in text. */
 static void print_exports_problem(struct output *out, const char *kind,
 				  const struct bino_syntax_error *problem,

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "btrfsino.h"
 #include "output.h"
@@ -38,6 +39,22 @@ void print_mount_text(struct output *out, const struct bino_mount *mount);
  * client, options}, or null.
  */
 void print_export_json(struct output *out, const struct bino_audit_target *exp);
+
+/*
+ * Every client the table @exports gives the export applied to @exp (the
+ * entries of its path in its file, in order: "10.0.0.0/24(rw) backup(ro)"
+ * is two): a "clients" array of {client, options} in JSON, and in text
+ * " CLIENT(OPTIONS)" each.  Nothing when @exp is not exported.
+ */
+void print_export_clients(struct output *out, const struct bino_exports *exports,
+			  const struct bino_audit_target *exp);
+
+/*
+ * The clients of print_export_clients() into @f as "CLIENT, CLIENT" (the
+ * applied one alone when @exports is NULL).
+ */
+void write_export_clients(FILE *f, const struct bino_exports *exports,
+			  const struct bino_audit_target *exp);
 
 /*
  * Why @exp could not be audited, for after its bino_strerror(): the errno's

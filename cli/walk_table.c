@@ -11,11 +11,11 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/sysmacros.h>
 
 #include <libsmartcols.h>
 
+#include "columns.h"
 #include "escape.h"
 
 #define WALK_TABLE_CHUNK 256
@@ -68,10 +68,10 @@ static const struct {
 	[WCOL_MTIME] = { "MTIME", 0, SCOLS_FL_RIGHT, true,
 			 "modification time, seconds since the epoch" },
 	[WCOL_MNT_ID] = { "MNT_ID", 0, SCOLS_FL_RIGHT, true, "mount ID" },
-	[WCOL_PATH] = { "PATH", 0, SCOLS_FL_NOEXTREMES, false, "the path" },
+	[WCOL_PATH] = { "PATH", 0.5, SCOLS_FL_NOEXTREMES, false, "the path" },
 };
 
-static const enum walk_column walk_default[] = {
+static const int walk_default[] = {
 	WCOL_DEV, WCOL_SUBVOLID, WCOL_INO, WCOL_PATH,
 };
 
@@ -82,27 +82,26 @@ struct walk_table {
 	bool printed; /* a chunk went out: no more headings */
 };
 
+static const char *walk_column_name(int col)
+{
+	return walk_columns[col].name;
+}
+
 int walk_table_parse_columns(const char *list, struct walk_table_options *opts)
 {
-	const char *p = list;
-	int col;
+	struct column_list cl = {
+		.command = "walk",
+		.name_of = walk_column_name,
+		.n_names = WCOL_NR,
+		.defaults = walk_default,
+		.n_defaults = sizeof(walk_default) / sizeof(walk_default[0]),
+		.cols = opts->cols,
+		.max = WALK_TABLE_MAX_COLUMNS,
+	};
+	int ret = column_list_parse(list, &cl);
 
-	opts->n_cols = 0;
-	for (;;) {
-		size_t len = strcspn(p, ",");
-
-		for (col = 0; col < WCOL_NR; col++) {
-			if (strlen(walk_columns[col].name) == len &&
-			    strncasecmp(walk_columns[col].name, p, len) == 0)
-				break;
-		}
-		if (col == WCOL_NR || opts->n_cols == WALK_TABLE_MAX_COLUMNS)
-			return -1;
-		opts->cols[opts->n_cols++] = col;
-		if (!p[len])
-			return 0;
-		p += len + 1;
-	}
+	opts->n_cols = cl.n_cols;
+	return ret;
 }
 
 bool walk_table_needs_stat(const struct walk_table_options *opts)

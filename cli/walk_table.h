@@ -24,8 +24,9 @@ struct walk_table_options {
 };
 
 /*
- * Parse -o's comma-separated column names (case-insensitive).  Returns 0,
- * or -1 if a name is unknown, repeated past the limit, or the list empty.
+ * Parse -o's comma-separated column names (case-insensitive; "+A,B" adds
+ * to the defaults).  Returns 0, or the exit status of the usage error it
+ * said (columns.h).
  */
 int walk_table_parse_columns(const char *list, struct walk_table_options *opts);
 

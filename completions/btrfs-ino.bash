@@ -2,6 +2,22 @@
 # bash completion for btrfs-ino(1): commands, their options, and paths.
 # shellcheck shell=bash
 
+# _btrfs_ino_columns NAMES...: -o's comma list (findmnt's "+A,B" too): the
+# last name completed, the ones before it kept.
+_btrfs_ino_columns()
+{
+	local done='' word=$cur
+	if [[ $word == *,* ]]; then
+		done=${word%,*},
+		word=${word##*,}
+	elif [[ $word == +* ]]; then
+		done=+
+		word=${word#+}
+	fi
+	mapfile -t COMPREPLY < <(compgen -P "$done" -W "$*" -- "$word")
+	compopt -o nospace 2>/dev/null
+}
+
 _btrfs_ino()
 {
 	local cur prev words cword
@@ -12,6 +28,15 @@ _btrfs_ino()
 		prev=${COMP_WORDS[COMP_CWORD - 1]}
 		words=("${COMP_WORDS[@]}")
 		cword=$COMP_CWORD
+	fi
+	# --color=WHEN, whether or not "=" split the word.
+	if [[ $cur == --color=* ]]; then
+		mapfile -t COMPREPLY < <(compgen -P --color= -W 'auto always never' -- "${cur#--color=}")
+		return
+	fi
+	if [[ $prev == = && ${words[cword - 2]} == --color ]]; then
+		mapfile -t COMPREPLY < <(compgen -W 'auto always never' -- "$cur")
+		return
 	fi
 
 	local commands='walk audit suggest mount exec help'
@@ -48,8 +73,8 @@ _btrfs_ino()
 			return
 			;;
 		-o | --output)
-			mapfile -t COMPREPLY < <(compgen -W 'DEV ST_DEV SUBVOLID INO TYPE DEPTH
-				SOURCE FSTYPE MODE NLINK UID GID SIZE MTIME MNT_ID PATH' -- "$cur")
+			_btrfs_ino_columns DEV ST_DEV SUBVOLID INO TYPE DEPTH SOURCE FSTYPE \
+				MODE NLINK UID GID SIZE MTIME MNT_ID PATH
 			return
 			;;
 		esac
@@ -85,8 +110,8 @@ _btrfs_ino()
 			return
 			;;
 		-o | --output)
-			mapfile -t COMPREPLY < <(compgen -W 'NAME TYPE ID PARENT OF LOOP HARDLINK
-				PLAIN CLIENT-FS EXPORT DETAILS' -- "$cur")
+			_btrfs_ino_columns NAME TYPE ID PARENT OF LOOP HARDLINK PLAIN \
+				CLIENT-FS EXPORT DETAILS
 			return
 			;;
 		esac
@@ -95,7 +120,7 @@ _btrfs_ino()
 				-r --raw -P --pairs -n --noheadings -v --verbose --color --suggest --ascii --full-tree
 				--server --client-dir -q --quiet -h --help'
 		else
-			opts='--exports --mountinfo --format --json --diff --fstab --output-dir --server
+			opts='--exports --mountinfo --format -J --json --diff --fstab --output-dir --server
 				--client-dir -q --quiet -h --help'
 		fi
 		;;
@@ -111,7 +136,7 @@ _btrfs_ino()
 			return
 			;;
 		esac
-		opts='-n --dry-run --exports --max-user-mounts -q --quiet -h --help'
+		opts='-f --dry-run --exports --max-user-mounts -q --quiet -h --help'
 		;;
 	exec)
 		# Before COMMAND: its options or a command; after: COMMAND's arguments.

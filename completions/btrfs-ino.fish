@@ -14,11 +14,21 @@ complete -c btrfs-ino -n "not __fish_seen_subcommand_from $commands" -a exec -d 
 complete -c btrfs-ino -n "not __fish_seen_subcommand_from $commands" -a help -d 'Describe a command'
 complete -c btrfs-ino -n '__fish_seen_subcommand_from help' -a 'walk audit suggest mount exec'
 
+# __btrfs_ino_columns NAME...: -o's comma list ("A,B", findmnt's "+A,B"):
+# the names so far, then each name.
+function __btrfs_ino_columns
+    set -l token (commandline -ct)
+    set -l done (string match -r '^.*[,+]' -- $token)
+    for name in $argv
+        printf '%s%s\n' "$done" $name
+    end
+end
+
 # walk [OPTION]... PATH...
 set -l walk '__fish_seen_subcommand_from walk'
 complete -c btrfs-ino -n $walk -F
 complete -c btrfs-ino -n $walk -s J -l json -d 'JSON Lines: one object per entry, loop or error'
-complete -c btrfs-ino -n $walk -s o -l output -x -a 'DEV ST_DEV SUBVOLID INO TYPE DEPTH SOURCE FSTYPE MODE NLINK UID GID SIZE MTIME MNT_ID PATH' -d 'A table of these columns'
+complete -c btrfs-ino -n $walk -s o -l output -x -a '(__btrfs_ino_columns DEV ST_DEV SUBVOLID INO TYPE DEPTH SOURCE FSTYPE MODE NLINK UID GID SIZE MTIME MNT_ID PATH)' -d 'A table of these columns'
 complete -c btrfs-ino -n $walk -s l -l list -d 'A table with aligned columns'
 complete -c btrfs-ino -n $walk -s r -l raw -d 'A raw table'
 complete -c btrfs-ino -n $walk -l pairs -d 'A table of NAME="value" pairs'
@@ -50,13 +60,14 @@ complete -c btrfs-ino -n $audit -l nfsv4 -d 'Model NFSv4 clients'
 complete -c btrfs-ino -n $audit -s J -l json -d 'One JSON document'
 complete -c btrfs-ino -n $audit -l format -x -a 'text prometheus' -d 'Text or node_exporter metrics'
 complete -c btrfs-ino -n $audit -l output-file -r -F -d 'Write the output to this file, whole, never through a link'
-complete -c btrfs-ino -n $audit -s o -l output -x -a 'NAME TYPE ID PARENT OF LOOP HARDLINK PLAIN CLIENT-FS EXPORT DETAILS' -d 'The table columns'
+complete -c btrfs-ino -n $audit -s o -l output -x -a '(__btrfs_ino_columns NAME TYPE ID PARENT OF LOOP HARDLINK PLAIN CLIENT-FS EXPORT DETAILS)' -d 'The table columns'
 complete -c btrfs-ino -n $audit -s l -l list -d 'The table as a list, not a tree'
 complete -c btrfs-ino -n $audit -s r -l raw -d 'The table only, raw'
 complete -c btrfs-ino -n $audit -s P -l pairs -d 'The table only, as NAME="value" pairs'
 complete -c btrfs-ino -n $audit -s n -l noheadings -d 'No column headings'
 complete -c btrfs-ino -n $audit -s v -l verbose -d 'The details and example paths of each path'
 complete -c btrfs-ino -n $audit -l color -d 'Colour the output (--color=auto, always or never)'
+complete -c btrfs-ino -n "$audit; and string match -q -- '--color=*' (commandline -ct)" -a '--color=auto --color=always --color=never' -d 'When to colour'
 complete -c btrfs-ino -n $audit -l suggest -d 'Append what suggest prints for each unsafe export'
 complete -c btrfs-ino -n $audit -l ascii -d 'Draw the tree with ASCII characters'
 complete -c btrfs-ino -n $audit -l full-tree -d 'List every snapshot in the tree'
@@ -71,7 +82,7 @@ complete -c btrfs-ino -n $suggest -F
 complete -c btrfs-ino -n $suggest -l exports -r -F -d 'Use this exports(5) file'
 complete -c btrfs-ino -n $suggest -l mountinfo -r -F -d 'The server mount table (mountinfo format)'
 complete -c btrfs-ino -n $suggest -l format -x -a 'server-fstab mount-units exports exports-nohide client-fstab autofs snapshot-hook' -d 'Print only one block'
-complete -c btrfs-ino -n $suggest -l json -d 'One JSON document with every block'
+complete -c btrfs-ino -n $suggest -s J -l json -d 'One JSON document with every block'
 complete -c btrfs-ino -n $suggest -l diff -d 'Unified diffs of the exports files and the server fstab'
 complete -c btrfs-ino -n $suggest -l fstab -r -F -d 'With --diff: the server fstab to diff'
 complete -c btrfs-ino -n $suggest -l output-dir -x -a '(__fish_complete_directories)' -d 'Write the mount units into this directory'
@@ -83,7 +94,7 @@ complete -c btrfs-ino -n $suggest -s h -l help -d 'Show help and exit'
 # mount [OPTION]... [PATH]...
 set -l mount '__fish_seen_subcommand_from mount'
 complete -c btrfs-ino -n $mount -F
-complete -c btrfs-ino -n $mount -s n -l dry-run -d 'Print what would be done; change nothing'
+complete -c btrfs-ino -n $mount -s f -l dry-run -d 'Print what would be done; change nothing'
 complete -c btrfs-ino -n $mount -l exports -r -F -d 'Use this exports(5) file'
 complete -c btrfs-ino -n $mount -l max-user-mounts -x -d 'Mount at most N subvolumes of each owner other than root'
 complete -c btrfs-ino -n $mount -s q -l quiet -d 'No progress on stderr'

@@ -29,5 +29,5 @@ grep -qF "exports error: $exports:2:$((${#dir} + 7)): unknown keyword \"no_subtr
 	fail "text report does not name the error: $(cat "$OUT")"
 grep -qF "exports warning: $exports:1:$((${#dir} + 2)): no options for client \"out\"" "$OUT" ||
 	fail "text report does not name the warning: $(cat "$OUT")"
-expect_eq "tree rows, one per client" "export to out
-export to *" "$(grep -o 'export to [^,]*' "$OUT")"
+expect_eq "tree rows, one per client" "exported to out
+exported to *" "$(grep -o 'exported to [^,]*' "$OUT")"

@@ -24,9 +24,9 @@ failures=0
 for command in $(help_commands); do
 	grep -qE "'$command:" "$script" || { echo "command $command not described" >&2; failures=$((failures + 1)); }
 done
-# Each option appears in an _arguments spec: '--opt[', '-o[', {-o,--opt}.
+# Each option appears in an _arguments spec: '--opt[', '--opt=-[', '-o[', {-o,--opt}.
 for opt in $(help_options) $(help_options walk) $(help_options audit); do
-	grep -qE -- "(['{,)])$opt([[,}]|')" "$script" ||
+	grep -qE -- "(['{,)])$opt(=?-?[[,}]|')" "$script" ||
 		{ echo "option $opt not offered" >&2; failures=$((failures + 1)); }
 done
 ((failures == 0)) || install_fail "$failures omission(s) in $script"

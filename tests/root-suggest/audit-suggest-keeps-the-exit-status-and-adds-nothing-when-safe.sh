@@ -17,10 +17,10 @@ audit_rc() {
 
 check_eq "audit, classic" 1 "$(audit_rc plain-audit --exports "$EXPORTS" "$FEX")"
 check_eq "audit --suggest, classic" 1 "$(audit_rc with-suggest --suggest --exports "$EXPORTS" "$FEX")"
-lines=$(wc -l <"$OUT/plain-audit")
-# The report's last line is blank; the suggestion follows it.
-head -n "$((lines - 1))" "$OUT/plain-audit" >"$OUT/report"
-head -n "$((lines - 1))" "$OUT/with-suggest" >"$OUT/report-before-suggestion"
+# The report ends with the next command (its "next:" line and any
+# continuation), which --suggest replaces; the suggestion follows it.
+sed '/^next: /,$d' "$OUT/plain-audit" >"$OUT/report"
+head -n "$(wc -l <"$OUT/report")" "$OUT/with-suggest" >"$OUT/report-before-suggestion"
 check_files_eq "report before the suggestion" "$OUT/report" "$OUT/report-before-suggestion"
 
 safe=$WORK/safe

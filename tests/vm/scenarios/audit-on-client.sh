@@ -114,6 +114,12 @@ for v in "${versions[@]}"; do
 		grep -q 'if the server mounts and exports them' "/tmp/audit-$tag.txt"
 	check "vers=$v plain: ... and names btrfs-ino exec" \
 		grep -q 'btrfs-ino exec -- COMMAND' "/tmp/audit-$tag.txt"
+	# What the client can know: the server's export it mounts, and nothing
+	# about the btrfs ioctls a client cannot make.
+	check "vers=$v plain: the tree names the server's export this client mounts" \
+		grep -q 'NFS mount of 127\.0\.0\.1:/data/fex, ' "/tmp/audit-$tag.txt"
+	check "vers=$v plain: no row says 'not exported' or an ioctl error" \
+		test -z "$(grep -e 'not exported' -e 'Inappropriate ioctl' "/tmp/audit-$tag.txt")"
 	# The client lines it prints: the mount, then each subvolume, on its own path.
 	{
 		echo "127.0.0.1:/data/fex /mnt/v$v nfs _netdev,vers=$v 0 0"

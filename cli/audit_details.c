@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The details of each audited path, for audit --verbose and audit --json
+ * from the same calls (output.h): its export line, subvolumes, server
+ * mounts, collisions with example paths, devices and verdict.  cmd_audit.c
+ * holds the options and the run; this file only formats.
+ */
+#include "audit_details.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "audit_client.h"
+#include "diag.h"
+#include "report.h"
+#include "suggestion.h"
+
+static void print_export_source(struct output *out,
+				const struct bino_exports *exports,
+				const struct bino_audit_target *export)
+{
+	const struct bino_export *source = bino_audit_target_export(export);
+	int flags = bino_audit_target_flags(export);
+
+	print_export_json(out, export);
+	if (source) {
+		if (bino_audit_target_covered(export))
+			print_text_path(out, NULL, "  covered by the export of %s to",
+					bino_export_path(source));
+		else
+			print_string(out, PRINT_TEXT, NULL, "%s", "  exported to");
+		print_export_clients(out, exports, export);
+		print_text_path(out, NULL, " in %s", bino_export_file(source));
+		print_u64(out, PRINT_TEXT, NULL, ":%" PRIu64 "\n",
+			  bino_export_line(source));
+	} else {
+		if (!bino_audit_target_error(export) &&
+		    !bino_audit_target_client_view(export))
+			print_string(out, PRINT_TEXT, NULL, "%s\n",
+				     "  not exported: audited as if exported with default options");
+	}
+	print_bool(out, PRINT_JSON, "crossmnt", NULL, flags & BINO_EXPORT_CROSSMNT);
+	print_bool(out, PRINT_JSON, "nohide", NULL, flags & BINO_EXPORT_NOHIDE);
+}
+
+static void print_subvols(struct output *out,
+			  const struct bino_audit_target *export)
+{
+	size_t i, j, n = bino_audit_target_subvol_count(export);
+	bool client = bino_audit_target_client_view(export);
+
+	if (n)
+		print_string(out, PRINT_TEXT, NULL, "%s\n", "  subvolumes:");
+	output_open_array(out, "subvolumes");
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_subvol *subvol =
+			bino_audit_target_subvol(export, i);
+		int info_errno = bino_audit_subvol_info_errno(subvol);
+		uint64_t of = bino_audit_subvol_snapshot_of(subvol);
+
+		output_open_object(out, NULL);
+		print_u64(out, PRINT_ANY, "id", "    %" PRIu64,
+			  bino_audit_subvol_id(subvol));
+		print_text_path(out, "path", " %s",
+				bino_audit_subvol_path(subvol));
+		if (!bino_audit_subvol_path(subvol))
+			print_string(out, PRINT_TEXT, NULL, " %s",
+				     "(holds the audited path)");
+		print_text_path(out, "fs_path", " [%s]",
+				bino_audit_subvol_fs_path(subvol));
+		if (info_errno) {
+			/* A client cannot ask the server's btrfs: JSON only. */
+			print_string(out, client ? PRINT_JSON : PRINT_ANY, "info_error",
+				     " (details unknown: %s)",
+				     strerror(info_errno));
+			/* Known from the walk, where it was met. */
+			if (bino_audit_subvol_parent_id(subvol))
+				print_u64(out, PRINT_ANY, "parent_id",
+					  " parent %" PRIu64,
+					  bino_audit_subvol_parent_id(subvol));
+		} else {
+			print_u64(out, PRINT_ANY, "parent_id", " parent %" PRIu64,
+				  bino_audit_subvol_parent_id(subvol));
+			print_bool(out, PRINT_JSON, "read_only", NULL,
+				   bino_audit_subvol_read_only(subvol));
+			if (bino_audit_subvol_read_only(subvol))
+				print_string(out, PRINT_TEXT, NULL, "%s",
+					     " read-only");
+			print_uuid(out, "uuid", bino_audit_subvol_uuid(subvol));
+			print_uuid(out, "parent_uuid",
+				   bino_audit_subvol_parent_uuid(subvol));
+		}
+		if (of)
+			print_u64(out, PRINT_ANY, "snapshot_of",
+				  " snapshot of %" PRIu64, of);
+		else if (!info_errno && bino_audit_subvol_parent_uuid(subvol))
+			print_string(out, PRINT_ANY, "snapshot_of",
+				     " snapshot of %s", NULL);
+		else
+			print_string(out, PRINT_JSON, "snapshot_of", NULL, NULL);
+		print_u64(out, PRINT_ANY, "client_fs", " client fs %" PRIu64,
+			  bino_audit_subvol_client_fs(subvol));
+		audit_client_subvol(out, export, subvol);
+		output_open_array(out, "server_mounts");
+		for (j = 0; j < bino_audit_subvol_mount_count(subvol); j++) {
+			const struct bino_mount *mount =
+				bino_audit_subvol_mount(subvol, j);
+
+			print_mount(out, NULL, mount);
+			print_string(out, PRINT_TEXT, NULL, "%s",
+				     j ? ", " : "; mounted: ");
+			print_mount_text(out, mount);
+		}
+		output_close(out);
+		output_close(out);
+		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
+	}
+	output_close(out);
+}
+
+static void print_submounts(struct output *out,
+			    const struct bino_audit_target *export)
+{
+	size_t i, n = bino_audit_target_submount_count(export);
+
+	if (n)
+		print_string(out, PRINT_TEXT, NULL, "%s\n",
+			     "  server mounts below:");
+	output_open_array(out, "submounts");
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_submount *submount =
+			bino_audit_target_submount(export, i);
+		const struct bino_mount *mount = bino_audit_submount_mount(submount);
+		enum bino_submount_view view = bino_audit_submount_view(submount);
+
+		output_open_object(out, NULL);
+		print_mount(out, "mount", mount);
+		print_string(out, PRINT_TEXT, NULL, "%s", "    ");
+		print_mount_text(out, mount);
+		print_string(out, PRINT_ANY, "view", ": %s",
+			     bino_submount_view_name(view));
+		print_u64(out, PRINT_ANY, "client_fs", ", client fs %" PRIu64 "\n",
+			  bino_audit_submount_client_fs(submount));
+		output_close(out);
+	}
+	output_close(out);
+}
+
+static void print_collisions(struct output *out,
+			     const struct bino_audit_target *export)
+{
+	size_t i, j, n;
+	int c;
+
+	output_open_object(out, "collisions");
+	print_string(out, PRINT_TEXT, NULL, "%s", "  collisions:");
+	for (c = 0; c < BINO_COLLISION_NR; c++) {
+		char fmt[32];
+
+		snprintf(fmt, sizeof(fmt), " %s %%" PRIu64 "%s",
+			 bino_collision_name(c), c + 1 < BINO_COLLISION_NR ? "," : "\n");
+		print_u64(out, PRINT_ANY, bino_collision_name(c), fmt,
+			  bino_audit_target_collisions(export, c));
+	}
+	output_close(out);
+
+	output_open_object(out, "examples");
+	for (c = 0; c < BINO_COLLISION_NR; c++) {
+		output_open_array(out, bino_collision_name(c));
+		n = bino_audit_target_example_count(export, c);
+		for (i = 0; i < n; i++) {
+			const struct bino_audit_example *example =
+				bino_audit_target_example(export, c, i);
+			struct bino_key a = bino_audit_example_key(example, 0);
+			struct bino_key b = bino_audit_example_key(example, 1);
+
+			output_open_object(out, NULL);
+			print_string(out, PRINT_TEXT, NULL, "    %s",
+				     bino_collision_name(c));
+			print_u64(out, PRINT_ANY, "client_fs",
+				  " (client fs %" PRIu64,
+				  bino_audit_example_client_fs(example));
+			print_u64(out, PRINT_ANY, "ino", ", ino %" PRIu64 "):\n",
+				  b.ino);
+			for (j = 0; j < 2; j++) {
+				const struct bino_key *id = j ? &b : &a;
+
+				output_open_object(out, j ? "b" : "a");
+				print_text_path(out, "path", "      %s",
+						bino_audit_example_path(example,
+									(int)j));
+				print_dev(out, PRINT_JSON, "dev", NULL, id->dev);
+				print_u64(out, PRINT_ANY, "subvolid",
+					  "  (subvolume %" PRIu64 ")\n",
+					  id->subvolid);
+				print_u64(out, PRINT_JSON, "ino", NULL, id->ino);
+				output_close(out);
+			}
+			output_close(out);
+		}
+		output_close(out);
+	}
+	output_close(out);
+
+	n = bino_audit_target_pair_count(export);
+	if (n)
+		print_string(out, PRINT_TEXT, NULL, "%s\n",
+			     "  colliding subvolume pairs:");
+	output_open_array(out, "subvolume_pairs");
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_pair *pair = bino_audit_target_pair(export, i);
+
+		output_open_object(out, NULL);
+		print_u64(out, PRINT_ANY, "a", "    %" PRIu64,
+			  bino_audit_pair_subvolid(pair, 0));
+		print_u64(out, PRINT_ANY, "b", " and %" PRIu64 ":",
+			  bino_audit_pair_subvolid(pair, 1));
+		for (c = 0; c < BINO_COLLISION_NR; c++) {
+			char fmt[32];
+
+			snprintf(fmt, sizeof(fmt), " %s %%" PRIu64,
+				 bino_collision_name(c));
+			print_u64(out, PRINT_ANY, bino_collision_name(c), fmt,
+				  bino_audit_pair_collisions(pair, c));
+		}
+		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
+		output_close(out);
+	}
+	output_close(out);
+}
+
+static void print_verdict(struct output *out,
+			  const struct bino_audit_target *export)
+{
+	const char *const *tool;
+	bool safe = true;
+	int c;
+
+	for (c = 0; c < BINO_COLLISION_NR; c++)
+		safe = safe && bino_audit_target_collisions(export, c) == 0;
+	output_open_object(out, "verdict");
+	print_bool(out, PRINT_JSON, "safe", NULL, safe);
+	print_string(out, PRINT_TEXT, NULL, "  verdict: %s",
+		     safe ? "safe" : audit_client_unsafe_word(export));
+	output_open_object(out, "breaks");
+	for (c = 0; c < BINO_COLLISION_NR; c++) {
+		if (bino_audit_target_collisions(export, c) == 0)
+			continue;
+		output_open_array(out, bino_collision_name(c));
+		print_string(out, PRINT_TEXT, NULL, "; %s breaks",
+			     bino_collision_name(c));
+		for (tool = bino_collision_tools(c); *tool; tool++) {
+			print_string(out, PRINT_JSON, NULL, NULL, *tool);
+			print_string(out, PRINT_TEXT, NULL,
+				     tool == bino_collision_tools(c) ? " %s" : ", %s",
+				     *tool);
+		}
+		output_close(out);
+	}
+	output_close(out);
+	output_close(out);
+	print_string(out, PRINT_TEXT, NULL, "%s", "\n");
+}
+
+static void print_devices(struct output *out,
+			  const struct bino_audit_target *export,
+			  uint64_t *anomalies)
+{
+	size_t i, n = bino_audit_target_device_count(export);
+
+	if (n)
+		print_string(out, PRINT_TEXT, NULL, "%s\n", "  devices:");
+	output_open_array(out, "devices");
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_device *device =
+			bino_audit_target_device(export, i);
+		enum bino_device_kind kind = bino_audit_device_kind(device);
+		const struct bino_mount *mount = bino_audit_device_mount(device);
+
+		if (kind == BINO_DEVICE_ANOMALY)
+			(*anomalies)++;
+		output_open_object(out, NULL);
+		print_dev(out, PRINT_ANY, "dev", "    %s",
+			  bino_audit_device_dev(device));
+		print_bool(out, PRINT_JSON, "listed", NULL,
+			   kind == BINO_DEVICE_LISTED);
+		print_string(out, PRINT_ANY, "kind", " %s",
+			     bino_device_kind_name(kind));
+		print_u64(out, PRINT_ANY, "entries", " (%" PRIu64 " entries)",
+			  bino_audit_device_entries(device));
+		print_u64(out, PRINT_ANY, "subvolid", " subvolume %" PRIu64,
+			  bino_audit_device_subvolid(device));
+		print_text_path(out, "first_path", " first at %s",
+				bino_audit_device_path(device));
+		print_mount(out, "mount", mount);
+		if (mount && kind != BINO_DEVICE_LISTED) {
+			print_string(out, PRINT_TEXT, NULL, "%s", ", via ");
+			print_mount_text(out, mount);
+		}
+		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
+		output_close(out);
+	}
+	output_close(out);
+}
+
+void audit_details_suggestion(struct output *out,
+			     const struct suggest_config *config,
+			     const struct bino_audit_target *export)
+{
+	bool needed;
+
+	if (output_format(out) == OUTPUT_JSON) {
+		if (bino_audit_target_error(export))
+			print_string(out, PRINT_JSON, "suggestion", NULL, NULL);
+		else
+			suggestion_json(out, "suggestion", config, export);
+		return;
+	}
+	if (bino_audit_target_error(export) || !audit_export_unsafe(export))
+		return;
+	print_string(out, PRINT_TEXT, NULL, "%s", "\n");
+	fflush(stdout);
+	suggestion_write(config, export, SUGGEST_ALL, stdout, &needed);
+}
+
+void audit_details_export(struct output *out, const struct bino_exports *exports,
+			 const struct bino_audit_target *export,
+			 const struct suggest_config *suggest)
+{
+	enum bino_error err = bino_audit_target_error(export);
+	uint64_t anomalies = 0;
+
+	output_open_object(out, NULL);
+	print_text_path(out, "path", "%s\n", bino_audit_target_path(export));
+	print_export_source(out, exports, export);
+	audit_client_view(out, export);
+	print_bool(out, PRINT_JSON, "absent", NULL, audit_export_absent(export));
+	if (err) {
+		const char *reason = audit_export_reason(export);
+
+		output_open_object(out, "error");
+		print_string(out, PRINT_JSON, "step", NULL, error_step(err));
+		print_i64(out, PRINT_JSON, "errno", NULL,
+			  bino_audit_target_errno(export));
+		print_string(out, PRINT_JSON, "message", NULL, reason);
+		output_close(out);
+		print_string(out, PRINT_TEXT, NULL, "%s\n",
+			     audit_export_absent(export) ?
+				     "  not audited: absent on this machine" :
+				     "  not audited (see the error above)");
+		audit_client_cannot_tell(out, export);
+		if (suggest)
+			audit_details_suggestion(out, suggest, export);
+		output_close(out);
+		return;
+	}
+	print_string(out, PRINT_JSON, "error", NULL, NULL);
+	/* The server table's, as suggest says it: the same offline too. */
+	print_mount(out, "filesystem", bino_audit_target_mount(export));
+	if (bino_audit_target_mount(export)) {
+		print_string(out, PRINT_TEXT, NULL, "%s", "  filesystem: ");
+		print_mount_text(out, bino_audit_target_mount(export));
+		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
+	}
+	print_u64(out, PRINT_ANY, "entries", "  entries: %" PRIu64,
+		  bino_audit_target_entries(export));
+	print_u64(out, PRINT_ANY, "unreadable", " (%" PRIu64 " unreadable)",
+		  bino_audit_target_unreadable(export));
+	print_u64(out, PRINT_ANY, "client_filesystems",
+		  ", client filesystems: %" PRIu64 "\n",
+		  bino_audit_target_client_fs_count(export));
+	print_subvols(out, export);
+	print_submounts(out, export);
+	print_collisions(out, export);
+	print_devices(out, export, &anomalies);
+	print_u64(out, PRINT_JSON, "device_anomalies", NULL, anomalies);
+	print_verdict(out, export);
+	audit_client_advice(out, export);
+	if (suggest)
+		audit_details_suggestion(out, suggest, export);
+	output_close(out);
+}
+

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* audit's per-path details: --verbose text and the JSON document, one renderer. */
+#ifndef BTRFS_INO_AUDIT_DETAILS_H
+#define BTRFS_INO_AUDIT_DETAILS_H
+
+#include "btrfsino.h"
+#include "output.h"
+#include "suggestion.h"
+
+/*
+ * One audited path: an object of the "exports" array in JSON, its detailed
+ * report in text.  @exports: the table audited (every client of the export
+ * is named); @suggest: with --suggest, else NULL.
+ */
+void audit_details_export(struct output *out, const struct bino_exports *exports,
+			  const struct bino_audit_target *export,
+			  const struct suggest_config *suggest);
+
+/*
+ * With --suggest: what suggest prints for the export, after its report
+ * (unsafe ones only, on stdout), or under "suggestion" in JSON (null if not
+ * audited).
+ */
+void audit_details_suggestion(struct output *out,
+			      const struct suggest_config *config,
+			      const struct bino_audit_target *export);
+
+#endif
