@@ -5,6 +5,7 @@
 # and every entry is still printed by them: a command added to the documents
 # without a test, or a test of a command they no longer print, fails here.
 set -euo pipefail
+# shellcheck source=tests/docs/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 status=0

@@ -5,6 +5,7 @@
 # the table gives.  The scenario is written here: the commands travel inside it
 # as quoted here-documents, so the VM runs exactly the documented text.
 set -euo pipefail
+# shellcheck source=tests/docs/lib.sh
 . "$(dirname "$0")/lib.sh"
 build=${1:?usage: run-in-vm.sh BUILD_DIR}
 

@@ -7,6 +7,7 @@
 # this test's own, where /usr and /etc are overlays whose changes are thrown
 # away, so the machine is left as it was.
 set -euo pipefail
+# shellcheck source=tests/docs/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 if [[ $(id -u) -ne 0 ]] || ! command -v unshare >/dev/null; then
