@@ -32,6 +32,7 @@ nfs_mount 3 /nfs/tsmsrvj/fex
 mkdir -p /backup /tmp/docs/build-demo/cli
 ln -s "$(command -v btrfs-ino)" /tmp/docs/build-demo/cli/btrfs-ino
 cd /tmp/docs
+echo '/data/fex *(rw,no_subtree_check)' >exports
 
 # run_documented STATUS: the command on stdin, run as the documents print it.
 run_documented() {
