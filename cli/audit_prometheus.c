@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "escape.h"
+#include "output.h"
 #include "report.h"
 
 #define METRIC_PREFIX "btrfs_ino_audit_"
@@ -56,7 +59,7 @@ enum path_metric {
 	METRIC_ANOMALIES,
 };
 
-static uint64_t path_value(const struct bino_audit_target *export,
+static uint64_t path_value(const struct bino_audit_target *target,
 			   enum path_metric metric)
 {
 	size_t i, n;
@@ -64,18 +67,18 @@ static uint64_t path_value(const struct bino_audit_target *export,
 
 	switch (metric) {
 	case METRIC_SAFE:
-		return !audit_export_unsafe(export);
+		return !audit_export_unsafe(target);
 	case METRIC_AUDITED:
 		return 1;
 	case METRIC_ENTRIES:
-		return bino_audit_target_entries(export);
+		return bino_audit_target_entries(target);
 	case METRIC_UNREADABLE:
-		return bino_audit_target_unreadable(export);
+		return bino_audit_target_unreadable(target);
 	case METRIC_ANOMALIES:
-		n = bino_audit_target_device_count(export);
+		n = bino_audit_target_device_count(target);
 		for (i = 0; i < n; i++)
 			anomalies += bino_audit_device_kind(bino_audit_target_device(
-					     export, i)) == BINO_DEVICE_ANOMALY;
+					     target, i)) == BINO_DEVICE_ANOMALY;
 		return anomalies;
 	}
 	return 0;
@@ -89,38 +92,165 @@ static void put_path_metric(FILE *stream, const struct bino_audit *audit,
 
 	put_header(stream, name, help);
 	for (i = 0; i < n; i++) {
-		const struct bino_audit_target *export = bino_audit_get(audit, i);
-		bool error = bino_audit_target_error(export) != BINO_OK;
+		const struct bino_audit_target *target = bino_audit_get(audit, i);
+		bool error = bino_audit_target_error(target) != BINO_OK;
 
 		/* A path not audited has no values but its audited 0. */
 		if (error && metric != METRIC_AUDITED)
 			continue;
 		fprintf(stream, METRIC_PREFIX "%s{path=\"", name);
-		put_label(stream, bino_audit_target_path(export));
+		put_label(stream, bino_audit_target_path(target));
 		fprintf(stream, "\"} %" PRIu64 "\n",
-			error ? 0 : path_value(export, metric));
+			error ? 0 : path_value(target, metric));
 	}
 }
 
-int prometheus_write(FILE *stream, const struct bino_exports *exports,
-		     const struct bino_audit *audit, double seconds)
+/*
+ * Whether each audited path is exported (or below an export), with the
+ * clients of its export line(s): the paths an alert is about, and that the
+ * audit looked at exactly those.
+ */
+static int put_exported(FILE *stream, const struct bino_exports *exports,
+			const struct bino_audit *audit)
 {
+	size_t i, n = bino_audit_count(audit), len;
+	char *clients;
+	FILE *f;
+
+	put_header(stream, "exported",
+		   "1 if the path is exported (or below an export), with its export's clients; 0 if not.");
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_target *target = bino_audit_get(audit, i);
+
+		f = open_memstream(&clients, &len);
+		if (!f)
+			return -1;
+		write_export_clients(f, exports, target);
+		if (fclose(f) != 0)
+			return -1;
+		fprintf(stream, METRIC_PREFIX "exported{path=\"");
+		put_label(stream, bino_audit_target_path(target));
+		fputs("\",clients=\"", stream);
+		put_label(stream, clients);
+		fprintf(stream, "\"} %d\n", bino_audit_target_export(target) != NULL);
+		free(clients);
+	}
+	return 0;
+}
+
+/* The drift kinds always given, so that an alert compares with 0, not absence. */
+static const char *const drift_kinds[] = {
+	"not_in_effect", "options_differ", "not_in_files", "fstab", "etab_error",
+};
+enum { N_DRIFT_KINDS = sizeof(drift_kinds) / sizeof(drift_kinds[0]) };
+
+/* @kind's slot in drift_kinds; exports drift of a kind not listed counts as its own. */
+static size_t drift_slot(const char *kind)
+{
+	size_t i;
+
+	for (i = 0; i < N_DRIFT_KINDS; i++)
+		if (strcmp(drift_kinds[i], kind) == 0)
+			return i;
+	return N_DRIFT_KINDS;
+}
+
+/*
+ * The drift the text report would print, counted by kind: the report is
+ * rendered as its JSON and counted there, so that the gauge and the text
+ * can never disagree on what is drift.  Returns the total (as
+ * print_drift()), or -1.
+ */
+static long count_drift(const struct drift_input *drift,
+			uint64_t counts[N_DRIFT_KINDS + 1])
+{
+	struct json_object *doc, *list;
+	struct output *out;
+	size_t i, len;
+	char *text;
+	long found;
+	FILE *f;
+
+	f = open_memstream(&text, &len);
+	if (!f)
+		return -1;
+	out = output_create(OUTPUT_JSON, f);
+	if (!out) {
+		fclose(f);
+		free(text);
+		return -1;
+	}
+	output_begin(out);
+	found = print_drift(out, drift);
+	if (output_end(out) != 0)
+		found = -1;
+	output_destroy(out);
+	if (fclose(f) != 0)
+		found = -1;
+	doc = found < 0 ? NULL : json_tokener_parse(text);
+	free(text);
+	if (!doc)
+		return -1;
+	if (json_object_object_get_ex(doc, "exports_drift", &list))
+		for (i = 0; i < json_object_array_length(list); i++) {
+			struct json_object *kind;
+
+			if (json_object_object_get_ex(json_object_array_get_idx(list, i),
+						      "kind", &kind))
+				counts[drift_slot(json_object_get_string(kind))]++;
+		}
+	if (json_object_object_get_ex(doc, "fstab_drift", &list))
+		counts[drift_slot("fstab")] += json_object_array_length(list);
+	if (drift->session->etab_state == ETAB_ERROR)
+		counts[drift_slot("etab_error")]++;
+	json_object_put(doc);
+	return found;
+}
+
+static int put_drift(FILE *stream, const struct drift_input *drift,
+		     long *found)
+{
+	uint64_t counts[N_DRIFT_KINDS + 1] = { 0 };
+	size_t i;
+
+	*found = count_drift(drift, counts);
+	if (*found < 0)
+		return -1;
+	put_header(stream, "drift",
+		   "Differences between what the server serves and its files, by kind (run exportfs -ra, fix fstab).");
+	for (i = 0; i < N_DRIFT_KINDS; i++)
+		fprintf(stream, METRIC_PREFIX "drift{kind=\"%s\"} %" PRIu64 "\n",
+			drift_kinds[i], counts[i]);
+	if (counts[N_DRIFT_KINDS])
+		fprintf(stream, METRIC_PREFIX "drift{kind=\"other\"} %" PRIu64 "\n",
+			counts[N_DRIFT_KINDS]);
+	return 0;
+}
+
+int prometheus_write(FILE *stream, const struct prometheus_run *run,
+		     long *drift_found)
+{
+	const struct bino_exports *exports = run->session->exports;
+	const struct bino_audit *audit = run->session->audit;
 	size_t i, n = bino_audit_count(audit);
 	int c;
+
+	if (put_exported(stream, exports, audit) != 0)
+		return -1;
 
 	put_header(stream, "collisions",
 		   "Entries of the path whose client (st_dev, st_ino) a distinct file shares, per class.");
 	for (i = 0; i < n; i++) {
-		const struct bino_audit_target *export = bino_audit_get(audit, i);
+		const struct bino_audit_target *target = bino_audit_get(audit, i);
 
-		if (bino_audit_target_error(export))
+		if (bino_audit_target_error(target))
 			continue;
 		for (c = 0; c < BINO_COLLISION_NR; c++) {
 			fprintf(stream, METRIC_PREFIX "collisions{path=\"");
-			put_label(stream, bino_audit_target_path(export));
+			put_label(stream, bino_audit_target_path(target));
 			fprintf(stream, "\",class=\"%s\"} %" PRIu64 "\n",
 				bino_collision_name(c),
-				bino_audit_target_collisions(export, c));
+				bino_audit_target_collisions(target, c));
 		}
 	}
 	put_path_metric(stream, audit, METRIC_SAFE, "safe",
@@ -133,12 +263,19 @@ int prometheus_write(FILE *stream, const struct bino_exports *exports,
 			"Entries below the path that could not be read.");
 	put_path_metric(stream, audit, METRIC_ANOMALIES, "device_anomalies",
 			"Devices met below the path that the mount table does not list.");
+	if (put_drift(stream, run->drift, drift_found) != 0)
+		return -1;
 	put_header(stream, "exports_errors",
 		   "Errors in the exports files: exportfs stops reading there.");
 	fprintf(stream, METRIC_PREFIX "exports_errors %zu\n",
-		bino_exports_error_count(exports));
+		bino_exports_error_count(run->session->files));
 	put_header(stream, "duration_seconds", "How long the audit took.");
-	fprintf(stream, METRIC_PREFIX "duration_seconds %.6f\n", seconds);
+	fprintf(stream, METRIC_PREFIX "duration_seconds %.6f\n", run->seconds);
+	/* Written only by a run that audited: the file keeps the last one's. */
+	put_header(stream, "last_success_timestamp_seconds",
+		   "When the last audit that could audit its paths ended (Unix time).");
+	fprintf(stream, METRIC_PREFIX "last_success_timestamp_seconds %lld\n",
+		(long long)run->finished);
 	if (fflush(stream) != 0 || ferror(stream)) {
 		if (!errno)
 			errno = EIO;

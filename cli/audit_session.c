@@ -161,11 +161,8 @@ static enum bino_error audit_session_add(const struct audit_request *request,
 
 	for (i = 0; !err && i < request->n_paths; i++)
 		err = bino_audit_add_path(audit, request->paths[i]);
-	if (!err && request->n_paths == 0) {
+	if (!err && request->n_paths == 0)
 		err = bino_audit_add_exports(audit);
-		if (!err && request->all_btrfs_mounts)
-			err = bino_audit_add_btrfs_mounts(audit);
-	}
 	return err;
 }
 
@@ -197,13 +194,16 @@ int audit_session_run(const struct audit_request *request,
 			strerror(errno));
 		goto out_release;
 	}
-	if (bino_audit_count(session->audit) == 0) {
+	if (bino_audit_count(session->audit) == 0 &&
+	    !(request->n_paths == 0 && request->no_exports_is_a_result)) {
 		if (request->nothing_to_do)
 			fprintf(stderr, "%s: %s\n", PROGRAM_NAME,
 				request->nothing_to_do);
 		audit_session_release(session);
 		return 1;
 	}
+	if (bino_audit_count(session->audit) == 0)
+		return 0; /* nothing exported, and that is the answer */
 	if (progress)
 		bino_audit_set_progress(session->audit, show_audit_progress, NULL);
 	err = bino_audit_run(session->audit);

@@ -29,8 +29,12 @@ struct audit_request {
 	const char *mountinfo_file; /* NULL: this process's own table */
 	int flags; /* enum bino_audit_flags */
 	bool quiet; /* no progress line, even on a terminal */
-	/* Without @paths: every exported path, and with this every btrfs mount. */
-	bool all_btrfs_mounts;
+	/*
+	 * Without @paths every exported path is audited; with this, no export
+	 * at all is a result (nothing exported, nothing unsafe) rather than
+	 * nothing to do.
+	 */
+	bool no_exports_is_a_result;
 	char *const *paths;
 	size_t n_paths;
 	/*

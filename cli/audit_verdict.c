@@ -250,6 +250,9 @@ void audit_next_line(struct output *out, const struct bino_audit *audit,
 	if (counts.client_unsafe)
 		fputs("on this client, mount the paths above (if the server exports "
 		      "them) or run tools under 'btrfs-ino exec --'", f);
+	else if (!counts.unsafe && next->drift)
+		fputs("apply the drift above (exportfs -ra; the fstab lines), "
+		      "then audit again", f);
 	else if (!counts.unsafe)
 		fputs("nothing to change; 'btrfs-ino suggest PATH' shows the client mounts", f);
 	else {

@@ -18,6 +18,7 @@ struct audit_next {
 	const char *mountinfo_file;
 	const char *server;
 	const char *client_dir;
+	bool drift; /* drift was reported: there is something to change */
 };
 
 /*

@@ -54,6 +54,7 @@ struct audit_options {
 	bool prometheus; /* --format prometheus */
 	bool verbose; /* the per-export details and example paths */
 	bool table_only; /* --raw or --pairs: the table and nothing else */
+	bool all_exports; /* no PATH: every exported path, and nothing else */
 	enum color_when color;
 };
 
@@ -61,8 +62,8 @@ void usage_audit(FILE *stream)
 {
 	fprintf(stream,
 		"Usage: %s audit [OPTION]... [PATH]...\n"
-		"Report what NFS clients see of each PATH (default: every path in the\n"
-		"system's NFS exports and every mounted btrfs filesystem): its subvolumes,\n"
+		"Report what NFS clients see of each PATH (default: every path the NFS\n"
+		"server exports now, and nothing else): its subvolumes,\n"
 		"its client filesystems, the entries whose client (st_dev, st_ino) is shared\n"
 		"by distinct files (loop, hardlink, plain), the tools that will break, and the\n"
 		"raw device numbers met.  A PATH that is not exported is audited as if\n"
@@ -277,6 +278,7 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 struct audit_summary {
 	size_t audited;
 	bool findings;
+	long drift; /* drift findings, once reported */
 };
 
 /* Devices met that the mount table does not explain. */
@@ -358,6 +360,51 @@ static int note_drift(struct output *out, const struct drift_input *drift,
 		return -1;
 	if (found > 0)
 		summary->findings = true;
+	summary->drift = found;
+	return 0;
+}
+
+/* The table audited without a PATH: what the server serves, else its files. */
+static const char *audited_table(const struct audit_options *opts)
+{
+	return opts->drift.session->etab ? opts->drift.etab_file :
+					   opts->drift.files_name;
+}
+
+/*
+ * --format prometheus: the gauges, drift counted as in text, so that a
+ * drifted server exits 1 here as it does there.
+ */
+static int audit_prometheus(const struct audit_options *opts,
+			    const struct audit_session *session,
+			    double seconds, struct audit_summary *summary)
+{
+	struct prometheus_run run = {
+		.session = session,
+		.drift = &opts->drift,
+		.seconds = seconds,
+		.finished = time(NULL),
+	};
+
+	if (prometheus_write(stdout, &run, &summary->drift) != 0)
+		return -1;
+	if (summary->drift > 0)
+		summary->findings = true;
+	return 0;
+}
+
+/*
+ * No PATH and nothing exported: nothing is unsafe, and the drift (an
+ * exports file that exportfs has not applied) is still worth saying.
+ */
+static int audit_nothing_exported(const struct audit_options *opts,
+				  struct output *out,
+				  struct audit_summary *summary)
+{
+	if (note_drift(out, &opts->drift, summary) != 0)
+		return -1;
+	print_text_path(out, NULL, "nothing exported in %s: nothing to audit\n",
+			audited_table(opts));
 	return 0;
 }
 
@@ -398,7 +445,7 @@ static int audit_report(const struct audit_options *opts,
 		.server = opts->client.server,
 		.client_dir = opts->client.client_dir,
 	};
-	const struct audit_next next = {
+	struct audit_next next = {
 		.exports_file = opts->exports_file,
 		.mountinfo_file = opts->mountinfo_file,
 		.server = opts->client.server,
@@ -412,9 +459,11 @@ static int audit_report(const struct audit_options *opts,
 	tree.exports = session->exports;
 
 	if (opts->prometheus)
-		return prometheus_write(stdout, session->exports, audit, seconds);
+		return audit_prometheus(opts, session, seconds, summary);
 	if (output_format(out) == OUTPUT_JSON)
 		return audit_document(opts, session, out, &config, summary);
+	if (n == 0 && opts->all_exports)
+		return audit_nothing_exported(opts, out, summary);
 	if (!opts->table_only) {
 		audit_verdict_lines(out, audit, opts->tree.color);
 		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
@@ -430,6 +479,9 @@ static int audit_report(const struct audit_options *opts,
 	if (counted)
 		print_string(out, PRINT_TEXT, NULL, "%s\n",
 			     "(collisions between two subvolumes are counted once, at the higher ID)");
+	if (opts->all_exports)
+		print_text_path(out, NULL, "(audited: every path exported in %s)\n",
+				audited_table(opts));
 	if (opts->verbose) {
 		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
 		if (audit_document(opts, session, out, &config, summary) != 0)
@@ -453,6 +505,7 @@ static int audit_report(const struct audit_options *opts,
 			     "and snapshot sources outside the audited trees may be unknown.");
 		problems = false;
 	}
+	next.drift = summary->drift > 0;
 	audit_next_line(out, audit, &next, !problems, opts->suggest);
 	return 0;
 }
@@ -564,10 +617,10 @@ int cmd_audit(int argc, char **argv)
 	request.mountinfo_file = opts.mountinfo_file;
 	request.flags = opts.flags;
 	request.quiet = opts.quiet;
-	request.all_btrfs_mounts = true;
+	request.no_exports_is_a_result = true;
+	opts.all_exports = optind == argc;
 	request.paths = argv + optind;
 	request.n_paths = (size_t)(argc - optind);
-	request.nothing_to_do = "nothing to audit: no exports and no btrfs mounted";
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	ret = EXIT_USAGE;
 	if (audit_session_run(&request, &session) != 0)
@@ -599,7 +652,8 @@ int cmd_audit(int argc, char **argv)
 		diag_write_error(errno);
 		goto out_output;
 	}
-	if (summary.audited == 0)
+	if (summary.audited == 0 &&
+	    !(opts.all_exports && bino_audit_count(session.audit) == 0))
 		ret = EXIT_USAGE;
 	else
 		ret = summary.findings ? EXIT_FINDINGS : EXIT_CLEAN;

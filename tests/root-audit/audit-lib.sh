@@ -277,3 +277,19 @@ etab_line() {
 # The exports(5) line that etab_line is exportfs's expansion of.
 # shellcheck disable=SC2034 # for the sourcing tests' exports lines
 ETAB_OPTIONS="rw,async,no_subtree_check,no_root_squash"
+
+# as_server_exporting PATH SHELL_COMMAND: run SHELL_COMMAND (eval'ed, as a
+# unit's ExecStart= is read) as on a server whose /etc/exports exports PATH
+# alone and whose etab is empty (no NFS server has run exportfs): a mount
+# namespace of its own binds such files over both, so the system's tables
+# are used as the units use them and left untouched.
+as_server_exporting() {
+	printf '%s *(rw,no_subtree_check)\n' "$1" >"$WORK/server.exports"
+	: >"$WORK/server.etab"
+	unshare --mount --propagation private bash -c '
+		mount --bind "$1" /etc/exports || exit 125
+		if [[ -e /var/lib/nfs/etab ]]; then
+			mount --bind "$2" /var/lib/nfs/etab || exit 125
+		fi
+		eval "$3"' as_server_exporting "$WORK/server.exports" "$WORK/server.etab" "$2"
+}

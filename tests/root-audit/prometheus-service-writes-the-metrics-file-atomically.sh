@@ -4,7 +4,7 @@
 # reads it, the installed binary replaced by the built one) run with
 # TEXTFILE_DIR set: it leaves exactly btrfs-ino.prom there, mode 0644, no
 # temporary file, holding the audit's metrics, the fixture's export among
-# them; when the audit fails (exit 2) it leaves the old file alone.  Exit
+# them (the fixture's mount, as the one export); when the audit fails (exit 2) it leaves the old file alone.  Exit
 # status 1 (findings) is a success of the unit.
 source "$(dirname -- "$0")/audit-lib.sh"
 setup_fixture
@@ -18,10 +18,10 @@ cmd=${cmd//\$\$/\$}
 cmd=$(sed -E "s#[^ ;]*/btrfs-ino audit#'$BTRFS_INO' audit#" <<<"$cmd")
 mkdir -- "$OUT/textfile"
 
-# The service audits the system's exports: here, every btrfs mounted.  It
+# The service audits the system's exports: here, the fixture's mount.  It
 # succeeds with 0 or a status of SuccessExitStatus= (1, findings).
 rc=0
-TEXTFILE_DIR=$OUT/textfile eval "$cmd" || rc=$?
+TEXTFILE_DIR=$OUT/textfile as_server_exporting "$MNT" "$cmd" || rc=$?
 [[ " 0 $(sed -n 's/^SuccessExitStatus=//p' "$unit") " == *" $rc "* ]] ||
 	fail "the service command failed: exit status $rc"
 check_eq "files left" "btrfs-ino.prom" "$(ls -A -- "$OUT/textfile")"
@@ -33,7 +33,7 @@ grep -qF "btrfs_ino_audit_safe{path=\"$MNT\"}" "$OUT/textfile/btrfs-ino.prom" ||
 cp -- "$OUT/textfile/btrfs-ino.prom" "$OUT/before"
 bad=${cmd/audit -q/audit -q --bogus}
 rc=0
-TEXTFILE_DIR=$OUT/textfile eval "$bad" 2>/dev/null || rc=$?
+TEXTFILE_DIR=$OUT/textfile as_server_exporting "$MNT" "$bad" 2>/dev/null || rc=$?
 check_eq "exit status of a failing run" 2 "$rc"
 check_files_eq "the metrics after a failing run" "$OUT/before" "$OUT/textfile/btrfs-ino.prom"
 check_eq "files left after a failing run" "btrfs-ino.prom" "$(ls -A -- "$OUT/textfile")"

@@ -62,7 +62,7 @@ cmd=${cmd//\$\$/\$}
 cmd=$(sed -E "s#[^ ;]*/btrfs-ino audit#'$BTRFS_INO' audit#" <<<"$cmd")
 planted=$(plant btrfs-ino.prom)
 rc=0
-TEXTFILE_DIR=$dir eval "$cmd" 2>"$OUT/unit.err" || rc=$?
+TEXTFILE_DIR=$dir as_server_exporting "$MNT" "$cmd" 2>"$OUT/unit.err" || rc=$?
 [[ " 0 $(sed -n 's/^SuccessExitStatus=//p' "$unit") " == *" $rc "* ]] ||
 	fail "the unit's command: exit status $rc: $(head -n 5 "$OUT/unit.err")"
 check_files_eq "the victim after the unit's command" "$OUT/victim.before" "$OUT/victim"

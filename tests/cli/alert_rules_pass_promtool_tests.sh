@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The shipped alert rules (contrib/prometheus/btrfs-ino.rules.yml), judged by
+# promtool test rules against audits recorded on real servers
+# (tests/data/prometheus, record.sh says how), each file as node_exporter's
+# textfile collector would serve it from the moment it was written:
+#   safe     no alert, a day later still none;
+#   unsafe   BtrfsInoExportUnsafe for /data/fex, nothing else;
+#   drifted  BtrfsInoDrift of kind options_differ, nothing else;
+#   failing  BtrfsInoAuditFailing for the absent /data/gone, nothing else;
+#   any of them three days on (no newer audit): BtrfsInoAuditStale.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+command -v promtool >/dev/null || skip_or_fail "needs promtool (Debian package prometheus)"
+here=$(cd "$(dirname "$0")/../.." && pwd)
+rules=$here/contrib/prometheus/btrfs-ino.rules.yml
+data=$here/tests/data/prometheus
+
+# series FILE: the recorded samples as promtool input series, constant for
+# 100 hours from time 0; the last success time becomes 0, the moment the
+# file was written.
+series() {
+	grep -v '^#' "$1" | while read -r sample value; do
+		[[ $sample == btrfs_ino_audit_last_success_timestamp_seconds ]] && value=0
+		printf "      - series: '%s'\n        values: '%sx100'\n" "$sample" "$value"
+	done
+}
+# quiet ALERT TIME: the alert does not fire at TIME.
+quiet() {
+	printf '      - eval_time: %s\n        alertname: %s\n        exp_alerts: []\n' "$2" "$1"
+}
+# fires ALERT TIME SUMMARY [LABEL=VALUE...]: it fires exactly once at TIME,
+# with those labels and that summary (what the admin reads).
+fires() {
+	local label
+	printf '      - eval_time: %s\n        alertname: %s\n' "$2" "$1"
+	printf '        exp_alerts:\n          - exp_annotations:\n              summary: "%s"\n' "$3"
+	printf '            exp_labels:\n              severity: warning\n'
+	shift 3
+	for label in "$@"; do
+		printf '              %s: "%s"\n' "${label%%=*}" "${label#*=}"
+	done
+}
+# group FILE: a test group fed the recorded FILE; its alert tests follow.
+group() {
+	printf '  - interval: 1h\n    input_series:\n'
+	series "$data/$1.prom"
+	printf '    alert_rule_test:\n'
+}
+
+stale="btrfs-ino audit has not succeeded for two days: see systemctl status btrfs-ino-audit.service"
+{
+	printf 'rule_files:\n  - %s\nevaluation_interval: 1m\ntests:\n' "$rules"
+	group safe
+	for alert in BtrfsInoExportUnsafe BtrfsInoDrift BtrfsInoAuditFailing BtrfsInoAuditStale; do
+		quiet "$alert" 1h
+		quiet "$alert" 24h
+	done
+	group unsafe
+	fires BtrfsInoExportUnsafe 1h \
+		"NFS clients of /data/fex see colliding inode numbers: btrfs-ino suggest /data/fex" \
+		path=/data/fex
+	quiet BtrfsInoDrift 1h
+	quiet BtrfsInoAuditFailing 1h
+	quiet BtrfsInoAuditStale 1h
+	fires BtrfsInoAuditStale 72h "$stale"
+	group drifted
+	quiet BtrfsInoExportUnsafe 1h
+	fires BtrfsInoDrift 1h \
+		"1 drift finding(s) of kind options_differ: the server does not serve what its files say" \
+		kind=options_differ
+	quiet BtrfsInoAuditFailing 1h
+	group failing
+	quiet BtrfsInoExportUnsafe 1h
+	quiet BtrfsInoDrift 1h
+	fires BtrfsInoAuditFailing 1h \
+		"btrfs-ino audit could not audit /data/gone, or an exports file has an error" \
+		path=/data/gone
+	fires BtrfsInoAuditStale 72h "$stale"
+} >"$TMP/tests.yml"
+
+promtool test rules "$TMP/tests.yml" >"$TMP/promtool.out" 2>&1 ||
+	fail "promtool test rules: $(cat "$TMP/promtool.out")"
+grep -q SUCCESS "$TMP/promtool.out" || fail "promtool said no SUCCESS: $(cat "$TMP/promtool.out")"
