@@ -20,12 +20,13 @@ run_packages=(
 # What the tests add: Criterion, the peers the tests compare against, the
 # NFS VM's parts, the sanitizer/fuzz/leak tools, strace for the tests that
 # count system calls, promtool (in Debian's prometheus package) for the
-# audit's metrics, and shellcheck for the test scripts themselves.
+# audit's metrics, shellcheck for the test scripts themselves, and
+# debhelper and lintian for the Debian package test.
 test_packages=(
 	clang libcriterion-dev
 	findutils bfs fd-find xfsprogs bsdutils
 	qemu-system-x86 busybox-static cpio kmod rpcbind nfs-kernel-server nfs-common
-	dpkg-dev libtirpc-dev
+	dpkg-dev libtirpc-dev debhelper lintian
 	valgrind time strace systemd man-db rsync abigail-tools
 	groff-base zsh fish
 	prometheus
