@@ -20,12 +20,13 @@ run_packages=(
 # What the tests add: Criterion, the peers the tests compare against, the
 # NFS VM's parts, the sanitizer/fuzz/leak tools, strace for the tests that
 # count system calls, promtool (in Debian's prometheus package) for the
-# audit's metrics, and shellcheck for the test scripts themselves.
+# audit's metrics, shellcheck for the test scripts themselves, and
+# debhelper and lintian for the Debian package test.
 test_packages=(
 	clang libcriterion-dev
 	findutils bfs fd-find xfsprogs bsdutils
 	qemu-system-x86 busybox-static cpio kmod rpcbind nfs-kernel-server nfs-common
-	dpkg-dev libtirpc-dev
+	dpkg-dev libtirpc-dev debhelper lintian
 	valgrind time strace systemd man-db rsync abigail-tools
 	groff-base zsh fish
 	prometheus
@@ -102,7 +103,7 @@ demo)
 	# in a directory of its own so that the test build keeps its suites.
 	echo "== the demo installs only what building and running need; './scripts/run.sh test' installs the rest"
 	install_packages "${run_packages[@]}"
-	build_tree "${BUILD_DEMO_DIR:-$here/build-demo}" -Dtests=false
+	build_tree "${BUILD_DEMO_DIR:-$here/build-demo}" -Dtests=disabled
 	exec "$here/scripts/demo.sh" "${BUILD_DEMO_DIR:-$here/build-demo}/cli/btrfs-ino"
 	;;
 test)
@@ -110,7 +111,7 @@ test)
 	# it), a test that lacks something fails here instead of skipping.
 	export CI=true
 	install_packages "${run_packages[@]}" "${test_packages[@]}"
-	build_tree "$build"
+	build_tree "$build" -Dtests=enabled
 	status=0
 	# A log left by an earlier run must not stand in for a run that failed.
 	rm -f -- "$build"/testlog-{main,asan,valgrind}.json "$build"/meson-logs/testlog*.json \
@@ -148,7 +149,7 @@ check)
 	# runs: `test` has them all.
 	export CI=true
 	install_packages "${run_packages[@]}" "${test_packages[@]}"
-	build_tree "$build"
+	build_tree "$build" -Dtests=enabled
 	status=0
 	rm -f -- "$build"/testlog-check.json "$build"/meson-logs/testlog.json
 	meson test -C "$build" --print-errorlogs \

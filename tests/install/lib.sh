@@ -48,7 +48,7 @@ install_tree() {
 	DEST=$dir/dest
 	local meson=${MESON:-meson}
 	# shellcheck disable=SC2086 # MESON may be "python3 /path/meson.py"
-	$meson setup "$dir/build" "$SRCDIR" --prefix="$PREFIX" -Dtests=false \
+	$meson setup "$dir/build" "$SRCDIR" --prefix="$PREFIX" -Dtests=disabled \
 		"$@" >"$dir/setup.log" 2>&1 ||
 		{ tail -n 30 "$dir/setup.log" >&2; install_fail "meson setup failed"; }
 	ninja -C "$dir/build" >"$dir/build.log" 2>&1 ||
