@@ -17,6 +17,7 @@
 #include "report.h"
 #include "safe_file.h"
 #include "suggest_options.h"
+#include "diag.h"
 #include "suggest_diff.h"
 #include "suggestion.h"
 #include "audit_session.h"
@@ -71,9 +72,10 @@ void usage_suggest(FILE *stream)
 		"      --client-dir DIR  where clients mount PATH (default: PATH itself)\n"
 		"  -q, --quiet           no progress on stderr\n"
 		"  -h, --help            show this help and exit\n\n"
-		"Exit status: 0 nothing to suggest (every PATH is safe), 1 suggestions\n"
-		"printed or an exports file exportfs stops reading, 2 usage error or\n"
-		"nothing could be audited.\n",
+		"Exit status: 0 suggestions printed, or nothing to suggest; with --diff,\n"
+		"as diff(1): 0 no change, 1 changes printed; 1 also when an exports file\n"
+		"has an error exportfs stops at; 2 usage error or nothing could be\n"
+		"audited.  Exports errors and warnings go to stderr, except in --json.\n",
 		PROGRAM_NAME);
 }
 
@@ -167,7 +169,6 @@ static int parse_suggest_options(int argc, char **argv,
 
 struct suggest_summary {
 	size_t audited;
-	size_t needed;
 	bool first; /* nothing printed yet */
 };
 
@@ -206,17 +207,15 @@ static void suggest_text(const struct suggest_options *opts,
 {
 	char *text = NULL;
 	size_t len = 0;
-	bool needed;
+	bool needed; /* the text says it: a safe path gets its one-line note */
 	FILE *stream = open_memstream(&text, &len);
 
 	if (!stream) {
 		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(errno));
 		return;
 	}
-	if (suggestion_write(config, exp, opts->block, stream, &needed) == 0) {
+	if (suggestion_write(config, exp, opts->block, stream, &needed) == 0)
 		summary->audited++;
-		summary->needed += needed;
-	}
 	if (fclose(stream) != 0) {
 		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(errno));
 		summary->audited = 0;
@@ -237,7 +236,33 @@ static void suggest_json(struct output *out,
 	if (suggestion_json(out, NULL, config, exp) != 0)
 		return;
 	summary->audited++;
-	summary->needed += audit_export_unsafe(exp);
+}
+
+/*
+ * --diff: the diffs to stdout, and in *@changes whether there were any
+ * (diff(1)'s exit status 1), so that "nothing left to change" is an empty
+ * output and status 0 that patch and scripts can trust.  0, or -1.
+ */
+static int write_diff(struct suggest_diff *diff, enum suggest_block block,
+		      bool *changes)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *stream = open_memstream(&text, &len);
+	int rc;
+
+	if (!stream) {
+		diag_no_memory();
+		return -1;
+	}
+	rc = suggest_diff_write(diff, block, stream);
+	if (fclose(stream) != 0)
+		rc = -1;
+	*changes = rc == 0 && len > 0;
+	if (*changes)
+		fwrite(text, 1, len, stdout);
+	free(text);
+	return rc;
 }
 
 int cmd_suggest(int argc, char **argv)
@@ -250,6 +275,7 @@ int cmd_suggest(int argc, char **argv)
 	struct output *out = NULL;
 	struct suggest_diff *diff = NULL;
 	size_t exports_errors;
+	bool changes = false;
 	int ret, units_fd = -1;
 	size_t i;
 
@@ -293,9 +319,12 @@ int cmd_suggest(int argc, char **argv)
 			goto out_session;
 		}
 	}
-	/* In text, the exports errors and warnings come first, in their own output. */
-	out = output_create(opts.format == OUTPUT_JSON ? OUTPUT_JSON : OUTPUT_TEXT,
-			    stdout);
+	/*
+	 * In text the exports errors and warnings go to stderr, first, in their
+	 * own output: stdout is what is pasted into a file or fed to patch.
+	 */
+	out = opts.format == OUTPUT_JSON ? output_create(OUTPUT_JSON, stdout) :
+					   output_create(OUTPUT_TEXT, stderr);
 	if (!out) {
 		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
 		goto out_session;
@@ -322,10 +351,8 @@ int cmd_suggest(int argc, char **argv)
 					!opts.quiet) != 0)
 			goto out_output;
 		if (diff) {
-			if (suggest_diff_add(diff, &config, exp) == 0) {
+			if (suggest_diff_add(diff, &config, exp) == 0)
 				summary.audited++;
-				summary.needed += audit_export_unsafe(exp);
-			}
 		} else if (out)
 			suggest_json(out, &config, exp, &summary);
 		else
@@ -336,14 +363,14 @@ int cmd_suggest(int argc, char **argv)
 		if (output_end(out) != 0)
 			summary.audited = 0;
 	}
-	if (diff && suggest_diff_write(diff, opts.block, stdout) != 0)
+	if (diff && write_diff(diff, opts.block, &changes) != 0)
 		summary.audited = 0;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: write error: %s\n", PROGRAM_NAME, strerror(errno));
 		goto out_output;
 	}
 	if (summary.audited)
-		ret = summary.needed || exports_errors ? EXIT_FINDINGS : EXIT_CLEAN;
+		ret = changes || exports_errors ? EXIT_FINDINGS : EXIT_CLEAN;
 out_output:
 	suggest_diff_destroy(diff);
 	output_destroy(out);

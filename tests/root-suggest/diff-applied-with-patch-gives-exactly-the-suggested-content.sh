@@ -18,13 +18,13 @@ cp -- "$EXPORTS" "$OUT/exports.orig"
 cp -- "$FSTAB" "$OUT/fstab.orig"
 
 suggest exports-block --exports "$EXPORTS" --format exports "$FEX"
-check_suggest_rc exports-block 1
+check_suggest_rc exports-block 0
 check_eq "the block replaces lines 2-4 and line 6" \
 	"# replace lines 2-4 of $EXPORTS with|# replace line 6 of $EXPORTS with" \
 	"$(grep '^# replace' "$OUT/exports-block" | paste -sd '|')"
 apply_replacements "$OUT/exports-block" "$EXPORTS" >"$OUT/exports.expected"
 suggest fstab-block --exports "$EXPORTS" --format server-fstab "$FEX"
-check_suggest_rc fstab-block 1
+check_suggest_rc fstab-block 0
 { cat -- "$FSTAB"; echo; config_lines "$OUT/fstab-block"; } >"$OUT/fstab.expected"
 
 suggest diff --exports "$EXPORTS" --fstab "$FSTAB" --diff "$FEX"

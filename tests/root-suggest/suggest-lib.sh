@@ -63,7 +63,7 @@ format_output() {
 	local format=$1
 	shift
 	suggest "format-$format" --exports "$EXPORTS" --format "$format" "$@" "$FEX"
-	check_suggest_rc "format-$format" 1
+	check_suggest_rc "format-$format" 0
 }
 
 # block_of_report FILE FORMAT: the lines of the full report's block that
