@@ -240,9 +240,9 @@ static void dirread_unqueue(struct bino_dirread *pool, struct dirjob *job)
  * Helpers may have half the bound out: the rest is for the directories the
  * walk asks for, which it needs before what helpers guess it will.
  */
-static struct dirjob *dirread_new_job(struct bino_dirread *pool, int dirfd,
-				      const char *name, int depth,
-				      size_t record_offset, bool by_helper)
+static struct dirjob *dirread_new_job(struct bino_dirread *pool,
+				      const struct dirjob_request *request,
+				      bool by_helper)
 {
 	struct dirjob *job;
 
@@ -259,10 +259,10 @@ static struct dirjob *dirread_new_job(struct bino_dirread *pool, int dirfd,
 		if (!job)
 			return NULL;
 	}
-	job->dirfd = dirfd;
-	job->name = name;
-	job->depth = depth;
-	job->record_offset = record_offset;
+	job->dirfd = request->dirfd;
+	job->name = request->name;
+	job->depth = request->depth;
+	job->record_offset = request->record_offset;
 	job->fd = -1;
 	job->by_helper = by_helper;
 	pool->jobs_out++;
@@ -298,8 +298,14 @@ static void dirread_queue_children(struct bino_dirread *pool,
 		if (record->type == DT_DIR) {
 			if (n++ == CHILDREN_MAX)
 				break;
-			child = dirread_new_job(pool, parent->fd, record->name,
-						parent->depth + 1, offset, true);
+			struct dirjob_request request = {
+				.dirfd = parent->fd,
+				.name = record->name,
+				.depth = parent->depth + 1,
+				.record_offset = offset,
+			};
+
+			child = dirread_new_job(pool, &request, true);
 			if (!child)
 				break;
 			if (last)
@@ -437,15 +443,14 @@ void bino__dirread_destroy(struct bino_dirread *pool)
 	free(pool);
 }
 
-struct dirjob *bino__dirread_submit(struct bino_dirread *pool, int dirfd,
-				    const char *name, int depth,
-				    size_t record_offset, struct dirjob *after,
-				    bool soon)
+struct dirjob *bino__dirread_submit(struct bino_dirread *pool,
+				    const struct dirjob_request *request,
+				    struct dirjob *after, bool soon)
 {
 	struct dirjob *job;
 
 	pthread_mutex_lock(&pool->lock);
-	job = dirread_new_job(pool, dirfd, name, depth, record_offset, false);
+	job = dirread_new_job(pool, request, false);
 	if (job && after && after->state == DIRJOB_QUEUED)
 		dirread_queue(pool, job, after);
 	else if (job)

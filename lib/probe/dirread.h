@@ -62,6 +62,13 @@ int bino__dir_read(int fd, char **records, size_t *len, size_t *cap,
  * directory's own subdirectories, whose @dirfd is @fd) until it gives it
  * back with bino__dirread_release().
  */
+struct dirjob_request {
+	int dirfd;
+	const char *name;
+	int depth; /* of the child, in the walk */
+	size_t record_offset; /* of the child in its parent's records */
+};
+
 struct dirjob {
 	/* The request. */
 	int dirfd;
@@ -128,16 +135,16 @@ int bino__dirread_create(const struct dirread_config *config,
 void bino__dirread_destroy(struct bino_dirread *pool);
 
 /*
- * Queue a job for the directory @name below @dirfd: right after @after (the
+ * Queue a job for the directory @request->name below @request->dirfd
+ * (copied into the job): right after @after (the
  * job of its previous sibling, or NULL) while that one is queued, else at
  * the front of the queue if the walk needs it @soon, else at the back.
  * NULL when @jobs_max jobs are out (or no memory): the walk then does it
  * itself.
  */
-struct dirjob *bino__dirread_submit(struct bino_dirread *pool, int dirfd,
-				    const char *name, int depth,
-				    size_t record_offset, struct dirjob *after,
-				    bool soon);
+struct dirjob *bino__dirread_submit(struct bino_dirread *pool,
+				    const struct dirjob_request *request,
+				    struct dirjob *after, bool soon);
 
 /*
  * Take @job back with its results: waits for the helper running it, or runs
