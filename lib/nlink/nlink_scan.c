@@ -62,11 +62,11 @@ struct linkscan {
 /* Count one non-directory name of inode @ino. */
 static int linkscan_count(struct linkscan *scan, uint64_t ino)
 {
-	int added = bino__inoset_add(&scan->seen, ino);
+	enum inoset_added added = bino__inoset_add(&scan->seen, ino);
 
-	if (added == 0)
+	if (added == INOSET_PRESENT)
 		added = bino__inoset_add(scan->linked, ino);
-	if (added < 0) {
+	if (added == INOSET_NO_MEMORY) {
 		errno = ENOMEM;
 		return -1;
 	}
