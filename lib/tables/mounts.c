@@ -397,12 +397,13 @@ static int parse_error_stop(struct libmnt_table *table, const char *file,
 BINO_PUBLIC enum bino_error bino_mounts_create(const char *mountinfo_path,
 					       struct bino_mounts **ret)
 {
-	return bino_mounts_read(mountinfo_path, NULL, ret);
+	return bino_mounts_create_checked(mountinfo_path, NULL, ret);
 }
 
-BINO_PUBLIC enum bino_error bino_mounts_read(const char *mountinfo_path,
-					     struct bino_syntax_error *err,
-					     struct bino_mounts **ret)
+BINO_PUBLIC enum bino_error
+bino_mounts_create_checked(const char *mountinfo_path,
+			   struct bino_syntax_error *err,
+			   struct bino_mounts **ret)
 {
 	const char *path = mountinfo_path ? mountinfo_path : "/proc/self/mountinfo";
 	struct parse_state state = { .err = err };
@@ -480,6 +481,12 @@ out_mounts:
 	bino_mounts_destroy(mounts);
 	return error;
 }
+
+/* The 1.0 name of bino_mounts_create_checked(), kept for the ABI. */
+BINO_PUBLIC enum bino_error bino_mounts_read(const char *mountinfo_path,
+					     struct bino_syntax_error *err,
+					     struct bino_mounts **ret)
+	__attribute__((alias("bino_mounts_create_checked")));
 
 /* The strings one entry of the table owns (the entry is in the array). */
 static void mount_free_strings(struct bino_mount *mount)
