@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "btrfsino.h"
 #include "statx.h"
 
 /* One directory entry as read: packed, 8-byte aligned, name NUL-ended. */
@@ -47,11 +48,13 @@ static inline size_t bino__dir_record_next(const char *records, size_t offset)
 /*
  * Read the directory open at @fd whole into *@records (grown with
  * ARRAY_RESERVE, capacity *@cap, *@len bytes used), counting its records
- * and subdirectories (DT_DIR) into *@counts.  Returns 0, or -1 with errno
- * (ENOMEM for memory); what was read before an error is kept.
+ * and subdirectories (DT_DIR) into *@counts.  BINO_OK, or
+ * BINO_ERROR_NO_MEMORY or BINO_ERROR_READDIR_FAILED with the errno in
+ * *@errnum; what was read before an error is kept.
  */
-int bino__dir_read(int fd, char **records, size_t *len, size_t *cap,
-		   struct dir_counts *counts);
+enum bino_error bino__dir_read(int fd, char **records, size_t *len,
+			       size_t *cap, struct dir_counts *counts,
+			       int *errnum);
 
 /*
  * One child directory to open (relative to @dirfd), stat and read whole:
@@ -127,9 +130,12 @@ struct bino_dirread;
  */
 void bino__dirread_want_stats(struct bino_dirread *pool, bool wanted);
 
-/* Start the helper threads; 0, or -1 with errno. */
-int bino__dirread_create(const struct dirread_config *config,
-			 struct bino_dirread **ret);
+/*
+ * Start the helper threads: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (fewer
+ * than one helper or job), or BINO_ERROR_NO_MEMORY (memory or threads).
+ */
+enum bino_error bino__dirread_create(const struct dirread_config *config,
+				     struct bino_dirread **ret);
 
 /* Stop and join the threads; every job must have been taken back.  NULL is accepted. */
 void bino__dirread_destroy(struct bino_dirread *pool);

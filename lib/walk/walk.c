@@ -581,7 +581,8 @@ static enum bino_error walk_enter(struct bino_walk *walk)
 	const char *name = walk->path + entry->name_offset;
 	struct dir_counts counts = { 0 };
 	size_t cap = 0;
-	int ret = 0;
+	enum bino_error err = BINO_OK;
+	int errnum = 0;
 
 	assert(walk->pending_fd >= 0);
 	if (!frame)
@@ -618,17 +619,20 @@ static enum bino_error walk_enter(struct bino_walk *walk)
 				break;
 		}
 		frame->next_submit = job->children_next;
-		errno = job->read_errno;
-		ret = errno ? -1 : 0;
+		errnum = job->read_errno;
+		if (errnum)
+			err = errnum == ENOMEM ? BINO_ERROR_NO_MEMORY :
+						 BINO_ERROR_READDIR_FAILED;
 	} else {
-		ret = bino__dir_read(frame->fd, &frame->records,
-				     &frame->records_len, &cap, &counts);
+		err = bino__dir_read(frame->fd, &frame->records,
+				     &frame->records_len, &cap, &counts,
+				     &errnum);
 	}
-	if (ret != 0) {
-		if (errno == ENOMEM)
-			return BINO_ERROR_NO_MEMORY;
+	if (err == BINO_ERROR_NO_MEMORY)
+		return BINO_ERROR_NO_MEMORY;
+	if (err != BINO_OK) {
 		walk_entry_error(walk, frame->name_offset, frame->depth,
-				 BINO_ERROR_READDIR_FAILED, errno);
+				 BINO_ERROR_READDIR_FAILED, errnum);
 		frame->records_len = 0;
 		return BINO_OK;
 	}

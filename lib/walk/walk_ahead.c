@@ -51,7 +51,7 @@ void bino__walk_start_helpers(struct bino_walk *walk)
 	if (config.jobs_max > JOBS_PER_HELPER * config.helpers)
 		config.jobs_max = JOBS_PER_HELPER * config.helpers;
 	if (config.jobs_max < 1 ||
-	    bino__dirread_create(&config, &walk->pool) != 0) {
+	    bino__dirread_create(&config, &walk->pool) != BINO_OK) {
 		walk->pool = NULL;
 		return;
 	}
