@@ -400,6 +400,29 @@ BINO_PUBLIC enum bino_error bino_mounts_create(const char *mountinfo_path,
 	return bino_mounts_create_checked(mountinfo_path, NULL, ret);
 }
 
+/*
+ * What libmount would read wrong, refused before it reads: a directory (an
+ * empty table to it) and, for a file named (@checked), a line that is not
+ * mountinfo.  BINO_OK, or the error with errno set.
+ */
+static enum bino_error mountinfo_check(const char *path, bool checked,
+				       struct bino_syntax_error *err)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return BINO_ERROR_MOUNTINFO_FAILED;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		return BINO_ERROR_MOUNTINFO_FAILED;
+	}
+	if (checked && !mountinfo_file_valid(path, err)) {
+		errno = EINVAL;
+		return BINO_ERROR_MOUNTINFO_SYNTAX;
+	}
+	return BINO_OK;
+}
+
 BINO_PUBLIC enum bino_error
 bino_mounts_create_checked(const char *mountinfo_path,
 			   struct bino_syntax_error *err,
@@ -407,7 +430,6 @@ bino_mounts_create_checked(const char *mountinfo_path,
 {
 	const char *path = mountinfo_path ? mountinfo_path : "/proc/self/mountinfo";
 	struct parse_state state = { .err = err };
-	struct stat st;
 	struct libmnt_table *table;
 	struct libmnt_iter *iter = NULL;
 	struct libmnt_fs *fs;
@@ -423,21 +445,10 @@ bino_mounts_create_checked(const char *mountinfo_path,
 	table = mnt_new_table();
 	if (!table)
 		goto out_mounts;
-	/* libmount reads a directory as an empty table: refuse it first. */
-	if (stat(path, &st) != 0) {
-		error = BINO_ERROR_MOUNTINFO_FAILED;
+	error = mountinfo_check(path, mountinfo_path != NULL, err);
+	if (error)
 		goto out_table;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
-		error = BINO_ERROR_MOUNTINFO_FAILED;
-		goto out_table;
-	}
-	if (mountinfo_path && !mountinfo_file_valid(path, err)) {
-		errno = EINVAL;
-		error = BINO_ERROR_MOUNTINFO_SYNTAX;
-		goto out_table;
-	}
+	error = BINO_ERROR_NO_MEMORY;
 	mnt_table_set_userdata(table, &state);
 	mnt_table_set_parser_errcb(table, parse_error_stop);
 	errno = 0;

@@ -573,6 +573,33 @@ static enum bino_error walk_next_start(struct bino_walk *walk)
 	return BINO_OK;
 }
 
+/*
+ * Give @frame what a helper read of it: its records and its children's
+ * jobs.  BINO_OK, or the helper's read error (NO_MEMORY or
+ * READDIR_FAILED) with its errno in *@errnum.
+ */
+static enum bino_error frame_take_job(struct dir_frame *frame,
+				      struct dirjob *job, int *errnum)
+{
+	frame->job = job;
+	frame->records = job->records;
+	frame->records_len = job->records_len;
+	frame->jobs = job->children;
+	job->children = NULL;
+	for (frame->jobs_tail = frame->jobs; frame->jobs_tail;
+	     frame->jobs_tail = frame->jobs_tail->later) {
+		frame->n_jobs++;
+		if (!frame->jobs_tail->later)
+			break;
+	}
+	frame->next_submit = job->children_next;
+	*errnum = job->read_errno;
+	if (!*errnum)
+		return BINO_OK;
+	return *errnum == ENOMEM ? BINO_ERROR_NO_MEMORY :
+				   BINO_ERROR_READDIR_FAILED;
+}
+
 /* Push the directory just returned and read it (unless a helper did). */
 static enum bino_error walk_enter(struct bino_walk *walk)
 {
@@ -604,25 +631,8 @@ static enum bino_error walk_enter(struct bino_walk *walk)
 	walk->top = frame;
 	frame->stat_children = !frame_trusts_readdir(walk, frame);
 	if (walk->pending_job) {
-		struct dirjob *job = walk->pending_job;
-
+		err = frame_take_job(frame, walk->pending_job, &errnum);
 		walk->pending_job = NULL;
-		frame->job = job;
-		frame->records = job->records;
-		frame->records_len = job->records_len;
-		frame->jobs = job->children;
-		job->children = NULL;
-		for (frame->jobs_tail = frame->jobs; frame->jobs_tail;
-		     frame->jobs_tail = frame->jobs_tail->later) {
-			frame->n_jobs++;
-			if (!frame->jobs_tail->later)
-				break;
-		}
-		frame->next_submit = job->children_next;
-		errnum = job->read_errno;
-		if (errnum)
-			err = errnum == ENOMEM ? BINO_ERROR_NO_MEMORY :
-						 BINO_ERROR_READDIR_FAILED;
 	} else {
 		err = bino__dir_read(frame->fd, &frame->records,
 				     &frame->records_len, &cap, &counts,
