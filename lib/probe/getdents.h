@@ -22,7 +22,10 @@ struct linux_dirent64 {
 	char d_name[];
 };
 
-/* Fill @buffer with records; bytes read, 0 at the end, -1 with errno. */
+/*
+ * Fill @buffer with records, a thin wrapper of the call: bytes read, 0 at
+ * the end, -1 with errno.
+ */
 static inline long bino__getdents64(int fd, void *buffer, size_t size)
 {
 	return syscall(SYS_getdents64, fd, buffer, size);
@@ -51,7 +54,7 @@ static inline void bino__dirents_init(struct bino_dirents *dirents, int fd,
 	dirents->offset = 0;
 }
 
-/* What bino__dirents_next() found; the values are fixed (callers compare them). */
+/* What bino__dirents_next() found; callers compare the values: fixed. */
 enum bino_dirents_next {
 	BINO_DIRENTS_FAILED = -1, /* getdents64 failed: errno set */
 	BINO_DIRENTS_END = 0,
