@@ -229,13 +229,14 @@ struct bino_syntax_error; /* defined with the exports parser, below */
  *
  * Return: BINO_OK, BINO_ERROR_NO_MEMORY, BINO_ERROR_MOUNTINFO_FAILED (the
  * file cannot be read) or BINO_ERROR_MOUNTINFO_SYNTAX (it is not in
- * mountinfo format; bino_mounts_read() says where).
+ * mountinfo format; bino_mounts_create_checked() says where).
  */
 enum bino_error bino_mounts_create(const char *mountinfo_path,
 				   struct bino_mounts **ret);
 
 /**
- * bino_mounts_read() - Read a mount table, saying where a file is malformed.
+ * bino_mounts_create_checked() - Read a mount table, saying where a file is
+ * malformed.  Since 1.2.
  * @mountinfo_path: as for bino_mounts_create().
  * @err: if not NULL, where the first malformed line is described: file,
  *       line (blank lines and '#' comments counted) and the column of the
@@ -244,6 +245,19 @@ enum bino_error bino_mounts_create(const char *mountinfo_path,
  *
  * Return: as for bino_mounts_create(), plus BINO_ERROR_MOUNTINFO_SYNTAX for a
  * file that is not in mountinfo format.
+ */
+enum bino_error bino_mounts_create_checked(const char *mountinfo_path,
+					   struct bino_syntax_error *err,
+					   struct bino_mounts **ret);
+
+/**
+ * bino_mounts_read() - The 1.0 name of bino_mounts_create_checked(), the
+ * same function; new code uses that name.
+ * @mountinfo_path: as for bino_mounts_create_checked().
+ * @err: as for bino_mounts_create_checked().
+ * @ret: as for bino_mounts_create_checked().
+ *
+ * Return: as for bino_mounts_create_checked().
  */
 enum bino_error bino_mounts_read(const char *mountinfo_path,
 				 struct bino_syntax_error *err,
@@ -620,7 +634,7 @@ struct bino_export;
 /**
  * struct bino_syntax_error - A place in a file and what is wrong there: where
  *     reading a file stopped, or (for exports files) a warning.  Filled by
- *     bino_mounts_read() (a mountinfo file, with
+ *     bino_mounts_create_checked() (a mountinfo file, with
  *     BINO_ERROR_MOUNTINFO_SYNTAX), bino_exports_add_file() and
  *     bino_exports_add_buffer() (with BINO_ERROR_EXPORTS_SYNTAX; kept as
  *     bino_exports_error()), and kept for exports warnings

@@ -1,5 +1,22 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Shared by the library's own files only: export marker and small helpers. */
+
+/*
+ * The library's one internal error convention (binding for lib/):
+ *
+ * - A function that can fail returns enum bino_error: BINO_OK on success,
+ *   otherwise the value naming the step that failed.  When the caller needs
+ *   the cause, the function gives the errno through an `int *errnum`
+ *   out-parameter (last) or through the error slot of the object it works
+ *   on; it does not leave the caller to read errno after other calls.
+ * - Only a thin wrapper of one system call, documented as such at its
+ *   declaration, returns 0 / -1 with errno set, like the call it wraps.
+ * - No "bool plus an enum out-parameter": the enum is the return value.
+ * - No bare multi-valued ints (-1/0/1/2): a result with several non-error
+ *   outcomes is a named enum whose values say what happened.  A plain bool
+ *   is fine for a yes/no question that cannot fail.
+ * - The public API keeps its own documented shapes (include/btrfsino.h).
+ */
 #ifndef BINO_INTERNAL_H
 #define BINO_INTERNAL_H
 

@@ -37,22 +37,23 @@ bool bino__inoset_contains(const struct inoset *set, uint64_t ino)
 	return part && roaring_bitmap_contains(part->bits, (uint32_t)ino);
 }
 
-int bino__inoset_add(struct inoset *set, uint64_t ino)
+enum inoset_added bino__inoset_add(struct inoset *set, uint64_t ino)
 {
 	uint32_t high = (uint32_t)(ino >> 32);
 	struct inoset_part *part = inoset_part(set, high);
 
 	if (!part) {
 		if (ARRAY_RESERVE(set->parts, set->cap_parts, set->n_parts + 1))
-			return -1;
+			return INOSET_NO_MEMORY;
 		part = &set->parts[set->n_parts];
 		part->high = high;
 		part->bits = roaring_bitmap_create();
 		if (!part->bits)
-			return -1;
+			return INOSET_NO_MEMORY;
 		set->n_parts++;
 	}
-	return roaring_bitmap_add_checked(part->bits, (uint32_t)ino) ? 1 : 0;
+	return roaring_bitmap_add_checked(part->bits, (uint32_t)ino) ?
+		       INOSET_ADDED : INOSET_PRESENT;
 }
 
 void bino__inoset_clear(struct inoset *set)

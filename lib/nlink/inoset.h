@@ -14,8 +14,14 @@ struct inoset {
 };
 
 bool bino__inoset_contains(const struct inoset *set, uint64_t ino);
-/* 1 if @ino was added, 0 if it was there, -1 when out of memory. */
-int bino__inoset_add(struct inoset *set, uint64_t ino);
+/* What bino__inoset_add() did; the values are fixed (callers compare them). */
+enum inoset_added {
+	INOSET_NO_MEMORY = -1, /* nothing added */
+	INOSET_PRESENT = 0, /* @ino was in the set already */
+	INOSET_ADDED = 1,
+};
+
+enum inoset_added bino__inoset_add(struct inoset *set, uint64_t ino);
 /* Empty it, releasing its memory. */
 void bino__inoset_clear(struct inoset *set);
 

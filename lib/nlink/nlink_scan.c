@@ -62,11 +62,11 @@ struct linkscan {
 /* Count one non-directory name of inode @ino. */
 static int linkscan_count(struct linkscan *scan, uint64_t ino)
 {
-	int added = bino__inoset_add(&scan->seen, ino);
+	enum inoset_added added = bino__inoset_add(&scan->seen, ino);
 
-	if (added == 0)
+	if (added == INOSET_PRESENT)
 		added = bino__inoset_add(scan->linked, ino);
-	if (added < 0) {
+	if (added == INOSET_NO_MEMORY) {
 		errno = ENOMEM;
 		return -1;
 	}
@@ -82,13 +82,14 @@ static int linkscan_push(struct linkscan *scan, int fd)
 	struct linkscan_level *level = &scan->levels[scan->depth++];
 	const struct linux_dirent64 *dent;
 	struct bino_dirents dirents;
-	int ret;
+	enum bino_dirents_next next;
 
 	level->fd = fd;
 	level->names_start = scan->names_len;
 	level->next = scan->names_len;
 	bino__dirents_init(&dirents, fd, scan->buffer, sizeof(scan->buffer));
-	while ((ret = bino__dirents_next(&dirents, &dent)) > 0) {
+	while ((next = bino__dirents_next(&dirents, &dent)) ==
+	       BINO_DIRENTS_RECORD) {
 		size_t size;
 
 		if (dent->d_type == DT_UNKNOWN) {
@@ -109,7 +110,7 @@ static int linkscan_push(struct linkscan *scan, int fd)
 		memcpy(scan->names + scan->names_len, dent->d_name, size);
 		scan->names_len += size;
 	}
-	return ret;
+	return next == BINO_DIRENTS_FAILED ? -1 : 0;
 }
 
 /*

@@ -339,7 +339,7 @@ static int ahead_list_one(const char *path,
 /* A bino__btrfs_multilinked_fn adding to the struct inoset @data. */
 static int links_add(uint64_t ino, void *data)
 {
-	if (bino__inoset_add(data, ino) < 0) {
+	if (bino__inoset_add(data, ino) == INOSET_NO_MEMORY) {
 		errno = ENOMEM;
 		return -1;
 	}
@@ -691,26 +691,27 @@ void bino__links_ahead_destroy(struct bino__links_ahead *ahead)
 	free(ahead);
 }
 
-int bino__links_ahead_take(struct bino__links_ahead *ahead, uint64_t dev,
-			   uint64_t subvolid, bool wait, struct inoset *ret)
+enum links_ahead_taken bino__links_ahead_take(struct bino__links_ahead *ahead,
+					      uint64_t dev, uint64_t subvolid,
+					      bool wait, struct inoset *ret)
 {
+	enum links_ahead_taken taken = LINKS_AHEAD_NOT_READ;
 	struct ahead_subvol *subvol = NULL;
-	int found = 0;
 	size_t i;
 
 	if (dev != ahead->dev)
-		return -1;
+		return LINKS_AHEAD_NOT_LISTED;
 	for (i = 0; i < ahead->n_subvols && !subvol; i++) {
 		if (ahead->subvols[i].id == subvolid)
 			subvol = &ahead->subvols[i];
 	}
 	if (!subvol)
-		return -1;
+		return LINKS_AHEAD_NOT_LISTED;
 	pthread_mutex_lock(&ahead->lock);
 	if (!wait && (subvol->state == AHEAD_PENDING ||
 		      subvol->state == AHEAD_READING)) {
 		pthread_mutex_unlock(&ahead->lock);
-		return 2;
+		return LINKS_AHEAD_NOT_YET;
 	}
 	/*
 	 * Scanning, a subvolume no snapshot relation named has keys that
@@ -747,10 +748,10 @@ int bino__links_ahead_take(struct bino__links_ahead *ahead, uint64_t dev,
 		*ret = subvol->linked;
 		memset(&subvol->linked, 0, sizeof(subvol->linked));
 		subvol->state = AHEAD_SKIPPED;
-		found = 1;
+		taken = LINKS_AHEAD_TAKEN;
 	}
 	pthread_mutex_unlock(&ahead->lock);
-	return found;
+	return taken;
 }
 
 bool bino__btrfs_can_search_trees(void)

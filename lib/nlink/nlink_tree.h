@@ -56,16 +56,29 @@ int bino__links_ahead_create(const char *path, uint64_t dev,
 /* Stop the thread and release everything; NULL is accepted. */
 void bino__links_ahead_destroy(struct bino__links_ahead *ahead);
 /*
- * Take the inodes with several names of subvolume @subvolid of device @dev:
- * 1 with them moved into *@ret (empty before, the caller's to clear); 2
- * when they are not read yet and @wait is false (the caller is to stat,
- * and may ask again); with @wait, they are read here if the helper has not
- * started, and else the caller reads others while the helper reads them.
- * 0 when they will not be read ahead (not worth it, the read failed, or
- * taken before: the caller is to stat); -1 when the subvolume is not among
- * those listed.
+ * What bino__links_ahead_take() did.  The values are fixed: callers
+ * switched on them before they had names.
  */
-int bino__links_ahead_take(struct bino__links_ahead *ahead, uint64_t dev,
-			   uint64_t subvolid, bool wait, struct inoset *ret);
+enum links_ahead_taken {
+	/* The subvolume is not among those listed. */
+	LINKS_AHEAD_NOT_LISTED = -1,
+	/* Not read ahead (not worth it, the read failed, or taken before): stat. */
+	LINKS_AHEAD_NOT_READ = 0,
+	/* Moved into *@ret. */
+	LINKS_AHEAD_TAKEN = 1,
+	/* Not read yet and the caller did not wait: stat, and ask again. */
+	LINKS_AHEAD_NOT_YET = 2,
+};
+
+/*
+ * Take the inodes with several names of subvolume @subvolid of device @dev
+ * into *@ret (empty before, the caller's to clear then).  With @wait, they
+ * are read here if the helper has not started, and else the caller reads
+ * others while the helper reads them; without, LINKS_AHEAD_NOT_YET while
+ * they are not read.
+ */
+enum links_ahead_taken bino__links_ahead_take(struct bino__links_ahead *ahead,
+					      uint64_t dev, uint64_t subvolid,
+					      bool wait, struct inoset *ret);
 
 #endif

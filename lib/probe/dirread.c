@@ -117,24 +117,30 @@ static int dir_append_record(char **records, size_t *len, size_t *cap,
 	return 0;
 }
 
-int bino__dir_read(int fd, char **records, size_t *len, size_t *cap,
-		   struct dir_counts *counts)
+enum bino_error bino__dir_read(int fd, char **records, size_t *len,
+			       size_t *cap, struct dir_counts *counts,
+			       int *errnum)
 {
 	char buffer[DIRREAD_BUFFER_SIZE] __attribute__((aligned(8)));
 	struct bino_dirents dirents;
 	const struct linux_dirent64 *dent;
-	int ret;
+	enum bino_dirents_next next;
 
 	bino__dirents_init(&dirents, fd, buffer, sizeof(buffer));
-	while ((ret = bino__dirents_next(&dirents, &dent)) > 0) {
+	while ((next = bino__dirents_next(&dirents, &dent)) ==
+	       BINO_DIRENTS_RECORD) {
 		if (dir_append_record(records, len, cap, dent) != 0) {
-			errno = ENOMEM;
-			return -1;
+			*errnum = ENOMEM;
+			return BINO_ERROR_NO_MEMORY;
 		}
 		counts->records++;
 		counts->dirs += dent->d_type == DT_DIR;
 	}
-	return ret;
+	if (next == BINO_DIRENTS_FAILED) {
+		*errnum = errno;
+		return BINO_ERROR_READDIR_FAILED;
+	}
+	return BINO_OK;
 }
 
 /*
@@ -194,8 +200,9 @@ static void dirjob_run(struct dirjob *job, int oflags, bool stat_ahead)
 		return;
 	}
 	if (bino__dir_read(job->fd, &job->records, &job->records_len,
-			   &job->records_cap, &job->counts) != 0)
-		job->read_errno = errno;
+			   &job->records_cap, &job->counts,
+			   &job->read_errno) != BINO_OK)
+		; /* job->read_errno says why */
 	else if (stat_ahead)
 		dirjob_stat_entries(job);
 }
@@ -240,9 +247,9 @@ static void dirread_unqueue(struct bino_dirread *pool, struct dirjob *job)
  * Helpers may have half the bound out: the rest is for the directories the
  * walk asks for, which it needs before what helpers guess it will.
  */
-static struct dirjob *dirread_new_job(struct bino_dirread *pool, int dirfd,
-				      const char *name, int depth,
-				      size_t record_offset, bool by_helper)
+static struct dirjob *dirread_new_job(struct bino_dirread *pool,
+				      const struct dirjob_request *request,
+				      bool by_helper)
 {
 	struct dirjob *job;
 
@@ -259,10 +266,10 @@ static struct dirjob *dirread_new_job(struct bino_dirread *pool, int dirfd,
 		if (!job)
 			return NULL;
 	}
-	job->dirfd = dirfd;
-	job->name = name;
-	job->depth = depth;
-	job->record_offset = record_offset;
+	job->dirfd = request->dirfd;
+	job->name = request->name;
+	job->depth = request->depth;
+	job->record_offset = request->record_offset;
 	job->fd = -1;
 	job->by_helper = by_helper;
 	pool->jobs_out++;
@@ -298,8 +305,14 @@ static void dirread_queue_children(struct bino_dirread *pool,
 		if (record->type == DT_DIR) {
 			if (n++ == CHILDREN_MAX)
 				break;
-			child = dirread_new_job(pool, parent->fd, record->name,
-						parent->depth + 1, offset, true);
+			struct dirjob_request request = {
+				.dirfd = parent->fd,
+				.name = record->name,
+				.depth = parent->depth + 1,
+				.record_offset = offset,
+			};
+
+			child = dirread_new_job(pool, &request, true);
 			if (!child)
 				break;
 			if (last)
@@ -366,21 +379,19 @@ static void *dirread_helper(void *arg)
 	return NULL;
 }
 
-int bino__dirread_create(const struct dirread_config *config,
-			 struct bino_dirread **ret)
+enum bino_error bino__dirread_create(const struct dirread_config *config,
+				     struct bino_dirread **ret)
 {
 	struct bino_dirread *pool;
 	pthread_mutexattr_t attr;
-	int i, err;
+	int i;
 
-	if (config->helpers < 1 || config->jobs_max < 1) {
-		errno = EINVAL;
-		return -1;
-	}
+	if (config->helpers < 1 || config->jobs_max < 1)
+		return BINO_ERROR_INVALID_ARGUMENT;
 	pool = calloc(1, sizeof(*pool) +
 				 (size_t)config->helpers * sizeof(pthread_t));
 	if (!pool)
-		return -1;
+		return BINO_ERROR_NO_MEMORY;
 	pool->config = *config;
 	atomic_init(&pool->stats_wanted, true);
 	pthread_mutexattr_init(&attr);
@@ -395,17 +406,15 @@ int bino__dirread_create(const struct dirread_config *config,
 	pthread_cond_init(&pool->queued, NULL);
 	pthread_cond_init(&pool->done, NULL);
 	for (i = 0; i < config->helpers; i++) {
-		err = pthread_create(&pool->threads[i], NULL, dirread_helper,
-				     pool);
-		if (err) {
+		if (pthread_create(&pool->threads[i], NULL, dirread_helper,
+				   pool) != 0) {
 			bino__dirread_destroy(pool);
-			errno = err;
-			return -1;
+			return BINO_ERROR_NO_MEMORY; /* EAGAIN: no thread to spare */
 		}
 		pool->n_threads++;
 	}
 	*ret = pool;
-	return 0;
+	return BINO_OK;
 }
 
 void bino__dirread_destroy(struct bino_dirread *pool)
@@ -437,15 +446,14 @@ void bino__dirread_destroy(struct bino_dirread *pool)
 	free(pool);
 }
 
-struct dirjob *bino__dirread_submit(struct bino_dirread *pool, int dirfd,
-				    const char *name, int depth,
-				    size_t record_offset, struct dirjob *after,
-				    bool soon)
+struct dirjob *bino__dirread_submit(struct bino_dirread *pool,
+				    const struct dirjob_request *request,
+				    struct dirjob *after, bool soon)
 {
 	struct dirjob *job;
 
 	pthread_mutex_lock(&pool->lock);
-	job = dirread_new_job(pool, dirfd, name, depth, record_offset, false);
+	job = dirread_new_job(pool, request, false);
 	if (job && after && after->state == DIRJOB_QUEUED)
 		dirread_queue(pool, job, after);
 	else if (job)

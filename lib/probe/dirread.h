@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "btrfsino.h"
 #include "statx.h"
 
 /* One directory entry as read: packed, 8-byte aligned, name NUL-ended. */
@@ -47,11 +48,13 @@ static inline size_t bino__dir_record_next(const char *records, size_t offset)
 /*
  * Read the directory open at @fd whole into *@records (grown with
  * ARRAY_RESERVE, capacity *@cap, *@len bytes used), counting its records
- * and subdirectories (DT_DIR) into *@counts.  Returns 0, or -1 with errno
- * (ENOMEM for memory); what was read before an error is kept.
+ * and subdirectories (DT_DIR) into *@counts.  BINO_OK, or
+ * BINO_ERROR_NO_MEMORY or BINO_ERROR_READDIR_FAILED with the errno in
+ * *@errnum; what was read before an error is kept.
  */
-int bino__dir_read(int fd, char **records, size_t *len, size_t *cap,
-		   struct dir_counts *counts);
+enum bino_error bino__dir_read(int fd, char **records, size_t *len,
+			       size_t *cap, struct dir_counts *counts,
+			       int *errnum);
 
 /*
  * One child directory to open (relative to @dirfd), stat and read whole:
@@ -62,6 +65,13 @@ int bino__dir_read(int fd, char **records, size_t *len, size_t *cap,
  * directory's own subdirectories, whose @dirfd is @fd) until it gives it
  * back with bino__dirread_release().
  */
+struct dirjob_request {
+	int dirfd;
+	const char *name;
+	int depth; /* of the child, in the walk */
+	size_t record_offset; /* of the child in its parent's records */
+};
+
 struct dirjob {
 	/* The request. */
 	int dirfd;
@@ -120,24 +130,27 @@ struct bino_dirread;
  */
 void bino__dirread_want_stats(struct bino_dirread *pool, bool wanted);
 
-/* Start the helper threads; 0, or -1 with errno. */
-int bino__dirread_create(const struct dirread_config *config,
-			 struct bino_dirread **ret);
+/*
+ * Start the helper threads: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (fewer
+ * than one helper or job), or BINO_ERROR_NO_MEMORY (memory or threads).
+ */
+enum bino_error bino__dirread_create(const struct dirread_config *config,
+				     struct bino_dirread **ret);
 
 /* Stop and join the threads; every job must have been taken back.  NULL is accepted. */
 void bino__dirread_destroy(struct bino_dirread *pool);
 
 /*
- * Queue a job for the directory @name below @dirfd: right after @after (the
+ * Queue a job for the directory @request->name below @request->dirfd
+ * (copied into the job): right after @after (the
  * job of its previous sibling, or NULL) while that one is queued, else at
  * the front of the queue if the walk needs it @soon, else at the back.
  * NULL when @jobs_max jobs are out (or no memory): the walk then does it
  * itself.
  */
-struct dirjob *bino__dirread_submit(struct bino_dirread *pool, int dirfd,
-				    const char *name, int depth,
-				    size_t record_offset, struct dirjob *after,
-				    bool soon);
+struct dirjob *bino__dirread_submit(struct bino_dirread *pool,
+				    const struct dirjob_request *request,
+				    struct dirjob *after, bool soon);
 
 /*
  * Take @job back with its results: waits for the helper running it, or runs

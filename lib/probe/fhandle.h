@@ -16,7 +16,7 @@ union bino__fhandle {
 
 /*
  * name_to_handle_at(@dirfd, @name, ..., @at_flags) into @ret (its handle is
- * @ret->handle).  Returns 0, or -1 with errno.
+ * @ret->handle): a thin wrapper of that one call, 0 or -1 with errno.
  */
 int bino__fhandle_at(int dirfd, const char *name, int at_flags,
 		     union bino__fhandle *ret);

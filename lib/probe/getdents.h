@@ -22,7 +22,10 @@ struct linux_dirent64 {
 	char d_name[];
 };
 
-/* Fill @buffer with records; bytes read, 0 at the end, -1 with errno. */
+/*
+ * Fill @buffer with records, a thin wrapper of the call: bytes read, 0 at
+ * the end, -1 with errno.
+ */
 static inline long bino__getdents64(int fd, void *buffer, size_t size)
 {
 	return syscall(SYS_getdents64, fd, buffer, size);
@@ -51,12 +54,20 @@ static inline void bino__dirents_init(struct bino_dirents *dirents, int fd,
 	dirents->offset = 0;
 }
 
+/* What bino__dirents_next() found; callers compare the values: fixed. */
+enum bino_dirents_next {
+	BINO_DIRENTS_FAILED = -1, /* getdents64 failed: errno set */
+	BINO_DIRENTS_END = 0,
+	BINO_DIRENTS_RECORD = 1, /* *@ret points into the buffer */
+};
+
 /*
- * The next record other than "." and "..": 1 with *@ret pointing into the
- * buffer (valid until the next call), 0 at the end, -1 with errno.
+ * The next record other than "." and "..", *@ret valid until the next
+ * call.
  */
-static inline int bino__dirents_next(struct bino_dirents *dirents,
-				     const struct linux_dirent64 **ret)
+static inline enum bino_dirents_next
+bino__dirents_next(struct bino_dirents *dirents,
+		   const struct linux_dirent64 **ret)
 {
 	for (;;) {
 		const struct linux_dirent64 *dent;
@@ -67,14 +78,15 @@ static inline int bino__dirents_next(struct bino_dirents *dirents,
 							dirents->size);
 			dirents->offset = 0;
 			if (dirents->len <= 0)
-				return dirents->len < 0 ? -1 : 0;
+				return dirents->len < 0 ? BINO_DIRENTS_FAILED :
+							  BINO_DIRENTS_END;
 		}
 		dent = (const void *)(dirents->buffer + dirents->offset);
 		dirents->offset += dent->d_reclen;
 		if (strcmp(dent->d_name, ".") != 0 &&
 		    strcmp(dent->d_name, "..") != 0) {
 			*ret = dent;
-			return 1;
+			return BINO_DIRENTS_RECORD;
 		}
 	}
 }

@@ -53,7 +53,8 @@ struct bino_kstatx {
 };
 
 /*
- * statx() into our struct.  Returns 0 or -1 with errno set.  The mask asked
+ * statx() into our struct: a thin wrapper of that one call, 0 or -1 with
+ * errno as it returns.  The mask asked
  * for always includes the basic stats, the mount ID and the subvolume.
  */
 int bino__statx(int dirfd, const char *path, int flags,

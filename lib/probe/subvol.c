@@ -194,22 +194,41 @@ struct root_refs {
 };
 
 /*
- * Call @fn(@header, item, @data) for each item of tree @tree_id between
- * the keys (@objectid, @type, 0) and (@max_objectid, @type, max), of that
- * type; stop when @fn returns non-zero.  0, 1 (stopped) or -1 with errno.
+ * The items a tree search reads: of tree @tree_id, the keys from
+ * (@objectid, @type, 0) to (@max_objectid, @type, max) of type @type.
  */
-static int tree_search(int fd, uint64_t tree_id, uint64_t objectid,
-		       uint64_t max_objectid, uint32_t type,
-		       int (*fn)(const struct btrfs_ioctl_search_header *header,
-				 const void *item, void *data),
-		       void *data)
+struct tree_range {
+	uint64_t tree_id;
+	uint64_t objectid;
+	uint64_t max_objectid;
+	uint32_t type;
+};
+
+/* How a tree search ended. */
+enum tree_search_end {
+	TREE_SEARCH_DONE, /* every item of the range was given to @fn */
+	TREE_SEARCH_STOPPED, /* @fn returned non-zero */
+	TREE_SEARCH_FAILED, /* the ioctl failed: errno set */
+};
+
+/*
+ * Call @fn(@header, item, @data) for each item of @range, in key order;
+ * stop when @fn returns non-zero.
+ */
+static enum tree_search_end
+tree_search(int fd, const struct tree_range *range,
+	    int (*fn)(const struct btrfs_ioctl_search_header *header,
+		      const void *item, void *data),
+	    void *data)
 {
+	const uint64_t max_objectid = range->max_objectid;
+	const uint32_t type = range->type;
 	struct btrfs_ioctl_search_args args;
 	struct btrfs_ioctl_search_key *key = &args.key;
 
 	memset(&args, 0, sizeof(args));
-	key->tree_id = tree_id;
-	key->min_objectid = objectid;
+	key->tree_id = range->tree_id;
+	key->min_objectid = range->objectid;
 	key->max_objectid = max_objectid;
 	key->min_type = type;
 	key->max_type = type;
@@ -221,9 +240,9 @@ static int tree_search(int fd, uint64_t tree_id, uint64_t objectid,
 
 		key->nr_items = 4096;
 		if (ioctl(fd, BTRFS_IOC_TREE_SEARCH, &args) != 0)
-			return -1;
+			return TREE_SEARCH_FAILED;
 		if (key->nr_items == 0)
-			return 0;
+			return TREE_SEARCH_DONE;
 		for (i = 0; i < key->nr_items; i++) {
 			struct btrfs_ioctl_search_header header;
 
@@ -231,7 +250,7 @@ static int tree_search(int fd, uint64_t tree_id, uint64_t objectid,
 			pos += sizeof(header);
 			if (header.type == type &&
 			    fn(&header, args.buf + pos, data) != 0)
-				return 1;
+				return TREE_SEARCH_STOPPED;
 			pos += header.len;
 			/* The next search starts after this key. */
 			key->min_objectid = header.objectid;
@@ -248,11 +267,11 @@ static int tree_search(int fd, uint64_t tree_id, uint64_t objectid,
 			key->min_type = type;
 			key->min_offset = 0;
 		} else {
-			return 0;
+			return TREE_SEARCH_DONE;
 		}
 		if (key->min_type > type) {
 			if (key->min_objectid == max_objectid)
-				return 0;
+				return TREE_SEARCH_DONE;
 			key->min_objectid++;
 			key->min_type = type;
 			key->min_offset = 0;
@@ -335,9 +354,13 @@ static char *dir_path(int fd, uint64_t tree, uint64_t dirid)
 	struct up_path up = { .text = strdup("") };
 
 	while (up.text && dirid != BTRFS_FIRST_FREE_OBJECTID) {
+		struct tree_range refs = { .tree_id = tree, .objectid = dirid,
+					   .max_objectid = dirid,
+					   .type = BTRFS_INODE_REF_KEY };
+
 		up.found = false;
-		if (tree_search(fd, tree, dirid, dirid, BTRFS_INODE_REF_KEY,
-				inode_ref_prepend, &up) < 0 ||
+		if (tree_search(fd, &refs, inode_ref_prepend, &up) ==
+			    TREE_SEARCH_FAILED ||
 		    !up.found) {
 			if (!up.found && errno == 0)
 				errno = ENOENT;
@@ -357,6 +380,10 @@ static char *dir_path(int fd, uint64_t tree, uint64_t dirid)
 static int subvol_list_tree(int fd, uint64_t top, bino__subvol_list_fn *fn,
 			    void *data)
 {
+	static const struct tree_range root_refs = {
+		.tree_id = BTRFS_ROOT_TREE_OBJECTID, .max_objectid = UINT64_MAX,
+		.type = BTRFS_ROOT_REF_KEY
+	};
 	struct root_refs refs = { 0 };
 	struct bino__subvol_info info;
 	char **paths = NULL;
@@ -364,8 +391,8 @@ static int subvol_list_tree(int fd, uint64_t top, bino__subvol_list_fn *fn,
 	int ret = -1;
 
 	errno = 0;
-	if (tree_search(fd, BTRFS_ROOT_TREE_OBJECTID, 0, UINT64_MAX,
-			BTRFS_ROOT_REF_KEY, root_ref_add, &refs) != 0) {
+	if (tree_search(fd, &root_refs, root_ref_add, &refs) !=
+	    TREE_SEARCH_DONE) {
 		if (errno == 0)
 			errno = ENOMEM;
 		goto out_free;

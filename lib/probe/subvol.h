@@ -6,7 +6,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The subvolume of the open file @fd, by libbtrfsutil; 0 or -1 with errno. */
+/*
+ * The subvolume of the open file @fd, by libbtrfsutil (one ioctl): a thin
+ * wrapper, 0 or -1 with errno.
+ */
 int bino__subvolid_ioctl(int fd, uint64_t *ret);
 
 /*
@@ -29,8 +32,8 @@ struct bino__subvol_info {
 
 /*
  * The subvolume holding the open file @fd, which need not be its root
- * (BTRFS_IOC_GET_SUBVOL_INFO: no privilege needed on Linux 4.18 and later).
- * 0, or -1 with errno.
+ * (BTRFS_IOC_GET_SUBVOL_INFO: no privilege needed on Linux 4.18 and later):
+ * a thin wrapper of that one ioctl, 0 or -1 with errno.
  */
 int bino__subvol_info_fd(int fd, struct bino__subvol_info *ret);
 
@@ -65,8 +68,8 @@ int bino__subvol_list_fd(int fd, bino__subvol_list_fn *fn, void *data);
 
 /*
  * The UUID of the btrfs filesystem holding the open file @fd, as blkid and
- * "UUID=" in fstab(5) name it (BTRFS_IOC_FS_INFO, no privilege needed).
- * 0, or -1 with errno.
+ * "UUID=" in fstab(5) name it (BTRFS_IOC_FS_INFO, no privilege needed): a
+ * thin wrapper of that one ioctl, 0 or -1 with errno.
  */
 int bino__fs_uuid_fd(int fd, uint8_t uuid[16]);
 

@@ -397,16 +397,39 @@ static int parse_error_stop(struct libmnt_table *table, const char *file,
 BINO_PUBLIC enum bino_error bino_mounts_create(const char *mountinfo_path,
 					       struct bino_mounts **ret)
 {
-	return bino_mounts_read(mountinfo_path, NULL, ret);
+	return bino_mounts_create_checked(mountinfo_path, NULL, ret);
 }
 
-BINO_PUBLIC enum bino_error bino_mounts_read(const char *mountinfo_path,
-					     struct bino_syntax_error *err,
-					     struct bino_mounts **ret)
+/*
+ * What libmount would read wrong, refused before it reads: a directory (an
+ * empty table to it) and, for a file named (@checked), a line that is not
+ * mountinfo.  BINO_OK, or the error with errno set.
+ */
+static enum bino_error mountinfo_check(const char *path, bool checked,
+				       struct bino_syntax_error *err)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return BINO_ERROR_MOUNTINFO_FAILED;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		return BINO_ERROR_MOUNTINFO_FAILED;
+	}
+	if (checked && !mountinfo_file_valid(path, err)) {
+		errno = EINVAL;
+		return BINO_ERROR_MOUNTINFO_SYNTAX;
+	}
+	return BINO_OK;
+}
+
+BINO_PUBLIC enum bino_error
+bino_mounts_create_checked(const char *mountinfo_path,
+			   struct bino_syntax_error *err,
+			   struct bino_mounts **ret)
 {
 	const char *path = mountinfo_path ? mountinfo_path : "/proc/self/mountinfo";
 	struct parse_state state = { .err = err };
-	struct stat st;
 	struct libmnt_table *table;
 	struct libmnt_iter *iter = NULL;
 	struct libmnt_fs *fs;
@@ -422,21 +445,10 @@ BINO_PUBLIC enum bino_error bino_mounts_read(const char *mountinfo_path,
 	table = mnt_new_table();
 	if (!table)
 		goto out_mounts;
-	/* libmount reads a directory as an empty table: refuse it first. */
-	if (stat(path, &st) != 0) {
-		error = BINO_ERROR_MOUNTINFO_FAILED;
+	error = mountinfo_check(path, mountinfo_path != NULL, err);
+	if (error)
 		goto out_table;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
-		error = BINO_ERROR_MOUNTINFO_FAILED;
-		goto out_table;
-	}
-	if (mountinfo_path && !mountinfo_file_valid(path, err)) {
-		errno = EINVAL;
-		error = BINO_ERROR_MOUNTINFO_SYNTAX;
-		goto out_table;
-	}
+	error = BINO_ERROR_NO_MEMORY;
 	mnt_table_set_userdata(table, &state);
 	mnt_table_set_parser_errcb(table, parse_error_stop);
 	errno = 0;
@@ -480,6 +492,12 @@ out_mounts:
 	bino_mounts_destroy(mounts);
 	return error;
 }
+
+/* The 1.0 name of bino_mounts_create_checked(), kept for the ABI. */
+BINO_PUBLIC enum bino_error bino_mounts_read(const char *mountinfo_path,
+					     struct bino_syntax_error *err,
+					     struct bino_mounts **ret)
+	__attribute__((alias("bino_mounts_create_checked")));
 
 /* The strings one entry of the table owns (the entry is in the array). */
 static void mount_free_strings(struct bino_mount *mount)

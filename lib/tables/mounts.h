@@ -50,7 +50,7 @@ size_t bino__mounts_below(const struct bino_mounts *mounts, const char *dir,
 			  const struct bino_mount *const **ret);
 
 /*
- * Whether @mounts was read from a file named to bino_mounts_read() (another
+ * Whether @mounts was read from a file named to bino_mounts_create_checked() (another
  * server, offline) rather than the process's own table.
  */
 bool bino__mounts_from_file(const struct bino_mounts *mounts);

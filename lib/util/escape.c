@@ -41,7 +41,11 @@ static size_t utf8_sequence_length(const unsigned char *s, size_t len)
 	return n;
 }
 
-bool utf8_valid(const char *s, size_t len)
+/*
+ * Whether each byte of @s is @plain, or part of a valid multibyte UTF-8
+ * sequence: the one scan of utf8_valid() and text_needs_escape().
+ */
+static bool utf8_all(const char *s, size_t len, bool (*plain)(unsigned char))
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0;
@@ -49,24 +53,41 @@ bool utf8_valid(const char *s, size_t len)
 	while (i < len) {
 		size_t n;
 
-		if (p[i] < 0x80) { /* most names are ASCII: skip the call */
+		if (plain(p[i])) { /* most names are ASCII: skip the call */
 			i++;
 			continue;
 		}
 		n = utf8_sequence_length(p + i, len - i);
-
-		if (n == 0)
+		if (n < 2)
 			return false;
 		i += n;
 	}
 	return true;
 }
 
-char *utf8_sanitize(const char *s, size_t len)
+static bool is_ascii(unsigned char byte)
+{
+	return byte < 0x80;
+}
+
+bool utf8_valid(const char *s, size_t len)
+{
+	return utf8_all(s, len, is_ascii);
+}
+
+/*
+ * @s copied with valid multibyte UTF-8 sequences kept as they are and each
+ * other byte (ASCII, or the first of an invalid sequence) written by
+ * @write_byte, which writes at most @worst bytes and returns how many; the
+ * one loop of utf8_sanitize() and text_escape().  malloc'ed, NUL-ended,
+ * NULL on allocation failure.
+ */
+static char *utf8_rewrite(const char *s, size_t len, size_t worst,
+			  size_t (*write_byte)(unsigned char byte, bool ascii,
+					       char *out))
 {
 	const unsigned char *p = (const unsigned char *)s;
-	/* Each invalid byte becomes 3 bytes (U+FFFD). */
-	char *out = malloc(len * 3 + 1);
+	char *out = malloc(len * worst + 1);
 	size_t i = 0, o = 0;
 
 	if (!out)
@@ -74,18 +95,33 @@ char *utf8_sanitize(const char *s, size_t len)
 	while (i < len) {
 		size_t n = utf8_sequence_length(p + i, len - i);
 
-		if (n == 0) {
-			memcpy(out + o, "\xef\xbf\xbd", 3);
-			o += 3;
-			i++;
+		if (n > 1) {
+			memcpy(out + o, p + i, n);
+			o += n;
+			i += n;
 			continue;
 		}
-		memcpy(out + o, p + i, n);
-		o += n;
-		i += n;
+		o += write_byte(p[i], n == 1, out + o);
+		i++;
 	}
 	out[o] = '\0';
 	return out;
+}
+
+/* An ASCII byte as it is, an invalid one as U+FFFD (3 bytes). */
+static size_t sanitize_byte(unsigned char byte, bool ascii, char *out)
+{
+	if (ascii) {
+		out[0] = (char)byte;
+		return 1;
+	}
+	memcpy(out, "\xef\xbf\xbd", 3);
+	return 3;
+}
+
+char *utf8_sanitize(const char *s, size_t len)
+{
+	return utf8_rewrite(s, len, 3, sanitize_byte);
 }
 
 char *base64_encode(const unsigned char *data, size_t len)
@@ -120,69 +156,43 @@ char *base64_encode(const unsigned char *data, size_t len)
 	return out;
 }
 
+/* A byte text_escape() keeps as it is. */
+static bool is_text_plain(unsigned char byte)
+{
+	return byte >= 0x20 && byte < 0x7f && byte != '\\';
+}
+
 bool text_needs_escape(const char *s, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0;
+	return !utf8_all(s, len, is_text_plain);
+}
 
-	while (i < len) {
-		size_t n;
-
-		if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\') {
-			i++;
-			continue;
+/* A byte as one line of text shows it: itself, \\, \n, \t or \xHH (4 bytes). */
+static size_t escape_byte(unsigned char byte, bool ascii, char *out)
+{
+	switch (byte) {
+	case '\\':
+		memcpy(out, "\\\\", 2);
+		return 2;
+	case '\n':
+		memcpy(out, "\\n", 2);
+		return 2;
+	case '\t':
+		memcpy(out, "\\t", 2);
+		return 2;
+	default:
+		if (ascii && byte >= 0x20 && byte != 0x7f) {
+			out[0] = (char)byte;
+			return 1;
 		}
-		n = utf8_sequence_length(p + i, len - i);
-		if (n < 2)
-			return true;
-		i += n;
+		snprintf(out, 5, "\\x%02x", byte);
+		return 4;
 	}
-	return false;
 }
 
 char *text_escape(const char *s, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	/* The worst case is \xHH for every byte. */
-	char *out = malloc(len * 4 + 1);
-	size_t i = 0, o = 0;
-
-	if (!out)
-		return NULL;
-	while (i < len) {
-		size_t n = utf8_sequence_length(p + i, len - i);
-
-		if (n > 1) {
-			memcpy(out + o, p + i, n);
-			o += n;
-			i += n;
-			continue;
-		}
-		switch (p[i]) {
-		case '\\':
-			memcpy(out + o, "\\\\", 2);
-			o += 2;
-			break;
-		case '\n':
-			memcpy(out + o, "\\n", 2);
-			o += 2;
-			break;
-		case '\t':
-			memcpy(out + o, "\\t", 2);
-			o += 2;
-			break;
-		default:
-			if (n == 1 && p[i] >= 0x20 && p[i] != 0x7f) {
-				out[o++] = (char)p[i];
-			} else {
-				snprintf(out + o, 5, "\\x%02x", p[i]);
-				o += 4;
-			}
-		}
-		i++;
-	}
-	out[o] = '\0';
-	return out;
+	return utf8_rewrite(s, len, 4, escape_byte);
 }
 
 void unescape_octal(char *s)

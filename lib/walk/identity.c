@@ -160,7 +160,7 @@ static int identify_nfs_export_root(int fd, uint64_t *ret)
 	if (dirfd < 0)
 		return -1;
 	bino__dirents_init(&dirents, dirfd, buffer, sizeof(buffer));
-	while (bino__dirents_next(&dirents, &dent) > 0) {
+	while (bino__dirents_next(&dirents, &dent) == BINO_DIRENTS_RECORD) {
 		struct bino_nfs_fh fh;
 
 		if (bino__nfs_fh_of(dirfd, dent->d_name, 0, &fh) == 0 &&

@@ -72,14 +72,14 @@
 
 /* ---- paths ------------------------------------------------------------- */
 
-static int walk_path_reserve(struct bino_walk *walk, size_t extra)
+/* Room for @extra more bytes of path and its NUL. */
+static enum bino_error walk_path_reserve(struct bino_walk *walk, size_t extra)
 {
-	if (extra >= SIZE_MAX - walk->path_len) {
-		errno = ENOMEM;
-		return -1;
-	}
-	return ARRAY_RESERVE(walk->path, walk->path_cap,
-			     walk->path_len + extra + 1);
+	if (extra >= SIZE_MAX - walk->path_len ||
+	    ARRAY_RESERVE(walk->path, walk->path_cap,
+			  walk->path_len + extra + 1) != 0)
+		return BINO_ERROR_NO_MEMORY;
+	return BINO_OK;
 }
 
 static void walk_path_truncate(struct bino_walk *walk, size_t len)
@@ -88,21 +88,21 @@ static void walk_path_truncate(struct bino_walk *walk, size_t len)
 	walk->path[len] = '\0';
 }
 
-/* Append "/name" (no slash after a trailing one); returns the name's offset. */
-static int walk_path_push(struct bino_walk *walk, const char *name,
-			  size_t *name_offset)
+/* Append "/name" (no slash after a trailing one), the name at *@name_offset. */
+static enum bino_error walk_path_push(struct bino_walk *walk, const char *name,
+				      size_t *name_offset)
 {
 	size_t name_len = strlen(name);
 	bool slash = walk->path_len > 0 && walk->path[walk->path_len - 1] != '/';
 
-	if (walk_path_reserve(walk, name_len + 1) != 0)
-		return -1;
+	if (walk_path_reserve(walk, name_len + 1) != BINO_OK)
+		return BINO_ERROR_NO_MEMORY;
 	if (slash)
 		walk->path[walk->path_len++] = '/';
 	*name_offset = walk->path_len;
 	memcpy(walk->path + walk->path_len, name, name_len + 1);
 	walk->path_len += name_len;
-	return 0;
+	return BINO_OK;
 }
 
 /* ---- file descriptors -------------------------------------------------- */
@@ -170,7 +170,10 @@ static bool walk_evict_fd(struct bino_walk *walk)
 	return true;
 }
 
-/* openat() that makes room in the budget, and again on EMFILE/ENFILE. */
+/*
+ * openat() that makes room in the budget, and again on EMFILE/ENFILE: a
+ * wrapper of that one call, returning the fd or -1 with errno as it does.
+ */
 static int walk_openat(struct bino_walk *walk, int dirfd, const char *name,
 		       int oflags)
 {
@@ -191,20 +194,23 @@ static int walk_openat(struct bino_walk *walk, int dirfd, const char *name,
  * The fd of a frame, reopened if it was evicted: from the nearest ancestor
  * still open, one name at a time, then checked to be the same directory.
  */
-int bino__walk_frame_fd(struct bino_walk *walk, struct dir_frame *frame,
-			enum bino_error *error)
+enum bino_error bino__walk_frame_fd(struct bino_walk *walk,
+				    struct dir_frame *frame, int *ret,
+				    int *errnum)
 {
 	struct dir_frame **chain;
 	struct dir_frame *base;
 	struct bino_kstatx stx;
 	int fd, n = 0;
 
-	if (frame->fd >= 0)
-		return frame->fd;
+	if (frame->fd >= 0) {
+		*ret = frame->fd;
+		return BINO_OK;
+	}
 	chain = malloc(((size_t)frame->depth + 1) * sizeof(*chain));
 	if (!chain) {
-		*error = BINO_ERROR_NO_MEMORY;
-		return -1;
+		*errnum = ENOMEM;
+		return BINO_ERROR_NO_MEMORY;
 	}
 	for (base = frame; base && base->fd < 0; base = base->parent) {
 		assert(n <= frame->depth); /* a frame's ancestors: its depth */
@@ -215,12 +221,12 @@ int bino__walk_frame_fd(struct bino_walk *walk, struct dir_frame *frame,
 		int next = walk_openat(walk, fd, chain[n]->name,
 				       dir_open_flags(chain[n]->followed));
 
+		*errnum = errno;
 		if (fd >= 0 && (!base || fd != base->fd))
 			close(fd);
 		if (next < 0) {
 			free(chain);
-			*error = BINO_ERROR_OPEN_FAILED;
-			return -1;
+			return BINO_ERROR_OPEN_FAILED;
 		}
 		fd = next;
 	}
@@ -229,13 +235,13 @@ int bino__walk_frame_fd(struct bino_walk *walk, struct dir_frame *frame,
 	    bino__statx_dev(&stx) != frame->id.raw_dev ||
 	    stx.ino != frame->stx.ino) {
 		close(fd);
-		*error = BINO_ERROR_CHANGED_DURING_WALK;
-		errno = ESTALE;
-		return -1;
+		*errnum = ESTALE;
+		return BINO_ERROR_CHANGED_DURING_WALK;
 	}
 	frame->fd = fd;
 	walk->open_fds++;
-	return fd;
+	*ret = fd;
+	return BINO_OK;
 }
 
 /* ---- types ------------------------------------------------------------- */
@@ -554,7 +560,7 @@ static enum bino_error walk_next_start(struct bino_walk *walk)
 	start = walk->start_paths[walk->next_start++];
 	start_len = strlen(start);
 	walk->path_len = 0;
-	if (walk_path_reserve(walk, start_len) != 0)
+	if (walk_path_reserve(walk, start_len) != BINO_OK)
 		return BINO_ERROR_NO_MEMORY;
 	memcpy(walk->path, start, start_len + 1);
 	walk->path_len = start_len;
@@ -567,6 +573,33 @@ static enum bino_error walk_next_start(struct bino_walk *walk)
 	return BINO_OK;
 }
 
+/*
+ * Give @frame what a helper read of it: its records and its children's
+ * jobs.  BINO_OK, or the helper's read error (NO_MEMORY or
+ * READDIR_FAILED) with its errno in *@errnum.
+ */
+static enum bino_error frame_take_job(struct dir_frame *frame,
+				      struct dirjob *job, int *errnum)
+{
+	frame->job = job;
+	frame->records = job->records;
+	frame->records_len = job->records_len;
+	frame->jobs = job->children;
+	job->children = NULL;
+	for (frame->jobs_tail = frame->jobs; frame->jobs_tail;
+	     frame->jobs_tail = frame->jobs_tail->later) {
+		frame->n_jobs++;
+		if (!frame->jobs_tail->later)
+			break;
+	}
+	frame->next_submit = job->children_next;
+	*errnum = job->read_errno;
+	if (!*errnum)
+		return BINO_OK;
+	return *errnum == ENOMEM ? BINO_ERROR_NO_MEMORY :
+				   BINO_ERROR_READDIR_FAILED;
+}
+
 /* Push the directory just returned and read it (unless a helper did). */
 static enum bino_error walk_enter(struct bino_walk *walk)
 {
@@ -575,52 +608,41 @@ static enum bino_error walk_enter(struct bino_walk *walk)
 	const char *name = walk->path + entry->name_offset;
 	struct dir_counts counts = { 0 };
 	size_t cap = 0;
-	int ret = 0;
+	enum bino_error err = BINO_OK;
+	int errnum = 0;
 
 	assert(walk->pending_fd >= 0);
 	if (!frame)
 		goto out_pending;
-	frame->name = strdup(entry->depth == 0 ? walk->path : name);
+	*frame = (struct dir_frame){
+		.parent = walk->top,
+		.fd = walk->pending_fd,
+		.name = strdup(entry->depth == 0 ? walk->path : name),
+		.followed = entry->followed,
+		.path_len = walk->path_len,
+		.name_offset = entry->name_offset,
+		.depth = entry->depth,
+		.id = entry->id,
+		.stx = walk->pending_stx,
+	};
 	if (!frame->name)
 		goto out_frame;
-	frame->parent = walk->top;
-	frame->fd = walk->pending_fd;
-	frame->followed = entry->followed;
-	frame->path_len = walk->path_len;
-	frame->name_offset = entry->name_offset;
-	frame->depth = entry->depth;
-	frame->id = entry->id;
-	frame->stx = walk->pending_stx;
 	walk->pending_fd = -1;
 	walk->top = frame;
 	frame->stat_children = !frame_trusts_readdir(walk, frame);
 	if (walk->pending_job) {
-		struct dirjob *job = walk->pending_job;
-
+		err = frame_take_job(frame, walk->pending_job, &errnum);
 		walk->pending_job = NULL;
-		frame->job = job;
-		frame->records = job->records;
-		frame->records_len = job->records_len;
-		frame->jobs = job->children;
-		job->children = NULL;
-		for (frame->jobs_tail = frame->jobs; frame->jobs_tail;
-		     frame->jobs_tail = frame->jobs_tail->later) {
-			frame->n_jobs++;
-			if (!frame->jobs_tail->later)
-				break;
-		}
-		frame->next_submit = job->children_next;
-		errno = job->read_errno;
-		ret = errno ? -1 : 0;
 	} else {
-		ret = bino__dir_read(frame->fd, &frame->records,
-				     &frame->records_len, &cap, &counts);
+		err = bino__dir_read(frame->fd, &frame->records,
+				     &frame->records_len, &cap, &counts,
+				     &errnum);
 	}
-	if (ret != 0) {
-		if (errno == ENOMEM)
-			return BINO_ERROR_NO_MEMORY;
+	if (err == BINO_ERROR_NO_MEMORY)
+		return BINO_ERROR_NO_MEMORY;
+	if (err != BINO_OK) {
 		walk_entry_error(walk, frame->name_offset, frame->depth,
-				 BINO_ERROR_READDIR_FAILED, errno);
+				 BINO_ERROR_READDIR_FAILED, errnum);
 		frame->records_len = 0;
 		return BINO_OK;
 	}
@@ -691,7 +713,7 @@ static enum bino_error walk_next_child(struct bino_walk *walk)
 	bool follow = walk->flags & BINO_WALK_FOLLOW_ALL;
 	bool is_dir, may_be_dir;
 	enum bino_error error;
-	int dirfd;
+	int dirfd, errnum;
 
 	if (frame->next_record >= frame->records_len)
 		return BINO_ERROR_STOP_ITERATION;
@@ -700,7 +722,7 @@ static enum bino_error walk_next_child(struct bino_walk *walk)
 	frame->next_record = frame_record_next(frame, offset);
 	ahead = bino__frame_stat_ahead(frame, frame->next_index++, record);
 	walk_path_truncate(walk, frame->path_len);
-	if (walk_path_push(walk, record->name, &name_offset) != 0)
+	if (walk_path_push(walk, record->name, &name_offset) != BINO_OK)
 		return BINO_ERROR_NO_MEMORY;
 
 	is_dir = record->type == DT_DIR;
@@ -727,11 +749,11 @@ static enum bino_error walk_next_child(struct bino_walk *walk)
 		walk->after = AFTER_NOTHING;
 		return BINO_OK;
 	}
-	dirfd = bino__walk_frame_fd(walk, frame, &error);
-	if (dirfd < 0) {
+	error = bino__walk_frame_fd(walk, frame, &dirfd, &errnum);
+	if (error != BINO_OK) {
 		/* The directory is gone or replaced: report it, skip the rest. */
 		walk_entry_error(walk, frame->name_offset, frame->depth, error,
-				 errno);
+				 errnum);
 		walk_path_truncate(walk, frame->path_len);
 		frame->next_record = frame->records_len;
 		walk->after = AFTER_NOTHING;
@@ -793,7 +815,7 @@ BINO_PUBLIC enum bino_error bino_walk_create(const char *const *paths,
 		if (!walk->start_paths[i])
 			goto out_nomem;
 	}
-	if (walk_path_reserve(walk, 0) != 0)
+	if (walk_path_reserve(walk, 0) != BINO_OK)
 		goto out_nomem;
 	walk->path[0] = '\0';
 	err = bino__identifier_init(&walk->identifier, flags);

@@ -51,7 +51,7 @@ void bino__walk_start_helpers(struct bino_walk *walk)
 	if (config.jobs_max > JOBS_PER_HELPER * config.helpers)
 		config.jobs_max = JOBS_PER_HELPER * config.helpers;
 	if (config.jobs_max < 1 ||
-	    bino__dirread_create(&config, &walk->pool) != 0) {
+	    bino__dirread_create(&config, &walk->pool) != BINO_OK) {
 		walk->pool = NULL;
 		return;
 	}
@@ -85,6 +85,7 @@ void bino__walk_schedule(struct bino_walk *walk)
 			size_t offset = frame->next_submit;
 			const struct dir_record *record =
 				frame_record(frame, offset);
+			struct dirjob_request request;
 			struct dirjob *job;
 
 			if (record->type != DT_DIR) {
@@ -97,9 +98,14 @@ void bino__walk_schedule(struct bino_walk *walk)
 			 * The first frame from the top with a child to read
 			 * has the one the walk needs next: at the front.
 			 */
-			job = bino__dirread_submit(walk->pool, frame->fd,
-						   record->name, frame->depth + 1,
-						   offset, frame->jobs_tail, soon);
+			request = (struct dirjob_request){
+				.dirfd = frame->fd,
+				.name = record->name,
+				.depth = frame->depth + 1,
+				.record_offset = offset,
+			};
+			job = bino__dirread_submit(walk->pool, &request,
+						   frame->jobs_tail, soon);
 			if (!job)
 				return; /* at the bound: the walk reads it */
 			frame->next_submit = frame_record_next(frame, offset);

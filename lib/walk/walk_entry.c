@@ -124,12 +124,39 @@ static struct bino_timestamp timestamp(const struct bino_kstatx_timestamp *ts)
 	return result;
 }
 
+/*
+ * Stat @entry now, from its directory (reopened if evicted), once: a
+ * failure is kept.  BINO_OK or BINO_ERROR_STAT_FAILED, errno set (ESTALE
+ * when the name is no longer the inode identified).
+ */
+static enum bino_error entry_stat_now(struct bino_entry *entry)
+{
+	struct bino_walk *walk = entry->walk;
+	enum bino_error err = BINO_ERROR_STAT_FAILED;
+	int dirfd, errnum;
+
+	if (entry->stat_failed || !walk->top)
+		return BINO_ERROR_STAT_FAILED;
+	if (bino__walk_frame_fd(walk, walk->top, &dirfd, &errnum) != BINO_OK)
+		errno = errnum;
+	else if (bino__statx(dirfd, bino_entry_name(entry),
+			     entry->followed ? 0 : AT_SYMLINK_NOFOLLOW,
+			     &entry->stx) != 0)
+		; /* errno set */
+	else if (entry->stx.ino != entry->id.key.ino)
+		errno = ESTALE; /* replaced since readdir: not the inode identified */
+	else
+		err = BINO_OK;
+	entry->stat_failed = err != BINO_OK;
+	entry->have_stx = err == BINO_OK;
+	return err;
+}
+
 BINO_PUBLIC enum bino_error bino_entry_stat(struct bino_entry *entry,
 					    struct bino_stat *ret)
 {
 	struct bino_walk *walk;
 	const struct bino_kstatx *stx;
-	enum bino_error error;
 
 	if (!entry || !ret || entry->event == BINO_EVENT_ERROR)
 		return BINO_ERROR_INVALID_ARGUMENT;
@@ -139,27 +166,8 @@ BINO_PUBLIC enum bino_error bino_entry_stat(struct bino_entry *entry,
 		walk->top->n_stats_asked++;
 		entry->from_readdir = false; /* counted once */
 	}
-	if (!entry->have_stx) {
-		int dirfd;
-
-		if (entry->stat_failed || !walk->top)
-			return BINO_ERROR_STAT_FAILED;
-		dirfd = bino__walk_frame_fd(walk, walk->top, &error);
-		if (dirfd < 0 ||
-		    bino__statx(dirfd, bino_entry_name(entry),
-				entry->followed ? 0 : AT_SYMLINK_NOFOLLOW,
-				&entry->stx) != 0) {
-			entry->stat_failed = true;
-			return BINO_ERROR_STAT_FAILED;
-		}
-		if (entry->stx.ino != entry->id.key.ino) {
-			/* Replaced since readdir: not the inode identified. */
-			entry->stat_failed = true;
-			errno = ESTALE;
-			return BINO_ERROR_STAT_FAILED;
-		}
-		entry->have_stx = true;
-	}
+	if (!entry->have_stx && entry_stat_now(entry) != BINO_OK)
+		return BINO_ERROR_STAT_FAILED;
 	memset(ret, 0, sizeof(*ret));
 	ret->mode = stx->mode;
 	ret->uid = stx->uid;

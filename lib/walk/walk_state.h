@@ -134,9 +134,14 @@ static inline size_t frame_record_next(const struct dir_frame *frame,
 	return bino__dir_record_next(frame->records, offset);
 }
 
-/* walk.c: the fd of @frame, reopened if it was evicted; -1 with *@error. */
-int bino__walk_frame_fd(struct bino_walk *walk, struct dir_frame *frame,
-			enum bino_error *error);
+/*
+ * walk.c: the fd of @frame into *@ret, reopened if it was evicted.  BINO_OK,
+ * or BINO_ERROR_NO_MEMORY, _OPEN_FAILED or _CHANGED_DURING_WALK (ESTALE: not
+ * the same directory) with the cause in *@errnum.
+ */
+enum bino_error bino__walk_frame_fd(struct bino_walk *walk,
+				    struct dir_frame *frame, int *ret,
+				    int *errnum);
 
 /* walk_ahead.c: start the helper threads if asked for and fds allow. */
 void bino__walk_start_helpers(struct bino_walk *walk);

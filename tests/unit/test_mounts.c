@@ -337,7 +337,7 @@ static void expect_syntax_error(const char *text, unsigned int line,
 	close(fd);
 	memset(&syntax, 0, sizeof(syntax));
 	mounts = NULL;
-	cr_assert_eq(bino_mounts_read(path, &syntax, &mounts),
+	cr_assert_eq(bino_mounts_create_checked(path, &syntax, &mounts),
 		     BINO_ERROR_MOUNTINFO_SYNTAX);
 	cr_assert_null(mounts);
 	cr_assert_str_eq(syntax.file, path);
@@ -507,4 +507,10 @@ Test(mounts_index, below_a_leaf_mount_point_or_a_name_prefix_is_nothing)
 	cr_assert_eq(bino__mounts_below(mounts, "/de", &below), 0);
 	cr_assert_eq(bino__mounts_below(mounts, "/sys/fs/cgroup/cpu", &below), 0,
 		     "cpuacct and cpuset only share a name prefix");
+}
+
+/* h-lib (#27): the *_create name, and the 1.0 name kept as the same function. */
+Test(mounts_read, the_1_0_name_is_the_same_function_as_create_checked)
+{
+	cr_assert_eq((void *)bino_mounts_read, (void *)bino_mounts_create_checked);
 }
