@@ -582,17 +582,24 @@ int suggest_diff_write(struct suggest_diff *diff, enum suggest_block block,
  * Lines [@from, @to) of @l as the unit file @name in @dir_fd (@dir names
  * it), through safe_file: never through a link someone put there.
  */
-static int write_file(int dir_fd, const char *dir, const char *name,
-		      const struct lines *l, size_t from, size_t to,
-		      bool verbose)
+/* Where --output-dir writes, and whether to say each file written. */
+struct unit_dir {
+	int fd;
+	const char *name; /* as the user named it, for messages */
+	bool verbose;
+};
+
+/* @n lines from @line, each ended by a newline, into the file @name of @dir. */
+static int write_file(const struct unit_dir *dir, const char *name,
+		      char *const *line, size_t n)
 {
 	struct safe_file file;
 	size_t i;
 
-	if (safe_file_begin(&file, dir_fd, dir, name) != 0)
+	if (safe_file_begin(&file, dir->fd, dir->name, name) != 0)
 		return -1;
-	for (i = from; i < to; i++) {
-		if (safe_file_write(&file, l->line[i], strlen(l->line[i])) != 0 ||
+	for (i = 0; i < n; i++) {
+		if (safe_file_write(&file, line[i], strlen(line[i])) != 0 ||
 		    safe_file_write(&file, "\n", 1) != 0) {
 			safe_file_discard(&file);
 			return -1;
@@ -600,8 +607,8 @@ static int write_file(int dir_fd, const char *dir, const char *name,
 	}
 	if (safe_file_commit(&file, 0644) != 0)
 		return -1;
-	if (verbose)
-		fprintf(stderr, "%s: wrote %s/%s\n", PROGRAM_NAME, dir, name);
+	if (dir->verbose)
+		fprintf(stderr, "%s: wrote %s/%s\n", PROGRAM_NAME, dir->name, name);
 	return 0;
 }
 
@@ -609,6 +616,7 @@ int suggest_write_units(const struct suggest_config *config,
 			const struct bino_audit_target *exp, int dir_fd,
 			const char *dir, bool verbose)
 {
+	const struct unit_dir out = { dir_fd, dir, verbose };
 	struct lines block = { 0 };
 	size_t i, start = 0, end;
 	const char *name = NULL;
@@ -624,7 +632,7 @@ int suggest_write_units(const struct suggest_config *config,
 		if (name) {
 			for (end = i; end > start && block.line[end - 1][0] == '\0'; end--)
 				;
-			rc = write_file(dir_fd, dir, name, &block, start, end, verbose);
+			rc = write_file(&out, name, block.line + start, end - start);
 		}
 		if (i < block.n) {
 			name = block.line[i] + prefix;
