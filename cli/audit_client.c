@@ -17,10 +17,10 @@
 #include "quote.h"
 #include "report.h"
 
-void audit_client_view(struct output *out, const struct bino_audit_target *exp)
+void audit_client_view(struct output *out, const struct bino_audit_target *target)
 {
-	const struct bino_mount *mount = bino_audit_target_mount(exp);
-	bool client = bino_audit_target_client_view(exp);
+	const struct bino_mount *mount = bino_audit_target_mount(target);
+	bool client = bino_audit_target_client_view(target);
 
 	print_string(out, PRINT_JSON, "view", NULL, client ? "client" : "server");
 	if (!client || !mount)
@@ -33,12 +33,12 @@ void audit_client_view(struct output *out, const struct bino_audit_target *exp)
 }
 
 void audit_client_subvol(struct output *out,
-			 const struct bino_audit_target *exp,
+			 const struct bino_audit_target *target,
 			 const struct bino_audit_subvol *subvol)
 {
 	bool own = bino_audit_subvol_own_filesystem(subvol);
 
-	if (!bino_audit_target_client_view(exp))
+	if (!bino_audit_target_client_view(target))
 		return;
 	print_dev(out, PRINT_JSON, "client_st_dev", NULL,
 		  bino_audit_subvol_client_dev(subvol));
@@ -51,13 +51,13 @@ void audit_client_subvol(struct output *out,
 }
 
 void audit_client_cannot_tell(struct output *out,
-			      const struct bino_audit_target *exp)
+			      const struct bino_audit_target *target)
 {
-	if (!bino_audit_target_client_view(exp))
+	if (!bino_audit_target_client_view(target))
 		return;
 	print_string(out, PRINT_ANY, "cannot_tell",
 		     "  cannot tell: %s\n",
-		     bino_audit_target_errno(exp) == EOPNOTSUPP ?
+		     bino_audit_target_errno(target) == EOPNOTSUPP ?
 			     "this client gets no file handles from the mount "
 			     "(NFSv4.0 does not give them), so nothing here can "
 			     "tell the server's subvolumes apart; mount with "
@@ -66,9 +66,9 @@ void audit_client_cannot_tell(struct output *out,
 			     "the file handles here");
 }
 
-const char *audit_client_unsafe_word(const struct bino_audit_target *exp)
+const char *audit_client_unsafe_word(const struct bino_audit_target *target)
 {
-	return bino_audit_target_client_view(exp) ? "unsafe on this client" :
+	return bino_audit_target_client_view(target) ? "unsafe on this client" :
 						    "unsafe for NFS clients";
 }
 
@@ -136,20 +136,20 @@ static void print_line(struct output *out, const char *line)
 
 /* Client fstab lines: the mount itself, then each plain subvolume. */
 static void print_fstab(struct output *out, const struct advice *adv,
-			const struct bino_audit_target *exp)
+			const struct bino_audit_target *target)
 {
-	size_t i, n = bino_audit_target_subvol_count(exp);
+	size_t i, n = bino_audit_target_subvol_count(target);
 	char *line;
 	size_t len;
 	FILE *f;
 
 	output_open_array(out, "fstab");
 	for (i = 0; i <= n; i++) {
-		const char *path = bino_audit_target_path(exp);
+		const char *path = bino_audit_target_path(target);
 
 		if (i) {
 			const struct bino_audit_subvol *subvol =
-				bino_audit_target_subvol(exp, i - 1);
+				bino_audit_target_subvol(target, i - 1);
 
 			if (!plain_subvol(subvol))
 				continue;
@@ -168,33 +168,33 @@ static void print_fstab(struct output *out, const struct advice *adv,
 }
 
 static void print_autofs(struct output *out, const struct advice *adv,
-			 const struct bino_audit_target *exp)
+			 const struct bino_audit_target *target)
 {
-	size_t i, n = bino_audit_target_subvol_count(exp);
-	const char *target = bino_mount_target(adv->mount);
+	size_t i, n = bino_audit_target_subvol_count(target);
+	const char *mount_point = bino_mount_target(adv->mount);
 	char *entry;
 	size_t len;
 	FILE *f = open_memstream(&entry, &len);
 
 	if (!f)
 		return;
-	quote_autofs_word(f, target);
+	quote_autofs_word(f, mount_point);
 	fprintf(f, " -fstype=nfs%s%s /", *adv->vers ? "," : "", adv->vers);
 	fprintf(f, " %s", adv->host);
 	quote_autofs_word(f, server_path(adv->mount));
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_subvol *subvol =
-			bino_audit_target_subvol(exp, i);
+			bino_audit_target_subvol(target, i);
 		const char *path = bino_audit_subvol_path(subvol);
 		char *server;
 
 		if (!plain_subvol(subvol))
 			continue;
 		fputc(' ', f);
-		quote_autofs_word(f, path + strlen(target));
+		quote_autofs_word(f, path + strlen(mount_point));
 		fprintf(f, " %s", adv->host);
 		if (asprintf(&server, "%s%s", server_path(adv->mount),
-			     path + strlen(target)) < 0)
+			     path + strlen(mount_point)) < 0)
 			continue;
 		quote_autofs_word(f, server);
 		free(server);
@@ -205,16 +205,16 @@ static void print_autofs(struct output *out, const struct advice *adv,
 	}
 }
 
-void audit_client_advice(struct output *out, const struct bino_audit_target *exp)
+void audit_client_advice(struct output *out, const struct bino_audit_target *target)
 {
-	const struct bino_mount *mount = bino_audit_target_mount(exp);
+	const struct bino_mount *mount = bino_audit_target_mount(target);
 	const char *path = server_path(mount);
 	struct advice adv = { .mount = mount, .fstype = "nfs" };
 	char *host = NULL, *vers;
 
-	if (!bino_audit_target_client_view(exp))
+	if (!bino_audit_target_client_view(target))
 		return;
-	if (!audit_export_unsafe(exp) || !path) {
+	if (!audit_target_unsafe(target) || !path) {
 		print_string(out, PRINT_JSON, "client_advice", NULL, NULL);
 		return;
 	}
@@ -235,10 +235,10 @@ void audit_client_advice(struct output *out, const struct bino_audit_target *exp
 		     "  (btrfs-ino suggest on the server; this client cannot know):\n"
 		     "  client /etc/fstab (parents first):\n");
 	print_bool(out, PRINT_JSON, "if_server_exports", NULL, true);
-	print_fstab(out, &adv, exp);
+	print_fstab(out, &adv, target);
 	print_string(out, PRINT_TEXT, NULL, "%s",
 		     "  or an autofs direct-map entry (in a map named in /etc/auto.master as \"/-\"):\n");
-	print_autofs(out, &adv, exp);
+	print_autofs(out, &adv, target);
 	print_string(out, PRINT_ANY, "exec",
 		     "  else, with the server unchanged: %s\n",
 		     "btrfs-ino exec -- COMMAND [ARG]...");

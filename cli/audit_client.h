@@ -7,28 +7,28 @@
 #include "output.h"
 
 /* "view": "client" or "server"; in text, a line for the client view only. */
-void audit_client_view(struct output *out, const struct bino_audit_target *exp);
+void audit_client_view(struct output *out, const struct bino_audit_target *target);
 
 /*
  * In a subvolume's record, client view only: "client_st_dev" and
  * "own_filesystem" (in text: how this client shows it).
  */
 void audit_client_subvol(struct output *out,
-			 const struct bino_audit_target *exp,
+			 const struct bino_audit_target *target,
 			 const struct bino_audit_subvol *subvol);
 
 /* In text, for a client-view path not audited: why nothing can tell. */
 void audit_client_cannot_tell(struct output *out,
-			      const struct bino_audit_target *exp);
+			      const struct bino_audit_target *target);
 
 /* Verdict wording: "unsafe on this client" or "unsafe for NFS clients". */
-const char *audit_client_unsafe_word(const struct bino_audit_target *exp);
+const char *audit_client_unsafe_word(const struct bino_audit_target *target);
 
 /*
  * After the verdict of an unsafe client-view path: what this client can do
  * ("client_advice" in JSON, null when there is nothing to do).
  */
 void audit_client_advice(struct output *out,
-			 const struct bino_audit_target *exp);
+			 const struct bino_audit_target *target);
 
 #endif

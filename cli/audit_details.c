@@ -18,25 +18,25 @@
 
 static void print_export_source(struct output *out,
 				const struct bino_exports *exports,
-				const struct bino_audit_target *export)
+				const struct bino_audit_target *target)
 {
-	const struct bino_export *source = bino_audit_target_export(export);
-	int flags = bino_audit_target_flags(export);
+	const struct bino_export *source = bino_audit_target_export(target);
+	int flags = bino_audit_target_flags(target);
 
-	print_export_json(out, export);
+	print_export_json(out, target);
 	if (source) {
-		if (bino_audit_target_covered(export))
+		if (bino_audit_target_covered(target))
 			print_text_path(out, NULL, "  covered by the export of %s to",
 					bino_export_path(source));
 		else
 			print_string(out, PRINT_TEXT, NULL, "%s", "  exported to");
-		print_export_clients(out, exports, export);
+		print_export_clients(out, exports, target);
 		print_text_path(out, NULL, " in %s", bino_export_file(source));
 		print_u64(out, PRINT_TEXT, NULL, ":%" PRIu64 "\n",
 			  bino_export_line(source));
 	} else {
-		if (!bino_audit_target_error(export) &&
-		    !bino_audit_target_client_view(export))
+		if (!bino_audit_target_error(target) &&
+		    !bino_audit_target_client_view(target))
 			print_string(out, PRINT_TEXT, NULL, "%s\n",
 				     "  not exported: audited as if exported with default options");
 	}
@@ -45,17 +45,17 @@ static void print_export_source(struct output *out,
 }
 
 static void print_subvols(struct output *out,
-			  const struct bino_audit_target *export)
+			  const struct bino_audit_target *target)
 {
-	size_t i, j, n = bino_audit_target_subvol_count(export);
-	bool client = bino_audit_target_client_view(export);
+	size_t i, j, n = bino_audit_target_subvol_count(target);
+	bool client = bino_audit_target_client_view(target);
 
 	if (n)
 		print_string(out, PRINT_TEXT, NULL, "%s\n", "  subvolumes:");
 	output_open_array(out, "subvolumes");
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_subvol *subvol =
-			bino_audit_target_subvol(export, i);
+			bino_audit_target_subvol(target, i);
 		int info_errno = bino_audit_subvol_info_errno(subvol);
 		uint64_t of = bino_audit_subvol_snapshot_of(subvol);
 
@@ -101,7 +101,7 @@ static void print_subvols(struct output *out,
 			print_string(out, PRINT_JSON, "snapshot_of", NULL, NULL);
 		print_u64(out, PRINT_ANY, "client_fs", " client fs %" PRIu64,
 			  bino_audit_subvol_client_fs(subvol));
-		audit_client_subvol(out, export, subvol);
+		audit_client_subvol(out, target, subvol);
 		output_open_array(out, "server_mounts");
 		for (j = 0; j < bino_audit_subvol_mount_count(subvol); j++) {
 			const struct bino_mount *mount =
@@ -120,9 +120,9 @@ static void print_subvols(struct output *out,
 }
 
 static void print_submounts(struct output *out,
-			    const struct bino_audit_target *export)
+			    const struct bino_audit_target *target)
 {
-	size_t i, n = bino_audit_target_submount_count(export);
+	size_t i, n = bino_audit_target_submount_count(target);
 
 	if (n)
 		print_string(out, PRINT_TEXT, NULL, "%s\n",
@@ -130,7 +130,7 @@ static void print_submounts(struct output *out,
 	output_open_array(out, "submounts");
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_submount *submount =
-			bino_audit_target_submount(export, i);
+			bino_audit_target_submount(target, i);
 		const struct bino_mount *mount = bino_audit_submount_mount(submount);
 		enum bino_submount_view view = bino_audit_submount_view(submount);
 
@@ -148,7 +148,7 @@ static void print_submounts(struct output *out,
 }
 
 static void print_collisions(struct output *out,
-			     const struct bino_audit_target *export)
+			     const struct bino_audit_target *target)
 {
 	size_t i, j, n;
 	int c;
@@ -161,17 +161,17 @@ static void print_collisions(struct output *out,
 		snprintf(fmt, sizeof(fmt), " %s %%" PRIu64 "%s",
 			 bino_collision_name(c), c + 1 < BINO_COLLISION_NR ? "," : "\n");
 		print_u64(out, PRINT_ANY, bino_collision_name(c), fmt,
-			  bino_audit_target_collisions(export, c));
+			  bino_audit_target_collisions(target, c));
 	}
 	output_close(out);
 
 	output_open_object(out, "examples");
 	for (c = 0; c < BINO_COLLISION_NR; c++) {
 		output_open_array(out, bino_collision_name(c));
-		n = bino_audit_target_example_count(export, c);
+		n = bino_audit_target_example_count(target, c);
 		for (i = 0; i < n; i++) {
 			const struct bino_audit_example *example =
-				bino_audit_target_example(export, c, i);
+				bino_audit_target_example(target, c, i);
 			struct bino_key a = bino_audit_example_key(example, 0);
 			struct bino_key b = bino_audit_example_key(example, 1);
 
@@ -203,13 +203,13 @@ static void print_collisions(struct output *out,
 	}
 	output_close(out);
 
-	n = bino_audit_target_pair_count(export);
+	n = bino_audit_target_pair_count(target);
 	if (n)
 		print_string(out, PRINT_TEXT, NULL, "%s\n",
 			     "  colliding subvolume pairs:");
 	output_open_array(out, "subvolume_pairs");
 	for (i = 0; i < n; i++) {
-		const struct bino_audit_pair *pair = bino_audit_target_pair(export, i);
+		const struct bino_audit_pair *pair = bino_audit_target_pair(target, i);
 
 		output_open_object(out, NULL);
 		print_u64(out, PRINT_ANY, "a", "    %" PRIu64,
@@ -231,21 +231,21 @@ static void print_collisions(struct output *out,
 }
 
 static void print_verdict(struct output *out,
-			  const struct bino_audit_target *export)
+			  const struct bino_audit_target *target)
 {
 	const char *const *tool;
 	bool safe = true;
 	int c;
 
 	for (c = 0; c < BINO_COLLISION_NR; c++)
-		safe = safe && bino_audit_target_collisions(export, c) == 0;
+		safe = safe && bino_audit_target_collisions(target, c) == 0;
 	output_open_object(out, "verdict");
 	print_bool(out, PRINT_JSON, "safe", NULL, safe);
 	print_string(out, PRINT_TEXT, NULL, "  verdict: %s",
-		     safe ? "safe" : audit_client_unsafe_word(export));
+		     safe ? "safe" : audit_client_unsafe_word(target));
 	output_open_object(out, "breaks");
 	for (c = 0; c < BINO_COLLISION_NR; c++) {
-		if (bino_audit_target_collisions(export, c) == 0)
+		if (bino_audit_target_collisions(target, c) == 0)
 			continue;
 		output_open_array(out, bino_collision_name(c));
 		print_string(out, PRINT_TEXT, NULL, "; %s breaks",
@@ -264,17 +264,17 @@ static void print_verdict(struct output *out,
 }
 
 static void print_devices(struct output *out,
-			  const struct bino_audit_target *export,
+			  const struct bino_audit_target *target,
 			  uint64_t *anomalies)
 {
-	size_t i, n = bino_audit_target_device_count(export);
+	size_t i, n = bino_audit_target_device_count(target);
 
 	if (n)
 		print_string(out, PRINT_TEXT, NULL, "%s\n", "  devices:");
 	output_open_array(out, "devices");
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_device *device =
-			bino_audit_target_device(export, i);
+			bino_audit_target_device(target, i);
 		enum bino_device_kind kind = bino_audit_device_kind(device);
 		const struct bino_mount *mount = bino_audit_device_mount(device);
 
@@ -306,79 +306,79 @@ static void print_devices(struct output *out,
 
 void audit_details_suggestion(struct output *out,
 			     const struct suggest_config *config,
-			     const struct bino_audit_target *export)
+			     const struct bino_audit_target *target)
 {
 	bool needed;
 
 	if (output_format(out) == OUTPUT_JSON) {
-		if (bino_audit_target_error(export))
+		if (bino_audit_target_error(target))
 			print_string(out, PRINT_JSON, "suggestion", NULL, NULL);
 		else
-			suggestion_json(out, "suggestion", config, export);
+			suggestion_json(out, "suggestion", config, target);
 		return;
 	}
-	if (bino_audit_target_error(export) || !audit_export_unsafe(export))
+	if (bino_audit_target_error(target) || !audit_target_unsafe(target))
 		return;
 	print_string(out, PRINT_TEXT, NULL, "%s", "\n");
 	fflush(stdout);
-	suggestion_write(config, export, SUGGEST_ALL, stdout, &needed);
+	suggestion_write(config, target, SUGGEST_ALL, stdout, &needed);
 }
 
 void audit_details_export(struct output *out, const struct bino_exports *exports,
-			 const struct bino_audit_target *export,
+			 const struct bino_audit_target *target,
 			 const struct suggest_config *suggest)
 {
-	enum bino_error err = bino_audit_target_error(export);
+	enum bino_error err = bino_audit_target_error(target);
 	uint64_t anomalies = 0;
 
 	output_open_object(out, NULL);
-	print_text_path(out, "path", "%s\n", bino_audit_target_path(export));
-	print_export_source(out, exports, export);
-	audit_client_view(out, export);
-	print_bool(out, PRINT_JSON, "absent", NULL, audit_export_absent(export));
+	print_text_path(out, "path", "%s\n", bino_audit_target_path(target));
+	print_export_source(out, exports, target);
+	audit_client_view(out, target);
+	print_bool(out, PRINT_JSON, "absent", NULL, audit_target_absent(target));
 	if (err) {
-		const char *reason = audit_export_reason(export);
+		const char *reason = audit_target_reason(target);
 
 		output_open_object(out, "error");
 		print_string(out, PRINT_JSON, "step", NULL, error_step(err));
 		print_i64(out, PRINT_JSON, "errno", NULL,
-			  bino_audit_target_errno(export));
+			  bino_audit_target_errno(target));
 		print_string(out, PRINT_JSON, "message", NULL, reason);
 		output_close(out);
 		print_string(out, PRINT_TEXT, NULL, "%s\n",
-			     audit_export_absent(export) ?
+			     audit_target_absent(target) ?
 				     "  not audited: absent on this machine" :
 				     "  not audited (see the error above)");
-		audit_client_cannot_tell(out, export);
+		audit_client_cannot_tell(out, target);
 		if (suggest)
-			audit_details_suggestion(out, suggest, export);
+			audit_details_suggestion(out, suggest, target);
 		output_close(out);
 		return;
 	}
 	print_string(out, PRINT_JSON, "error", NULL, NULL);
 	/* The server table's, as suggest says it: the same offline too. */
-	print_mount(out, "filesystem", bino_audit_target_mount(export));
-	if (bino_audit_target_mount(export)) {
+	print_mount(out, "filesystem", bino_audit_target_mount(target));
+	if (bino_audit_target_mount(target)) {
 		print_string(out, PRINT_TEXT, NULL, "%s", "  filesystem: ");
-		print_mount_text(out, bino_audit_target_mount(export));
+		print_mount_text(out, bino_audit_target_mount(target));
 		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
 	}
 	print_u64(out, PRINT_ANY, "entries", "  entries: %" PRIu64,
-		  bino_audit_target_entries(export));
+		  bino_audit_target_entries(target));
 	print_u64(out, PRINT_ANY, "unreadable", " (%" PRIu64 " unreadable)",
-		  bino_audit_target_unreadable(export));
+		  bino_audit_target_unreadable(target));
 	print_u64(out, PRINT_ANY, "client_filesystems",
 		  ", client filesystems: %" PRIu64 "\n",
-		  bino_audit_target_client_fs_count(export));
-	print_subvols(out, export);
-	print_submounts(out, export);
-	print_collisions(out, export);
-	print_devices(out, export, &anomalies);
+		  bino_audit_target_client_fs_count(target));
+	print_subvols(out, target);
+	print_submounts(out, target);
+	print_collisions(out, target);
+	print_devices(out, target, &anomalies);
 	print_u64(out, PRINT_JSON, "device_anomalies", NULL, anomalies);
-	print_verdict(out, export);
-	audit_client_advice(out, export);
+	print_verdict(out, target);
+	audit_client_advice(out, target);
 	if (suggest)
-		audit_details_suggestion(out, suggest, export);
+		audit_details_suggestion(out, suggest, target);
 	output_close(out);
 }
 

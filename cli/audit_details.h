@@ -13,7 +13,7 @@
  * is named); @suggest: with --suggest, else NULL.
  */
 void audit_details_export(struct output *out, const struct bino_exports *exports,
-			  const struct bino_audit_target *export,
+			  const struct bino_audit_target *target,
 			  const struct suggest_config *suggest);
 
 /*
@@ -23,6 +23,6 @@ void audit_details_export(struct output *out, const struct bino_exports *exports
  */
 void audit_details_suggestion(struct output *out,
 			      const struct suggest_config *config,
-			      const struct bino_audit_target *export);
+			      const struct bino_audit_target *target);
 
 #endif

@@ -67,7 +67,7 @@ static uint64_t path_value(const struct bino_audit_target *target,
 
 	switch (metric) {
 	case METRIC_SAFE:
-		return !audit_export_unsafe(target);
+		return !audit_target_unsafe(target);
 	case METRIC_AUDITED:
 		return 1;
 	case METRIC_ENTRIES:

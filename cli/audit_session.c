@@ -144,12 +144,12 @@ static int read_etab(const char *path, struct bino_exports **ret,
 	return 0;
 }
 
-static void show_audit_progress(const struct bino_audit_target *exp,
+static void show_audit_progress(const struct bino_audit_target *target,
 				uint64_t entries, void *data)
 {
 	(void)data;
 	fprintf(stderr, "\r\033[K%s: auditing %s: %" PRIu64 " entries",
-		PROGRAM_NAME, bino_audit_target_path(exp), entries);
+		PROGRAM_NAME, bino_audit_target_path(target), entries);
 	fflush(stderr);
 }
 

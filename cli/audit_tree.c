@@ -98,7 +98,7 @@ struct tree {
 	uint64_t parent_id; /* the subvolume ID of @parent, 0 if none */
 
 	/* The export being drawn, per subvolume index. */
-	const struct bino_audit_target *exp;
+	const struct bino_audit_target *target;
 	size_t n_subvols;
 	size_t *parent_of; /* index of the subvolume holding it, or NO_PARENT */
 	uint64_t (*counts)[BINO_COLLISION_NR]; /* attributed to it */
@@ -234,7 +234,7 @@ static struct libscols_line *tree_add(struct tree *tree, const char *type,
 	if (tree->parent_id)
 		tree_u64(tree, line, COL_PARENT, tree->parent_id);
 	tree_cell(tree, line, COL_EXPORT,
-		  tree_path(tree, bino_audit_target_path(tree->exp)), NULL);
+		  tree_path(tree, bino_audit_target_path(tree->target)), NULL);
 	return line;
 }
 
@@ -268,7 +268,7 @@ static size_t subvol_index(const struct tree *tree, uint64_t id)
 	size_t i;
 
 	for (i = 0; i < tree->n_subvols; i++) {
-		if (bino_audit_subvol_id(bino_audit_target_subvol(tree->exp, i)) == id)
+		if (bino_audit_subvol_id(bino_audit_target_subvol(tree->target, i)) == id)
 			return i;
 	}
 	return NO_PARENT;
@@ -281,12 +281,12 @@ static size_t subvol_index(const struct tree *tree, uint64_t id)
  */
 static void tree_attribute(struct tree *tree)
 {
-	size_t i, n = bino_audit_target_pair_count(tree->exp);
+	size_t i, n = bino_audit_target_pair_count(tree->target);
 	int c;
 
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_pair *pair =
-			bino_audit_target_pair(tree->exp, i);
+			bino_audit_target_pair(tree->target, i);
 		size_t a = subvol_index(tree, bino_audit_pair_subvolid(pair, 0));
 		size_t b = subvol_index(tree, bino_audit_pair_subvolid(pair, 1));
 
@@ -310,7 +310,7 @@ static void tree_nest(struct tree *tree)
 
 	for (i = 0; i < tree->n_subvols; i++) {
 		const struct bino_audit_subvol *subvol =
-			bino_audit_target_subvol(tree->exp, i);
+			bino_audit_target_subvol(tree->target, i);
 		uint64_t parent_id = bino_audit_subvol_parent_id(subvol);
 
 		tree->parent_of[i] = NO_PARENT;
@@ -318,7 +318,7 @@ static void tree_nest(struct tree *tree)
 		if (i == 0 || !parent_id)
 			continue;
 		for (j = 0; j < i; j++) {
-			if (bino_audit_subvol_id(bino_audit_target_subvol(tree->exp, j)) ==
+			if (bino_audit_subvol_id(bino_audit_target_subvol(tree->target, j)) ==
 			    parent_id) {
 				tree->parent_of[i] = j;
 				break;
@@ -349,8 +349,8 @@ static bool has_children(const struct tree *tree, size_t index)
 static bool has_mounts(const struct tree *tree, size_t index)
 {
 	const struct bino_audit_subvol *subvol =
-		bino_audit_target_subvol(tree->exp, index);
-	size_t k, n = bino_audit_target_submount_count(tree->exp);
+		bino_audit_target_subvol(tree->target, index);
+	size_t k, n = bino_audit_target_submount_count(tree->target);
 
 	if (bino_audit_subvol_mount_count(subvol))
 		return true;
@@ -364,7 +364,7 @@ static bool has_mounts(const struct tree *tree, size_t index)
 /* A snapshot that may be folded into "N more snapshots": a leaf. */
 static bool foldable(const struct tree *tree, size_t index)
 {
-	return is_snapshot(bino_audit_target_subvol(tree->exp, index)) &&
+	return is_snapshot(bino_audit_target_subvol(tree->target, index)) &&
 	       !has_children(tree, index) && !has_mounts(tree, index);
 }
 
@@ -372,11 +372,11 @@ static bool foldable(const struct tree *tree, size_t index)
 static const struct bino_audit_submount *
 find_submount(const struct tree *tree, const struct bino_mount *mount)
 {
-	size_t i, n = bino_audit_target_submount_count(tree->exp);
+	size_t i, n = bino_audit_target_submount_count(tree->target);
 
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_submount *submount =
-			bino_audit_target_submount(tree->exp, i);
+			bino_audit_target_submount(tree->target, i);
 
 		/* Not by ID: an unlisted mount is of another table. */
 		if (bino_audit_submount_mount(submount) == mount)
@@ -390,7 +390,7 @@ static char *mount_verdict(struct tree *tree, const struct bino_mount *mount,
 			   const struct bino_audit_submount *submount)
 {
 	const char *target = bino_mount_target(mount);
-	const char *path = bino_audit_target_path(tree->exp);
+	const char *path = bino_audit_target_path(tree->target);
 	size_t client_fs;
 
 	if (!submount) {
@@ -423,7 +423,7 @@ static char *mount_verdict(struct tree *tree, const struct bino_mount *mount,
 static char *mount_name(struct tree *tree, const struct bino_mount *mount)
 {
 	const char *target = bino_mount_target(mount);
-	const char *path = bino_audit_target_path(tree->exp);
+	const char *path = bino_audit_target_path(tree->target);
 	size_t len = strlen(path);
 
 	if (strcmp(path, "/") == 0 && target[1])
@@ -452,7 +452,7 @@ static void tree_mount(struct tree *tree, const struct bino_mount *mount,
 static char *subvol_name(struct tree *tree, size_t index)
 {
 	const struct bino_audit_subvol *subvol =
-		bino_audit_target_subvol(tree->exp, index);
+		bino_audit_target_subvol(tree->target, index);
 	const char *path = bino_audit_subvol_path(subvol);
 	const char *fs_path = bino_audit_subvol_fs_path(subvol);
 	const char *base;
@@ -471,11 +471,11 @@ static char *subvol_name(struct tree *tree, size_t index)
 		return name;
 	}
 	base = tree->parent_of[index] == NO_PARENT ?
-		       bino_audit_target_path(tree->exp) :
+		       bino_audit_target_path(tree->target) :
 		       bino_audit_subvol_path(
-			       bino_audit_target_subvol(tree->exp, tree->parent_of[index]));
+			       bino_audit_target_subvol(tree->target, tree->parent_of[index]));
 	if (!base)
-		base = bino_audit_target_path(tree->exp);
+		base = bino_audit_target_path(tree->target);
 	len = strlen(base);
 	if (strcmp(base, "/") == 0 && path[0] == '/' && path[1])
 		return tree_path(tree, path + 1);
@@ -505,13 +505,13 @@ static char *subvol_counted_at(struct tree *tree, size_t index)
 static char *source_name(struct tree *tree, uint64_t id)
 {
 	size_t i = subvol_index(tree, id);
-	const char *path, *base = bino_audit_target_path(tree->exp);
+	const char *path, *base = bino_audit_target_path(tree->target);
 	size_t len = strlen(base);
 	char *escaped, *name;
 
 	if (i == NO_PARENT)
 		return tree_printf(tree, "%s", "");
-	path = bino_audit_subvol_path(bino_audit_target_subvol(tree->exp, i));
+	path = bino_audit_subvol_path(bino_audit_target_subvol(tree->target, i));
 	if (!path || strncmp(path, base, len) != 0 || path[len] != '/')
 		return tree_printf(tree, "%s", "");
 	escaped = tree_path(tree, path + len + 1);
@@ -523,7 +523,7 @@ static char *source_name(struct tree *tree, uint64_t id)
 static char *subvol_details(struct tree *tree, size_t index)
 {
 	const struct bino_audit_subvol *subvol =
-		bino_audit_target_subvol(tree->exp, index);
+		bino_audit_target_subvol(tree->target, index);
 	uint64_t id = bino_audit_subvol_id(subvol);
 	uint64_t of = bino_audit_subvol_snapshot_of(subvol);
 	size_t client_fs = bino_audit_subvol_client_fs(subvol);
@@ -540,7 +540,7 @@ static char *subvol_details(struct tree *tree, size_t index)
 	}
 	extra[0] = '\0';
 	/* A client cannot ask the server's btrfs: no ioctl error to show. */
-	if (info_errno && !bino_audit_target_client_view(tree->exp))
+	if (info_errno && !bino_audit_target_client_view(tree->target))
 		snprintf(extra, sizeof(extra), ", details unknown: %s",
 			 strerror(info_errno));
 	else if (bino_audit_subvol_read_only(subvol))
@@ -583,7 +583,7 @@ static bool subvol_mount(const struct tree *tree, const struct bino_mount *mount
 
 	for (i = 0; i < tree->n_subvols; i++) {
 		const struct bino_audit_subvol *subvol =
-			bino_audit_target_subvol(tree->exp, i);
+			bino_audit_target_subvol(tree->target, i);
 
 		for (j = 0; j < bino_audit_subvol_mount_count(subvol); j++) {
 			if (bino_mount_id(bino_audit_subvol_mount(subvol, j)) ==
@@ -601,11 +601,11 @@ static bool subvol_mount(const struct tree *tree, const struct bino_mount *mount
  */
 static void tree_place_mounts(struct tree *tree)
 {
-	size_t i, k, best, n = bino_audit_target_submount_count(tree->exp);
+	size_t i, k, best, n = bino_audit_target_submount_count(tree->target);
 
 	for (k = 0; k < n; k++) {
 		const struct bino_mount *mount = bino_audit_submount_mount(
-			bino_audit_target_submount(tree->exp, k));
+			bino_audit_target_submount(tree->target, k));
 		const char *target = bino_mount_target(mount);
 
 		tree->placed[k] = NO_PARENT;
@@ -615,10 +615,10 @@ static void tree_place_mounts(struct tree *tree)
 		}
 		for (i = 0, best = 0; i < tree->n_subvols; i++) {
 			const char *path = bino_audit_subvol_path(
-				bino_audit_target_subvol(tree->exp, i));
+				bino_audit_target_subvol(tree->target, i));
 
 			if (i == 0)
-				path = bino_audit_target_path(tree->exp);
+				path = bino_audit_target_path(tree->target);
 			if (path && path_below(target, path) && strlen(path) >= best) {
 				best = strlen(path);
 				tree->placed[k] = i;
@@ -635,9 +635,9 @@ static void tree_place_mounts(struct tree *tree)
 static void tree_mounts(struct tree *tree, size_t index)
 {
 	const struct bino_audit_subvol *subvol =
-		index == NO_PARENT ? NULL : bino_audit_target_subvol(tree->exp, index);
+		index == NO_PARENT ? NULL : bino_audit_target_subvol(tree->target, index);
 	size_t i, n_own = subvol ? bino_audit_subvol_mount_count(subvol) : 0;
-	size_t n = bino_audit_target_submount_count(tree->exp);
+	size_t n = bino_audit_target_submount_count(tree->target);
 
 	for (i = 0; i < n_own; i++) {
 		const struct bino_mount *mount = bino_audit_subvol_mount(subvol, i);
@@ -646,7 +646,7 @@ static void tree_mounts(struct tree *tree, size_t index)
 	}
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_submount *submount =
-			bino_audit_target_submount(tree->exp, i);
+			bino_audit_target_submount(tree->target, i);
 
 		if (tree->placed[i] != index)
 			continue;
@@ -693,7 +693,7 @@ static void tree_kids(struct tree *tree, const size_t *kids, size_t n)
 static void tree_subvol(struct tree *tree, size_t index)
 {
 	const struct bino_audit_subvol *subvol =
-		bino_audit_target_subvol(tree->exp, index);
+		bino_audit_target_subvol(tree->target, index);
 	uint64_t id = bino_audit_subvol_id(subvol);
 	struct libscols_line *line;
 	struct tree_level old;
@@ -724,27 +724,27 @@ static void tree_subvol(struct tree *tree, size_t index)
 /* "exported to A, B", or on a client the server's export it mounts. */
 static char *export_source(struct tree *tree)
 {
-	const struct bino_mount *mount = bino_audit_target_mount(tree->exp);
+	const struct bino_mount *mount = bino_audit_target_mount(tree->target);
 	char *text = NULL, *escaped;
 	size_t len;
 	FILE *f;
 
-	if (bino_audit_target_client_view(tree->exp) && mount) {
+	if (bino_audit_target_client_view(tree->target) && mount) {
 		escaped = tree_path(tree, bino_mount_source(mount));
 		text = tree_printf(tree, "NFS mount of %s", escaped ? escaped : "");
 		free(escaped);
 		return text;
 	}
-	if (!bino_audit_target_export(tree->exp))
+	if (!bino_audit_target_export(tree->target))
 		return tree_printf(tree, "not exported");
 	f = open_memstream(&text, &len);
 	if (!f) {
 		tree->failed = true;
 		return NULL;
 	}
-	fputs(bino_audit_target_covered(tree->exp) ? "covered by an export to " :
+	fputs(bino_audit_target_covered(tree->target) ? "covered by an export to " :
 						      "exported to ", f);
-	write_export_clients(f, tree->exports, tree->exp);
+	write_export_clients(f, tree->exports, tree->target);
 	if (fclose(f) != 0) {
 		tree->failed = true;
 		free(text);
@@ -755,8 +755,8 @@ static char *export_source(struct tree *tree)
 
 static char *export_details(struct tree *tree)
 {
-	uint64_t unreadable = bino_audit_target_unreadable(tree->exp);
-	size_t client_fs = bino_audit_target_client_fs_count(tree->exp);
+	uint64_t unreadable = bino_audit_target_unreadable(tree->target);
+	size_t client_fs = bino_audit_target_client_fs_count(tree->target);
 	char *source = export_source(tree);
 	char more[64] = "";
 	char *details;
@@ -765,7 +765,7 @@ static char *export_details(struct tree *tree)
 		snprintf(more, sizeof(more), ", %" PRIu64 " unreadable", unreadable);
 	details = tree_printf(tree, "%s, %" PRIu64 " entries%s, %zu fs on clients",
 			      source ? source : "",
-			      bino_audit_target_entries(tree->exp), more, client_fs);
+			      bino_audit_target_entries(tree->target), more, client_fs);
 	free(source);
 	return details;
 }
@@ -784,36 +784,36 @@ static void tree_export_rest(struct tree *tree)
 		tree_counts(tree, line, tree->unattributed);
 }
 
-static void tree_export(struct tree *tree, const struct bino_audit_target *exp)
+static void tree_export(struct tree *tree, const struct bino_audit_target *target)
 {
-	enum bino_error err = bino_audit_target_error(exp);
+	enum bino_error err = bino_audit_target_error(target);
 	uint64_t totals[BINO_COLLISION_NR];
-	size_t n = bino_audit_target_subvol_count(exp), n_kids;
+	size_t n = bino_audit_target_subvol_count(target), n_kids;
 	struct libscols_line *line;
 	struct tree_level old;
 	size_t *kids;
 	int c;
 
 	memset(tree->unattributed, 0, sizeof(tree->unattributed));
-	tree->exp = exp;
+	tree->target = target;
 	tree->n_subvols = err ? 0 : n;
 	tree->parent = NULL;
 	tree->parent_id = 0;
 	if (err) {
 		/* Why is said once, on stderr. */
 		tree_add(tree, "export", 0,
-			 tree_path(tree, bino_audit_target_path(exp)),
-			 audit_export_absent(exp) ?
+			 tree_path(tree, bino_audit_target_path(target)),
+			 audit_target_absent(target) ?
 				 tree_printf(tree, "not audited: %sabsent on this machine",
-					     bino_audit_target_export(exp) ?
+					     bino_audit_target_export(target) ?
 						     "exported, " : "") :
 				 tree_printf(tree, "not audited"));
 		return;
 	}
 	for (c = 0; c < BINO_COLLISION_NR; c++)
-		totals[c] = bino_audit_target_collisions(exp, c);
+		totals[c] = bino_audit_target_collisions(target, c);
 	line = tree_add(tree, "export", 0,
-			tree_path(tree, bino_audit_target_path(exp)),
+			tree_path(tree, bino_audit_target_path(target)),
 			export_details(tree));
 	if (!line)
 		return;
@@ -823,7 +823,7 @@ static void tree_export(struct tree *tree, const struct bino_audit_target *exp)
 	tree->counts = calloc(n + 1, sizeof(*tree->counts));
 	tree->partners = calloc(n + 1, sizeof(*tree->partners));
 	tree->partner_ids = calloc(n + 1, sizeof(*tree->partner_ids));
-	tree->placed = calloc(bino_audit_target_submount_count(exp) + 1,
+	tree->placed = calloc(bino_audit_target_submount_count(target) + 1,
 			      sizeof(*tree->placed));
 	kids = calloc(n + 1, sizeof(*kids));
 	if (!tree->parent_of || !tree->counts || !tree->partners ||

@@ -61,31 +61,31 @@ static void verdict_class(char *clause, size_t size, int c, uint64_t n)
 }
 
 /* What breaks, class by class, then the fix. */
-static void verdict_breaks(struct verdict *v, const struct bino_audit_target *exp)
+static void verdict_breaks(struct verdict *v, const struct bino_audit_target *target)
 {
 	char clause[96];
 	int c;
 
 	for (c = 0; c < BINO_COLLISION_NR; c++) {
-		uint64_t n = bino_audit_target_collisions(exp, c);
+		uint64_t n = bino_audit_target_collisions(target, c);
 
 		if (!n)
 			continue;
 		verdict_class(clause, sizeof(clause), c, n);
 		verdict_clause(v, clause);
 	}
-	verdict_clause(v, bino_audit_target_client_view(exp) ?
+	verdict_clause(v, bino_audit_target_client_view(target) ?
 				  "fix: mount its subvolumes apart here (below)" :
 				  "fix: mount each subvolume on its own (see next: below)");
 }
 
 /* Why a path was not audited: absent (with its export line) or an error. */
-static void verdict_not_audited(FILE *f, const struct bino_audit_target *exp)
+static void verdict_not_audited(FILE *f, const struct bino_audit_target *target)
 {
-	const struct bino_export *source = bino_audit_target_export(exp);
+	const struct bino_export *source = bino_audit_target_export(target);
 	char *file;
 
-	if (!audit_export_absent(exp)) {
+	if (!audit_target_absent(target)) {
 		fputs("not audited (the error is above)", f);
 		return;
 	}
@@ -99,26 +99,26 @@ static void verdict_not_audited(FILE *f, const struct bino_audit_target *exp)
 	free(file);
 }
 
-/* The verdict of @exp into @f: the whole line or lines, newline included. */
-static void verdict_write(FILE *f, const struct bino_audit_target *exp, bool color)
+/* The verdict of @target into @f: the whole line or lines, newline included. */
+static void verdict_write(FILE *f, const struct bino_audit_target *target, bool color)
 {
-	const char *path = bino_audit_target_path(exp);
+	const char *path = bino_audit_target_path(target);
 	char *escaped = text_escape(path, strlen(path));
 	struct verdict v = { .f = f, .first = true };
 
 	fprintf(f, "%s: ", escaped ? escaped : path);
 	v.column = strlen(escaped ? escaped : path) + 2;
 	free(escaped);
-	if (bino_audit_target_error(exp))
-		verdict_not_audited(f, exp);
-	else if (!audit_export_unsafe(exp))
+	if (bino_audit_target_error(target))
+		verdict_not_audited(f, target);
+	else if (!audit_target_unsafe(target))
 		fprintf(f, "%ssafe%s", color ? "\033[32m" : "", color ? "\033[0m" : "");
 	else {
 		fprintf(f, "%sunsafe%s:", color ? "\033[1;31m" : "",
 			color ? "\033[0m" : "");
 		v.column += strlen("unsafe: ");
 		fputc(' ', f);
-		verdict_breaks(&v, exp);
+		verdict_breaks(&v, target);
 	}
 	fputc('\n', f);
 }
@@ -218,17 +218,17 @@ static struct next_counts next_count(const struct bino_audit *audit)
 	size_t i, n = bino_audit_count(audit);
 
 	for (i = 0; i < n; i++) {
-		const struct bino_audit_target *exp = bino_audit_get(audit, i);
+		const struct bino_audit_target *target = bino_audit_get(audit, i);
 
-		if (bino_audit_target_error(exp))
+		if (bino_audit_target_error(target))
 			continue;
 		counts.audited++;
-		if (!audit_export_unsafe(exp))
+		if (!audit_target_unsafe(target))
 			continue;
-		if (bino_audit_target_client_view(exp))
+		if (bino_audit_target_client_view(target))
 			counts.client_unsafe++;
 		else if (!counts.unsafe++)
-			counts.first = bino_audit_target_path(exp);
+			counts.first = bino_audit_target_path(target);
 	}
 	return counts;
 }

@@ -52,7 +52,7 @@ struct audit_options {
 	int flags;
 	enum output_format format;
 	bool prometheus; /* --format prometheus */
-	bool verbose; /* the per-export details and example paths */
+	bool verbose; /* the per-target details and example paths */
 	bool table_only; /* --raw or --pairs: the table and nothing else */
 	bool all_exports; /* no PATH: every exported path, and nothing else */
 	enum color_when color;
@@ -282,14 +282,14 @@ struct audit_summary {
 };
 
 /* Devices met that the mount table does not explain. */
-static uint64_t export_anomalies(const struct bino_audit_target *export)
+static uint64_t export_anomalies(const struct bino_audit_target *target)
 {
-	size_t i, n = bino_audit_target_device_count(export);
+	size_t i, n = bino_audit_target_device_count(target);
 	uint64_t anomalies = 0;
 
 	for (i = 0; i < n; i++)
 		anomalies += bino_audit_device_kind(bino_audit_target_device(
-				     export, i)) == BINO_DEVICE_ANOMALY;
+				     target, i)) == BINO_DEVICE_ANOMALY;
 	return anomalies;
 }
 
@@ -302,21 +302,21 @@ static void audit_summarise(const struct audit_session *session,
 	if (bino_exports_error_count(session->files))
 		summary->findings = true;
 	for (i = 0; i < n; i++) {
-		const struct bino_audit_target *export =
+		const struct bino_audit_target *target =
 			bino_audit_get(session->audit, i);
-		enum bino_error err = bino_audit_target_error(export);
+		enum bino_error err = bino_audit_target_error(target);
 
 		if (err) {
 			/* A path not audited is a per-entry error: exit 1 beside others. */
-			diag_path(bino_audit_target_path(export), "%s: %s",
-				  bino_strerror(err), audit_export_reason(export));
+			diag_path(bino_audit_target_path(target), "%s: %s",
+				  bino_strerror(err), audit_target_reason(target));
 			summary->findings = true;
 			continue;
 		}
 		summary->audited++;
-		if (audit_export_unsafe(export) ||
-		    bino_audit_target_unreadable(export) ||
-		    export_anomalies(export))
+		if (audit_target_unsafe(target) ||
+		    bino_audit_target_unreadable(target) ||
+		    export_anomalies(target))
 			summary->findings = true;
 	}
 }
@@ -331,18 +331,18 @@ static void print_client_views(struct output *out,
 	size_t i, n = bino_audit_count(audit);
 
 	for (i = 0; i < n; i++) {
-		const struct bino_audit_target *export = bino_audit_get(audit, i);
+		const struct bino_audit_target *target = bino_audit_get(audit, i);
 
-		if (!bino_audit_target_client_view(export))
+		if (!bino_audit_target_client_view(target))
 			continue;
-		if (bino_audit_target_error(export)) {
+		if (bino_audit_target_error(target)) {
 			print_text_path(out, NULL, "\n%s:\n",
-					bino_audit_target_path(export));
-			audit_client_cannot_tell(out, export);
-		} else if (audit_export_unsafe(export)) {
+					bino_audit_target_path(target));
+			audit_client_cannot_tell(out, target);
+		} else if (audit_target_unsafe(target)) {
 			print_text_path(out, NULL, "\n%s:\n",
-					bino_audit_target_path(export));
-			audit_client_advice(out, export);
+					bino_audit_target_path(target));
+			audit_client_advice(out, target);
 		}
 	}
 }

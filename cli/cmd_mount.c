@@ -164,12 +164,12 @@ static int check_exported(const struct bino_audit *audit)
 	int ret = 0;
 
 	for (i = 0; i < bino_audit_count(audit); i++) {
-		const struct bino_audit_target *exp = bino_audit_get(audit, i);
+		const struct bino_audit_target *target = bino_audit_get(audit, i);
 
-		if (bino_audit_target_error(exp) || bino_audit_target_export(exp))
+		if (bino_audit_target_error(target) || bino_audit_target_export(target))
 			continue;
 		fprintf(stderr, "%s: mount: ", PROGRAM_NAME);
-		put_path(stderr, bino_audit_target_path(exp));
+		put_path(stderr, bino_audit_target_path(target));
 		fputs(": not exported nor below an export; refusing to change "
 		      "mounts there\n", stderr);
 		ret = EXIT_USAGE;
@@ -381,16 +381,16 @@ static void run_step(struct mount_run *run, const struct bino_mountplan_step *st
 }
 
 /* Plan and carry out what one PATH needs. */
-static void mount_export(struct mount_run *run, const struct bino_audit_target *exp)
+static void mount_export(struct mount_run *run, const struct bino_audit_target *target)
 {
-	const char *path = bino_audit_target_path(exp);
+	const char *path = bino_audit_target_path(target);
 	size_t first = bino_mountplan_count(run->plan), i;
 	bool mounted = false;
 	enum bino_error err;
 
 	run->export_path = path;
 	run->skipped = 0;
-	err = bino_audit_target_error(exp);
+	err = bino_audit_target_error(target);
 	if (!err) {
 		err = bino_mountplan_add_stale(run->plan, run->tables.mounts, path);
 		if (!err)
@@ -398,8 +398,8 @@ static void mount_export(struct mount_run *run, const struct bino_audit_target *
 							 run->tables.mounts, path);
 	}
 	if (err) {
-		int saved = bino_audit_target_error(exp) ?
-			bino_audit_target_errno(exp) : errno;
+		int saved = bino_audit_target_error(target) ?
+			bino_audit_target_errno(target) : errno;
 
 		fprintf(stderr, "%s: mount: ", PROGRAM_NAME);
 		put_path(stderr, path);
@@ -427,7 +427,7 @@ static void mount_export(struct mount_run *run, const struct bino_audit_target *
 		      "  they next look up their directories; clients that listed them "
 		      "before\n  may need to remount to stop seeing the loop\n", stdout);
 	}
-	if (mounted && !(bino_audit_target_flags(exp) &
+	if (mounted && !(bino_audit_target_flags(target) &
 			 (BINO_EXPORT_CROSSMNT | BINO_EXPORT_NOHIDE))) {
 		fputs("note: the export of ", stdout);
 		put_path(stdout, path);

@@ -180,8 +180,8 @@ struct suggest_summary {
 static const struct bino_audit_target *
 suggest_source(const struct bino_audit *audit, size_t index)
 {
-	const struct bino_audit_target *exp = bino_audit_get(audit, index);
-	const char *path = bino_audit_target_path(exp);
+	const struct bino_audit_target *target = bino_audit_get(audit, index);
+	const char *path = bino_audit_target_path(target);
 	size_t j;
 
 	for (j = 0; j < index; j++) {
@@ -193,16 +193,16 @@ suggest_source(const struct bino_audit *audit, size_t index)
 		const struct bino_audit_target *other = bino_audit_get(audit, j);
 
 		if (strcmp(bino_audit_target_path(other), path) == 0 &&
-		    !bino_audit_target_error(other) && audit_export_unsafe(other))
+		    !bino_audit_target_error(other) && audit_target_unsafe(other))
 			return other;
 	}
-	return exp;
+	return target;
 }
 
 /* One path as text, after a blank line unless it is the first output. */
 static void suggest_text(const struct suggest_options *opts,
 			 const struct suggest_config *config,
-			 const struct bino_audit_target *exp,
+			 const struct bino_audit_target *target,
 			 struct suggest_summary *summary)
 {
 	char *text = NULL;
@@ -214,7 +214,7 @@ static void suggest_text(const struct suggest_options *opts,
 		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(errno));
 		return;
 	}
-	if (suggestion_write(config, exp, opts->block, stream, &needed) == 0)
+	if (suggestion_write(config, target, opts->block, stream, &needed) == 0)
 		summary->audited++;
 	if (fclose(stream) != 0) {
 		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(errno));
@@ -230,10 +230,10 @@ static void suggest_text(const struct suggest_options *opts,
 
 static void suggest_json(struct output *out,
 			 const struct suggest_config *config,
-			 const struct bino_audit_target *exp,
+			 const struct bino_audit_target *target,
 			 struct suggest_summary *summary)
 {
-	if (suggestion_json(out, NULL, config, exp) != 0)
+	if (suggestion_json(out, NULL, config, target) != 0)
 		return;
 	summary->audited++;
 }
@@ -340,23 +340,23 @@ int cmd_suggest(int argc, char **argv)
 		out = NULL;
 	}
 	for (i = 0; i < bino_audit_count(session.audit); i++) {
-		const struct bino_audit_target *exp =
+		const struct bino_audit_target *target =
 			suggest_source(session.audit, i);
 
-		if (!exp)
+		if (!target)
 			continue;
-		if (opts.output_dir && !bino_audit_target_error(exp) &&
-		    audit_export_unsafe(exp) &&
-		    suggest_write_units(&config, exp, units_fd, opts.output_dir,
+		if (opts.output_dir && !bino_audit_target_error(target) &&
+		    audit_target_unsafe(target) &&
+		    suggest_write_units(&config, target, units_fd, opts.output_dir,
 					!opts.quiet) != 0)
 			goto out_output;
 		if (diff) {
-			if (suggest_diff_add(diff, &config, exp) == 0)
+			if (suggest_diff_add(diff, &config, target) == 0)
 				summary.audited++;
 		} else if (out)
-			suggest_json(out, &config, exp, &summary);
+			suggest_json(out, &config, target, &summary);
 		else
-			suggest_text(&opts, &config, exp, &summary);
+			suggest_text(&opts, &config, target, &summary);
 	}
 	if (out) {
 		output_close(out);

@@ -65,34 +65,34 @@ void print_mount_text(struct output *out, const struct bino_mount *mount)
 	print_text_path(out, NULL, " root %s)", bino_mount_root(mount));
 }
 
-const char *audit_export_reason(const struct bino_audit_target *exp)
+const char *audit_target_reason(const struct bino_audit_target *target)
 {
-	if (bino_audit_target_error(exp) == BINO_ERROR_NOT_FOUND &&
-	    bino_audit_target_errno(exp) == 0)
+	if (bino_audit_target_error(target) == BINO_ERROR_NOT_FOUND &&
+	    bino_audit_target_errno(target) == 0)
 		return "the --mountinfo file lists no mount at or above it";
-	return strerror(bino_audit_target_errno(exp));
+	return strerror(bino_audit_target_errno(target));
 }
 
-bool audit_export_absent(const struct bino_audit_target *exp)
+bool audit_target_absent(const struct bino_audit_target *target)
 {
-	return bino_audit_target_error(exp) == BINO_ERROR_STAT_FAILED &&
-	       bino_audit_target_errno(exp) == ENOENT;
+	return bino_audit_target_error(target) == BINO_ERROR_STAT_FAILED &&
+	       bino_audit_target_errno(target) == ENOENT;
 }
 
-bool audit_export_unsafe(const struct bino_audit_target *exp)
+bool audit_target_unsafe(const struct bino_audit_target *target)
 {
 	int c;
 
 	for (c = 0; c < BINO_COLLISION_NR; c++) {
-		if (bino_audit_target_collisions(exp, c))
+		if (bino_audit_target_collisions(target, c))
 			return true;
 	}
 	return false;
 }
 
-void print_export_json(struct output *out, const struct bino_audit_target *exp)
+void print_export_json(struct output *out, const struct bino_audit_target *target)
 {
-	const struct bino_export *source = bino_audit_target_export(exp);
+	const struct bino_export *source = bino_audit_target_export(target);
 
 	print_bool(out, PRINT_JSON, "exported", NULL, source != NULL);
 	if (!source) {
@@ -104,33 +104,33 @@ void print_export_json(struct output *out, const struct bino_audit_target *exp)
 	print_u64(out, PRINT_JSON, "line", NULL, bino_export_line(source));
 	print_u64(out, PRINT_JSON, "last_line", NULL, bino_export_last_line(source));
 	print_text_path(out, "path", NULL, bino_export_path(source));
-	print_bool(out, PRINT_JSON, "covers", NULL, bino_audit_target_covered(exp));
+	print_bool(out, PRINT_JSON, "covers", NULL, bino_audit_target_covered(target));
 	print_string(out, PRINT_JSON, "client", NULL, bino_export_client(source));
 	print_string(out, PRINT_JSON, "options", NULL, bino_export_options(source));
 	output_close(out);
 }
 
 /*
- * Whether entry @other is a client of the export applied to @exp: the same
+ * Whether entry @other is a client of the export applied to @target: the same
  * path in the same file, with the options the audit tells apart (crossmnt,
  * nohide) as applied; clients that differ there are audited apart.
  */
 static bool same_export(const struct bino_export *other,
-			const struct bino_audit_target *exp)
+			const struct bino_audit_target *target)
 {
-	const struct bino_export *source = bino_audit_target_export(exp);
+	const struct bino_export *source = bino_audit_target_export(target);
 	const int view = BINO_EXPORT_CROSSMNT | BINO_EXPORT_NOHIDE;
 
 	return strcmp(bino_export_path(other), bino_export_path(source)) == 0 &&
 	       strcmp(bino_export_file(other), bino_export_file(source)) == 0 &&
 	       (bino_export_flags(other) & view) ==
-		       (bino_audit_target_flags(exp) & view);
+		       (bino_audit_target_flags(target) & view);
 }
 
 void print_export_clients(struct output *out, const struct bino_exports *exports,
-			  const struct bino_audit_target *exp)
+			  const struct bino_audit_target *target)
 {
-	const struct bino_export *source = bino_audit_target_export(exp);
+	const struct bino_export *source = bino_audit_target_export(target);
 	size_t i, n = exports ? bino_exports_count(exports) : 0;
 
 	if (!source)
@@ -139,7 +139,7 @@ void print_export_clients(struct output *out, const struct bino_exports *exports
 	for (i = 0; i < n; i++) {
 		const struct bino_export *other = bino_exports_get(exports, i);
 
-		if (!same_export(other, exp))
+		if (!same_export(other, target))
 			continue;
 		output_open_object(out, NULL);
 		print_string(out, PRINT_ANY, "client", " %s",
@@ -152,9 +152,9 @@ void print_export_clients(struct output *out, const struct bino_exports *exports
 }
 
 void write_export_clients(FILE *f, const struct bino_exports *exports,
-			  const struct bino_audit_target *exp)
+			  const struct bino_audit_target *target)
 {
-	const struct bino_export *source = bino_audit_target_export(exp);
+	const struct bino_export *source = bino_audit_target_export(target);
 	size_t i, n = exports ? bino_exports_count(exports) : 0;
 	const char *sep = "";
 
@@ -163,7 +163,7 @@ void write_export_clients(FILE *f, const struct bino_exports *exports,
 	for (i = 0; i < n; i++) {
 		const struct bino_export *other = bino_exports_get(exports, i);
 
-		if (!same_export(other, exp))
+		if (!same_export(other, target))
 			continue;
 		fprintf(f, "%s%s", sep, bino_export_client(other));
 		sep = ", ";

@@ -38,32 +38,32 @@ void print_mount_text(struct output *out, const struct bino_mount *mount);
  * "export", the entry applied: {file, line, last_line, path, covers,
  * client, options}, or null.
  */
-void print_export_json(struct output *out, const struct bino_audit_target *exp);
+void print_export_json(struct output *out, const struct bino_audit_target *target);
 
 /*
- * Every client the table @exports gives the export applied to @exp (the
+ * Every client the table @exports gives the export applied to @target (the
  * entries of its path in its file, in order: "10.0.0.0/24(rw) backup(ro)"
  * is two): a "clients" array of {client, options} in JSON, and in text
- * " CLIENT(OPTIONS)" each.  Nothing when @exp is not exported.
+ * " CLIENT(OPTIONS)" each.  Nothing when @target is not exported.
  */
 void print_export_clients(struct output *out, const struct bino_exports *exports,
-			  const struct bino_audit_target *exp);
+			  const struct bino_audit_target *target);
 
 /*
  * The clients of print_export_clients() into @f as "CLIENT, CLIENT" (the
  * applied one alone when @exports is NULL).
  */
 void write_export_clients(FILE *f, const struct bino_exports *exports,
-			  const struct bino_audit_target *exp);
+			  const struct bino_audit_target *target);
 
 /*
- * Why @exp could not be audited, for after its bino_strerror(): the errno's
+ * Why @target could not be audited, for after its bino_strerror(): the errno's
  * message, or what the server mount table lacks.
  */
-const char *audit_export_reason(const struct bino_audit_target *exp);
+const char *audit_target_reason(const struct bino_audit_target *target);
 
-/* Whether @exp could not be audited because its path does not exist here. */
-bool audit_export_absent(const struct bino_audit_target *exp);
+/* Whether @target could not be audited because its path does not exist here. */
+bool audit_target_absent(const struct bino_audit_target *target);
 
 /*
  * What reading the exports files found: "exports_errors" (where exportfs
@@ -74,7 +74,7 @@ bool audit_export_absent(const struct bino_audit_target *exp);
 size_t print_exports_problems(struct output *out,
 			      const struct bino_exports *exports);
 
-/* Whether the audit counted any collision in @exp. */
-bool audit_export_unsafe(const struct bino_audit_target *exp);
+/* Whether the audit counted any collision in @target. */
+bool audit_target_unsafe(const struct bino_audit_target *target);
 
 #endif

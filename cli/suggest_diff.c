@@ -120,9 +120,9 @@ static bool is_comment_or_blank(const char *line)
 	return line[strspn(line, " \t")] == '\0' || line[0] == '#';
 }
 
-/* One block of the suggestion for @exp, split into lines. */
+/* One block of the suggestion for @target, split into lines. */
 static int block_lines(const struct suggest_config *config,
-		       const struct bino_audit_target *exp,
+		       const struct bino_audit_target *target,
 		       enum suggest_block block, struct lines *out)
 {
 	char *text = NULL;
@@ -135,7 +135,7 @@ static int block_lines(const struct suggest_config *config,
 		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(errno));
 		return -1;
 	}
-	rc = suggestion_write(config, exp, block, stream, &needed);
+	rc = suggestion_write(config, target, block, stream, &needed);
 	if (fclose(stream) != 0) {
 		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(errno));
 		rc = -1;
@@ -287,14 +287,14 @@ static bool parse_instruction(const char *line, size_t *first, size_t *last,
 
 static int add_exports(struct suggest_diff *diff,
 		       const struct suggest_config *config,
-		       const struct bino_audit_target *exp)
+		       const struct bino_audit_target *target)
 {
 	struct lines block = { 0 };
 	size_t i, first, last;
 	char *file;
 	int rc = 0;
 
-	if (block_lines(config, exp, SUGGEST_EXPORTS, &block) != 0)
+	if (block_lines(config, target, SUGGEST_EXPORTS, &block) != 0)
 		return -1;
 	for (i = 0; rc == 0 && i < block.n; i++) {
 		if (parse_instruction(block.line[i], &first, &last, &file)) {
@@ -311,7 +311,7 @@ static int add_exports(struct suggest_diff *diff,
 			fprintf(stderr,
 				"%s: %s: not exported: no exports change is made; "
 				"add a line for its clients (see suggest --format exports)\n",
-				PROGRAM_NAME, bino_audit_target_path(exp));
+				PROGRAM_NAME, bino_audit_target_path(target));
 		}
 	}
 	lines_free(&block);
@@ -320,14 +320,14 @@ static int add_exports(struct suggest_diff *diff,
 
 static int add_fstab(struct suggest_diff *diff,
 		     const struct suggest_config *config,
-		     const struct bino_audit_target *exp)
+		     const struct bino_audit_target *target)
 {
 	struct lines block = { 0 };
 	struct target *t;
 	size_t i;
 	int rc = 0;
 
-	if (block_lines(config, exp, SUGGEST_SERVER_FSTAB, &block) != 0)
+	if (block_lines(config, target, SUGGEST_SERVER_FSTAB, &block) != 0)
 		return -1;
 	t = block.n ? get_target(diff, diff->fstab_file, true) : NULL;
 	if (block.n && !t)
@@ -347,11 +347,11 @@ static int add_fstab(struct suggest_diff *diff,
 
 int suggest_diff_add(struct suggest_diff *diff,
 		     const struct suggest_config *config,
-		     const struct bino_audit_target *exp)
+		     const struct bino_audit_target *target)
 {
-	if (add_exports(diff, config, exp) != 0)
+	if (add_exports(diff, config, target) != 0)
 		return -1;
-	return add_fstab(diff, config, exp);
+	return add_fstab(diff, config, target);
 }
 
 /* ---- writing the diffs ------------------------------------------------- */
@@ -613,7 +613,7 @@ static int write_file(const struct unit_dir *dir, const char *name,
 }
 
 int suggest_write_units(const struct suggest_config *config,
-			const struct bino_audit_target *exp, int dir_fd,
+			const struct bino_audit_target *target, int dir_fd,
 			const char *dir, bool verbose)
 {
 	const struct unit_dir out = { dir_fd, dir, verbose };
@@ -623,7 +623,7 @@ int suggest_write_units(const struct suggest_config *config,
 	size_t prefix = strlen(UNIT_DIR_PREFIX);
 	int rc = 0;
 
-	if (block_lines(config, exp, SUGGEST_MOUNT_UNITS, &block) != 0)
+	if (block_lines(config, target, SUGGEST_MOUNT_UNITS, &block) != 0)
 		return -1;
 	/* A unit runs from its "# file:" line to the blank lines before the next. */
 	for (i = 0; rc == 0 && i <= block.n; i++) {

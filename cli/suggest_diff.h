@@ -22,13 +22,13 @@ struct suggest_diff *suggest_diff_create(const char *exports_file,
 void suggest_diff_destroy(struct suggest_diff *diff);
 
 /*
- * Add what the exports and server-fstab blocks of @exp say: each "replace
+ * Add what the exports and server-fstab blocks of @target say: each "replace
  * line(s) N[-M] of FILE" with the line after it, each fstab line not in the
  * fstab already.  Returns 0, or -1 with the reason on stderr.
  */
 int suggest_diff_add(struct suggest_diff *diff,
 		     const struct suggest_config *config,
-		     const struct bino_audit_target *exp);
+		     const struct bino_audit_target *target);
 
 /*
  * Write the diffs to @out, exports files first, then the fstab; @block is
@@ -41,14 +41,14 @@ int suggest_diff_write(struct suggest_diff *diff, enum suggest_block block,
 		       FILE *out);
 
 /*
- * Write each mount unit of @exp's mount-units block into the directory
+ * Write each mount unit of @target's mount-units block into the directory
  * @dir_fd (safe_dir_open() of @dir, which names it in messages) under the
  * name systemd requires, as the block prints it, mode 0644, through
  * safe_file; with @verbose each file written is named on stderr.  Returns
  * 0, or -1 with the reason on stderr.
  */
 int suggest_write_units(const struct suggest_config *config,
-			const struct bino_audit_target *exp, int dir_fd,
+			const struct bino_audit_target *target, int dir_fd,
 			const char *dir, bool verbose);
 
 #endif

@@ -159,7 +159,7 @@ static bool same_line(const struct bino_export *a, const struct bino_export *b)
 static const struct bino_export *next_export_line(const struct suggest_ctx *ctx,
 						  size_t *i)
 {
-	const struct bino_export *source = bino_audit_target_export(ctx->exp);
+	const struct bino_export *source = bino_audit_target_export(ctx->target);
 	const struct bino_exports *exports = ctx->config->exports;
 	size_t j, n = exports ? bino_exports_count(exports) : 0;
 
@@ -380,7 +380,7 @@ static void block_mount_units(const struct suggest_ctx *ctx)
  */
 static void put_exports_target(const struct suggest_ctx *ctx, const char *what)
 {
-	const struct bino_export *source = bino_audit_target_export(ctx->exp);
+	const struct bino_export *source = bino_audit_target_export(ctx->target);
 	FILE *out = ctx->out;
 
 	if (!source) {
@@ -390,7 +390,7 @@ static void put_exports_target(const struct suggest_ctx *ctx, const char *what)
 			     "# (*) for you.\n", ctx->shown_path);
 		return;
 	}
-	if (bino_audit_target_covered(ctx->exp)) {
+	if (bino_audit_target_covered(ctx->target)) {
 		fprintf(out, "# Server /etc/exports: no line exports %s; the export of ", ctx->shown_path);
 		quote_exports_path(out, bino_export_path(source));
 		fputs("\n# covers it (its clients see the path there), so its lines change.\n", out);
@@ -413,7 +413,7 @@ static void block_exports(const struct suggest_ctx *ctx)
 	      "# filesystem of its own: Linux clients do so with NFSv3 and NFSv4 (each\n"
 	      "# mount's fsid comes from its subvolume).\n"
 	      "# Then: exportfs -ra\n", out);
-	if (!bino_audit_target_export(ctx->exp))
+	if (!bino_audit_target_export(ctx->target))
 		put_exports_line(ctx, NULL, ctx->path, "crossmnt", NULL);
 	while ((line = next_export_line(ctx, &i))) {
 		fputs("# replace ", out);
@@ -437,7 +437,7 @@ static void block_exports_nohide(const struct suggest_ctx *ctx)
 	      "# single-host clients.  fsid= is the subvolume's UUID, never the parent's:\n"
 	      "# stable across reboots and unique, so file handles stay valid.\n"
 	      "# Then: exportfs -ra\n", out);
-	if (!bino_audit_target_export(ctx->exp))
+	if (!bino_audit_target_export(ctx->target))
 		put_exports_line(ctx, NULL, ctx->path, NULL, NULL);
 	for (j = 0; (line = next_export_line(ctx, &j));)
 		put_exports_line(ctx, line, bino_export_path(line), NULL, NULL);
@@ -450,7 +450,7 @@ static void block_exports_nohide(const struct suggest_ctx *ctx)
 			format_uuid(fsid, uuid);
 		else
 			fputs("# subvolume UUID unknown: choose a unique fsid=\n", out);
-		if (!bino_audit_target_export(ctx->exp))
+		if (!bino_audit_target_export(ctx->target))
 			put_exports_line(ctx, NULL, subvol_path(ctx, i), "nohide",
 					 uuid ? fsid : NULL);
 		for (j = 0; (line = next_export_line(ctx, &j));)
@@ -771,7 +771,7 @@ static void summary_comment(const struct suggest_ctx *ctx)
 	fprintf(out, "# %s: unsafe for NFS clients (", ctx->shown_path);
 	for (c = 0; c < BINO_COLLISION_NR; c++)
 		fprintf(out, "%s%s %" PRIu64, c ? ", " : "", bino_collision_name(c),
-			bino_audit_target_collisions(ctx->exp, c));
+			bino_audit_target_collisions(ctx->target, c));
 	fprintf(out, ").\n# %zu subvolume(s) below it, %zu not mounted on their own path:\n",
 		n, subvols_to_mount(ctx));
 	for (i = 0; i < n; i++) {
@@ -851,23 +851,23 @@ static void suggest_export(const struct suggest_ctx *ctx)
 
 enum bino_error suggest_begin(struct suggest_ctx *ctx,
 			      const struct suggest_config *config,
-			      const struct bino_audit_target *exp,
+			      const struct bino_audit_target *target,
 			      struct bino_suggestion **sug)
 {
-	enum bino_error err = bino_audit_target_error(exp);
+	enum bino_error err = bino_audit_target_error(target);
 	const uint8_t *uuid;
 
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->config = config;
-	ctx->exp = exp;
-	ctx->path = bino_audit_target_path(exp);
+	ctx->target = target;
+	ctx->path = bino_audit_target_path(target);
 	show_path(ctx);
 	if (err) {
 		fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME, ctx->path,
-			bino_strerror(err), audit_export_reason(exp));
+			bino_strerror(err), audit_target_reason(target));
 		return err;
 	}
-	err = bino_suggestion_create(exp, config->mounts, 0, sug);
+	err = bino_suggestion_create(target, config->mounts, 0, sug);
 	if (err) {
 		int saved = errno;
 
@@ -914,14 +914,14 @@ void suggest_unsafe(const struct suggest_ctx *ctx)
 }
 
 int suggestion_write(const struct suggest_config *config,
-		     const struct bino_audit_target *exp,
+		     const struct bino_audit_target *target,
 		     enum suggest_block block, FILE *stream, bool *needed)
 {
 	struct bino_suggestion *sug = NULL;
 	struct suggest_ctx ctx;
 
 	*needed = false;
-	if (suggest_begin(&ctx, config, exp, &sug) != BINO_OK)
+	if (suggest_begin(&ctx, config, target, &sug) != BINO_OK)
 		return -1;
 	ctx.block = block;
 	ctx.out = stream;

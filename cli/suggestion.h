@@ -47,7 +47,7 @@ struct suggest_config {
  * it).
  */
 int suggestion_write(const struct suggest_config *config,
-		     const struct bino_audit_target *exp,
+		     const struct bino_audit_target *target,
 		     enum suggest_block block, FILE *stream, bool *needed);
 
 /*
@@ -59,6 +59,6 @@ int suggestion_write(const struct suggest_config *config,
  */
 int suggestion_json(struct output *out, const char *key,
 		    const struct suggest_config *config,
-		    const struct bino_audit_target *exp);
+		    const struct bino_audit_target *target);
 
 #endif

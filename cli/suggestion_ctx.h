@@ -16,7 +16,7 @@
 /* What one export's blocks are written from. */
 struct suggest_ctx {
 	const struct suggest_config *config;
-	const struct bino_audit_target *exp;
+	const struct bino_audit_target *target;
 	const struct bino_suggestion *sug;
 	enum suggest_block block;
 	const char *path;
@@ -31,13 +31,13 @@ struct suggest_ctx {
 };
 
 /*
- * Make the suggestion for @exp and fill @ctx from it (the text goes
+ * Make the suggestion for @target and fill @ctx from it (the text goes
  * nowhere yet).  Returns the library's error, reported on stderr; *@sug is
  * the caller's to destroy.
  */
 enum bino_error suggest_begin(struct suggest_ctx *ctx,
 			      const struct suggest_config *config,
-			      const struct bino_audit_target *exp,
+			      const struct bino_audit_target *target,
 			      struct bino_suggestion **sug);
 
 /* Whether there is configuration to write: subvolumes on a known btrfs. */

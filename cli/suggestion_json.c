@@ -102,7 +102,7 @@ static void json_error(struct output *out, enum bino_error err, int error_errno,
 
 int suggestion_json(struct output *out, const char *key,
 		    const struct suggest_config *config,
-		    const struct bino_audit_target *exp)
+		    const struct bino_audit_target *target)
 {
 	struct bino_suggestion *sug = NULL;
 	struct suggest_ctx ctx;
@@ -110,19 +110,19 @@ int suggestion_json(struct output *out, const char *key,
 	int ret = 0;
 
 	output_open_object(out, key);
-	print_text_path(out, "path", NULL, bino_audit_target_path(exp));
-	err = suggest_begin(&ctx, config, exp, &sug);
+	print_text_path(out, "path", NULL, bino_audit_target_path(target));
+	err = suggest_begin(&ctx, config, target, &sug);
 	if (err) {
-		if (bino_audit_target_error(exp))
-			json_error(out, err, bino_audit_target_errno(exp),
-				   audit_export_reason(exp));
+		if (bino_audit_target_error(target))
+			json_error(out, err, bino_audit_target_errno(target),
+				   audit_target_reason(target));
 		else
 			json_error(out, err, errno, NULL);
 		output_close(out);
 		return -1;
 	}
 	print_string(out, PRINT_JSON, "error", NULL, NULL);
-	print_export_json(out, exp);
+	print_export_json(out, target);
 	print_bool(out, PRINT_JSON, "needed", NULL, bino_suggestion_needed(sug));
 	print_mount(out, "filesystem", bino_suggestion_mount(sug));
 	print_string(out, PRINT_JSON, "fs_uuid", NULL,
