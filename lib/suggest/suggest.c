@@ -31,7 +31,7 @@
 #include "subvol.h"
 
 struct bino_suggestion {
-	const struct bino_audit_target *export;
+	const struct bino_audit_target *target;
 	const struct bino_mounts *server;
 	struct bino_mounts *own_mounts;
 	const struct bino_mount *filesystem;
@@ -48,7 +48,7 @@ struct bino_suggestion {
 
 static enum bino_error suggest_filesystem(struct bino_suggestion *s)
 {
-	const char *path = bino_audit_target_path(s->export);
+	const char *path = bino_audit_target_path(s->target);
 	int fd;
 
 	/* The same rule as bino_audit_target_mount(): they agree. */
@@ -95,8 +95,8 @@ static bool suggest_same_fs(const struct bino_suggestion *s,
 
 static enum bino_error suggest_subvols(struct bino_suggestion *s)
 {
-	const char *path = bino_audit_target_path(s->export);
-	size_t i, j, n = bino_audit_target_subvol_count(s->export);
+	const char *path = bino_audit_target_path(s->target);
+	size_t i, j, n = bino_audit_target_subvol_count(s->target);
 
 	s->subvols = calloc(n ? n : 1, sizeof(*s->subvols));
 	s->mounted = calloc(n ? n : 1, sizeof(*s->mounted));
@@ -106,7 +106,7 @@ static enum bino_error suggest_subvols(struct bino_suggestion *s)
 		return BINO_OK;
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_subvol *subvol =
-			bino_audit_target_subvol(s->export, i);
+			bino_audit_target_subvol(s->target, i);
 		const char *subvol_path = bino_audit_subvol_path(subvol);
 		bool mounted = false;
 
@@ -176,11 +176,11 @@ static int suggest_try(struct bino_suggestion *s, const char *snapshot,
 static const struct bino_audit_subvol *
 suggest_find_subvol(const struct bino_suggestion *s, uint64_t id)
 {
-	size_t i, n = bino_audit_target_subvol_count(s->export);
+	size_t i, n = bino_audit_target_subvol_count(s->target);
 
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_subvol *subvol =
-			bino_audit_target_subvol(s->export, i);
+			bino_audit_target_subvol(s->target, i);
 
 		if (bino_audit_subvol_id(subvol) == id)
 			return subvol;
@@ -195,7 +195,7 @@ suggest_find_subvol(const struct bino_suggestion *s, uint64_t id)
  */
 static int suggest_placeholder_pass(struct bino_suggestion *s)
 {
-	size_t i, j, n = bino_audit_target_subvol_count(s->export);
+	size_t i, j, n = bino_audit_target_subvol_count(s->target);
 	int added = 0, rc;
 
 	for (i = 0; i < s->n_subvols; i++) {
@@ -209,7 +209,7 @@ static int suggest_placeholder_pass(struct bino_suggestion *s)
 			continue;
 		for (j = 0; j < n; j++) {
 			const char *other = bino_audit_subvol_path(
-				bino_audit_target_subvol(s->export, j));
+				bino_audit_target_subvol(s->target, j));
 
 			if (!other || !bino__path_below(other, source_path))
 				continue;
@@ -258,7 +258,7 @@ static enum bino_error suggest_placeholders(struct bino_suggestion *s)
 /* ---- public API -------------------------------------------------------- */
 
 BINO_PUBLIC enum bino_error
-bino_suggestion_create(const struct bino_audit_target *exp,
+bino_suggestion_create(const struct bino_audit_target *target,
 		       const struct bino_mounts *server_mounts, int flags,
 		       struct bino_suggestion **ret)
 {
@@ -266,12 +266,12 @@ bino_suggestion_create(const struct bino_audit_target *exp,
 	enum bino_error err;
 	int c;
 
-	if (!exp || !ret || flags || bino_audit_target_error(exp))
+	if (!target || !ret || flags || bino_audit_target_error(target))
 		return BINO_ERROR_INVALID_ARGUMENT;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return BINO_ERROR_NO_MEMORY;
-	s->export = exp;
+	s->target = target;
 	s->server = server_mounts;
 	if (!s->server) {
 		err = bino_mounts_create(NULL, &s->own_mounts);
@@ -280,7 +280,7 @@ bino_suggestion_create(const struct bino_audit_target *exp,
 		s->server = s->own_mounts;
 	}
 	for (c = 0; c < BINO_COLLISION_NR; c++)
-		s->needed = s->needed || bino_audit_target_collisions(exp, c);
+		s->needed = s->needed || bino_audit_target_collisions(target, c);
 	err = suggest_filesystem(s);
 	if (!err)
 		err = suggest_options(s);
@@ -347,7 +347,7 @@ bino_suggestion_mount_options(const struct bino_suggestion *suggestion)
 
 const char *bino__suggestion_path(const struct bino_suggestion *suggestion)
 {
-	return bino_audit_target_path(suggestion->export);
+	return bino_audit_target_path(suggestion->target);
 }
 
 BINO_PUBLIC size_t
