@@ -6,6 +6,7 @@
  * compared by what they set, as exportfs 2.6.2 expands them into the etab
  * (every default written, "fsid=root" as "fsid=0", "mp" as "mountpoint").
  */
+#include "diag.h"
 #include "audit_drift.h"
 
 #include <errno.h>
@@ -465,8 +466,7 @@ static long print_fstab_drift(struct output *out, const struct drift_input *in)
 		/* Missing is none; unreadable is said, and checked no further. */
 		f = fopen(in->fstab_file, "r");
 		if (!f && errno != ENOENT)
-			fprintf(stderr, "%s: %s: %s: not checked\n", PROGRAM_NAME,
-				in->fstab_file, strerror(errno));
+			diag_path(in->fstab_file, "%s: not checked", strerror(errno));
 	}
 	output_open_array(out, "fstab_drift");
 	while (f && getline(&line, &size, f) > 0) {

@@ -4,6 +4,7 @@
  * the same files, audit alike and word their errors alike: the exports and
  * mount tables, and the audit run with its progress line.
  */
+#include "diag.h"
 #include "audit_session.h"
 
 #include <errno.h>
@@ -30,7 +31,7 @@ static int add_exports_file(struct bino_exports *exports, const char *path,
 		return 0;
 	/* exportfs stops there too: the report shows it, and what came before. */
 	if (err == BINO_ERROR_EXPORTS_SYNTAX) {
-		fprintf(stderr, "%s: %s:%u:%u: %s\n", PROGRAM_NAME,
+		diag_message("%s:%u:%u: %s",
 			syntax.file[0] ? syntax.file : path, syntax.line,
 			syntax.column, syntax.message);
 		return 0;
@@ -38,7 +39,7 @@ static int add_exports_file(struct bino_exports *exports, const char *path,
 	if (err == BINO_ERROR_EXPORTS_READ_FAILED && missing_ok &&
 	    errno == ENOENT)
 		return 0;
-	fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME, path,
+	diag_path(path, "%s: %s",
 		bino_strerror(err), strerror(errno));
 	return -1;
 }
@@ -51,7 +52,7 @@ int read_exports(const char *exports_file, struct bino_exports **ret)
 	int rc;
 
 	if (bino_exports_create(&exports) != BINO_OK) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+		diag_no_memory();
 		return -1;
 	}
 	if (exports_file) {
@@ -83,8 +84,7 @@ int read_mounts(const char *mountinfo_file, struct bino_mounts **ret)
 	err = bino_mounts_read(mountinfo_file, &syntax, ret);
 	/* Offline, the file is the server's whole mount table: never empty. */
 	if (err == BINO_OK && mountinfo_file && bino_mounts_count(*ret) == 0) {
-		fprintf(stderr, "%s: %s: lists no mounts: not a mount table\n",
-			PROGRAM_NAME, mountinfo_file);
+		diag_path(mountinfo_file, "lists no mounts: not a mount table");
 		bino_mounts_destroy(*ret);
 		*ret = NULL;
 		return -1;
@@ -92,11 +92,10 @@ int read_mounts(const char *mountinfo_file, struct bino_mounts **ret)
 	if (err == BINO_OK)
 		return 0;
 	if (err == BINO_ERROR_MOUNTINFO_SYNTAX)
-		fprintf(stderr, "%s: %s:%u:%u: %s\n", PROGRAM_NAME, syntax.file,
+		diag_message("%s:%u:%u: %s", syntax.file,
 			syntax.line, syntax.column, syntax.message);
 	else
-		fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME,
-			mountinfo_file ? mountinfo_file : "mount table",
+		diag_path(mountinfo_file ? mountinfo_file : "mount table", "%s: %s",
 			bino_strerror(err), strerror(errno));
 	return -1;
 }
@@ -115,7 +114,7 @@ static int read_etab(const char *path, struct bino_exports **ret,
 
 	*ret = NULL;
 	if (bino_exports_create(&etab) != BINO_OK) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+		diag_no_memory();
 		return -1;
 	}
 	memset(&syntax, 0, sizeof(syntax));
@@ -126,13 +125,13 @@ static int read_etab(const char *path, struct bino_exports **ret,
 		return 0;
 	}
 	if (err != BINO_OK && err != BINO_ERROR_EXPORTS_SYNTAX) {
-		fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME, path,
+		diag_path(path, "%s: %s",
 			bino_strerror(err), strerror(errno));
 		bino_exports_destroy(etab);
 		return -1;
 	}
 	if (err == BINO_ERROR_EXPORTS_SYNTAX)
-		fprintf(stderr, "%s: %s:%u:%u: %s\n", PROGRAM_NAME, path,
+		diag_message("%s:%u:%u: %s", path,
 			syntax.line, syntax.column, syntax.message);
 	if (err == BINO_OK && bino_exports_count(etab) == 0) {
 		*state = ETAB_EMPTY;
@@ -190,14 +189,14 @@ int audit_session_run(const struct audit_request *request,
 	if (!err)
 		err = audit_session_add(request, session->audit);
 	if (err) {
-		fprintf(stderr, "%s: %s: %s\n", PROGRAM_NAME, bino_strerror(err),
+		diag_message("%s: %s", bino_strerror(err),
 			strerror(errno));
 		goto out_release;
 	}
 	if (bino_audit_count(session->audit) == 0 &&
 	    !(request->n_paths == 0 && request->no_exports_is_a_result)) {
 		if (request->nothing_to_do)
-			fprintf(stderr, "%s: %s\n", PROGRAM_NAME,
+			diag_message("%s",
 				request->nothing_to_do);
 		audit_session_release(session);
 		return 1;
@@ -210,7 +209,7 @@ int audit_session_run(const struct audit_request *request,
 	if (progress)
 		fprintf(stderr, "\r\033[K");
 	if (err) {
-		fprintf(stderr, "%s: audit failed: %s: %s\n", PROGRAM_NAME,
+		diag_message("audit failed: %s: %s",
 			bino_strerror(err), strerror(errno));
 		goto out_release;
 	}

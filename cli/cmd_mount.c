@@ -28,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "btrfsino.h"
 #include "btrfs-ino.h"
 #include "escape.h"
@@ -242,7 +243,7 @@ static int mount_tables_read(const struct mount_options *opts,
 	if (!err && n_paths == 0)
 		err = bino_audit_add_exports(tables->paths);
 	if (err) {
-		fprintf(stderr, "%s: %s: %s\n", PROGRAM_NAME, bino_strerror(err),
+		diag_message("%s: %s", bino_strerror(err),
 			strerror(errno));
 		goto out_release;
 	}
@@ -253,8 +254,7 @@ static int mount_tables_read(const struct mount_options *opts,
 		 * must not log a failed unit each time.
 		 */
 		if (!opts->quiet)
-			fprintf(stderr, "%s: mount: no exports; nothing to do\n",
-				PROGRAM_NAME);
+			diag_message("mount: no exports; nothing to do");
 		mount_tables_release(tables);
 		return 1;
 	}
@@ -464,7 +464,7 @@ int cmd_mount(int argc, char **argv)
 		goto out_tables;
 	if (bino_mountplan_create(0, &run.plan) != BINO_OK ||
 	    bino_mountplan_set_max_user_mounts(run.plan, opts.max_user_mounts)) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+		diag_no_memory();
 		ret = EXIT_USAGE;
 		goto out_tables;
 	}
@@ -473,7 +473,7 @@ int cmd_mount(int argc, char **argv)
 			mount_export(&run, bino_audit_get(run.tables.paths, i));
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "%s: write error: %s\n", PROGRAM_NAME, strerror(errno));
+		diag_write_error(errno);
 		run.failed = true;
 	}
 	ret = run.failed ? EXIT_FINDINGS : EXIT_CLEAN;

@@ -211,13 +211,13 @@ static void suggest_text(const struct suggest_options *opts,
 	FILE *stream = open_memstream(&text, &len);
 
 	if (!stream) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(errno));
+		diag_message("%s", strerror(errno));
 		return;
 	}
 	if (suggestion_write(config, target, opts->block, stream, &needed) == 0)
 		summary->audited++;
 	if (fclose(stream) != 0) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(errno));
+		diag_message("%s", strerror(errno));
 		summary->audited = 0;
 	} else if (len) {
 		if (!summary->first)
@@ -315,7 +315,7 @@ int cmd_suggest(int argc, char **argv)
 					   opts.fstab_file ? opts.fstab_file :
 							     SYSTEM_FSTAB);
 		if (!diff) {
-			fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+			diag_no_memory();
 			goto out_session;
 		}
 	}
@@ -326,7 +326,7 @@ int cmd_suggest(int argc, char **argv)
 	out = opts.format == OUTPUT_JSON ? output_create(OUTPUT_JSON, stdout) :
 					   output_create(OUTPUT_TEXT, stderr);
 	if (!out) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+		diag_no_memory();
 		goto out_session;
 	}
 	output_begin(out);
@@ -366,7 +366,7 @@ int cmd_suggest(int argc, char **argv)
 	if (diff && write_diff(diff, opts.block, &changes) != 0)
 		summary.audited = 0;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "%s: write error: %s\n", PROGRAM_NAME, strerror(errno));
+		diag_write_error(errno);
 		goto out_output;
 	}
 	if (summary.audited)

@@ -185,7 +185,7 @@ int safe_dir_open(const char *path, int flags)
 	int next, checked, rd = -1;
 
 	if (!*path) {
-		fprintf(stderr, "%s: an empty directory name\n", PROGRAM_NAME);
+		diag_message("an empty directory name");
 		return -1;
 	}
 	abs = absolute_path(path);
@@ -296,7 +296,7 @@ static void safe_file_diag(const struct safe_file *file, const char *message)
 	char *path = NULL;
 
 	if (asprintf(&path, "%s/%s", file->dir_path, file->name) < 0) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, message);
+		diag_message("%s", message);
 		return;
 	}
 	diag_path(path, "%s", message);

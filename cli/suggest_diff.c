@@ -5,6 +5,7 @@
  * back) as unified diffs that patch(1) applies to the files as they are now,
  * and as unit files named as systemd requires.
  */
+#include "diag.h"
 #include "suggest_diff.h"
 
 #include <errno.h>
@@ -132,16 +133,16 @@ static int block_lines(const struct suggest_config *config,
 	int rc;
 
 	if (!stream) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(errno));
+		diag_message("%s", strerror(errno));
 		return -1;
 	}
 	rc = suggestion_write(config, target, block, stream, &needed);
 	if (fclose(stream) != 0) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(errno));
+		diag_message("%s", strerror(errno));
 		rc = -1;
 	}
 	if (rc == 0 && needed && !lines_split(out, text, len, &newline)) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+		diag_no_memory();
 		rc = -1;
 	}
 	free(text);
@@ -251,7 +252,7 @@ static int add_replacement(struct suggest_diff *diff, const char *file,
 	return 0;
 
 no_memory:
-	fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+	diag_no_memory();
 	return -1;
 }
 
@@ -340,7 +341,7 @@ static int add_fstab(struct suggest_diff *diff,
 			rc = -1;
 	}
 	if (rc)
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+		diag_no_memory();
 	lines_free(&block);
 	return rc;
 }
@@ -368,7 +369,7 @@ static int read_lines(const char *name, struct lines *l, bool *newline_at_end)
 	if (!f) {
 		if (errno == ENOENT)
 			return 0;
-		fprintf(stderr, "%s: %s: %s\n", PROGRAM_NAME, name, strerror(errno));
+		diag_path(name, "%s", strerror(errno));
 		return -1;
 	}
 	for (;;) {
@@ -389,7 +390,7 @@ static int read_lines(const char *name, struct lines *l, bool *newline_at_end)
 		len += n;
 	}
 	if (ferror(f)) {
-		fprintf(stderr, "%s: %s: %s\n", PROGRAM_NAME, name, strerror(errno));
+		diag_path(name, "%s", strerror(errno));
 		rc = -1;
 	}
 	fclose(f);
@@ -548,8 +549,7 @@ static int write_target(FILE *out, struct target *t)
 	}
 out:
 	if (rc)
-		fprintf(stderr, "%s: %s: cannot write its diff\n", PROGRAM_NAME,
-			t->name);
+		diag_path(t->name, "cannot write its diff");
 	lines_free(&old);
 	return rc;
 }
@@ -608,7 +608,7 @@ static int write_file(const struct unit_dir *dir, const char *name,
 	if (safe_file_commit(&file, 0644) != 0)
 		return -1;
 	if (dir->verbose)
-		fprintf(stderr, "%s: wrote %s/%s\n", PROGRAM_NAME, dir->name, name);
+		diag_message("wrote %s/%s", dir->name, name);
 	return 0;
 }
 

@@ -9,6 +9,7 @@
  * as text (suggest, audit --suggest); suggestion_json.c wraps it in JSON
  * and quote.c quotes names for each file format.
  */
+#include "diag.h"
 #include "suggestion.h"
 
 #include <errno.h>
@@ -863,7 +864,7 @@ enum bino_error suggest_begin(struct suggest_ctx *ctx,
 	ctx->path = bino_audit_target_path(target);
 	show_path(ctx);
 	if (err) {
-		fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME, ctx->path,
+		diag_path(ctx->path, "%s: %s",
 			bino_strerror(err), audit_target_reason(target));
 		return err;
 	}
@@ -871,7 +872,7 @@ enum bino_error suggest_begin(struct suggest_ctx *ctx,
 	if (err) {
 		int saved = errno;
 
-		fprintf(stderr, "%s: %s: %s: %s\n", PROGRAM_NAME, ctx->path,
+		diag_path(ctx->path, "%s: %s",
 			bino_strerror(err), strerror(saved));
 		errno = saved;
 		return err;

@@ -132,7 +132,7 @@ int suggestion_json(struct output *out, const char *key,
 	json_subvols(out, &ctx);
 	json_placeholders(out, &ctx);
 	if (json_blocks(out, &ctx) != 0) {
-		fprintf(stderr, "%s: %s\n", PROGRAM_NAME, strerror(errno));
+		diag_message("%s", strerror(errno));
 		ret = -1;
 	}
 	output_close(out);
