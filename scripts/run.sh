@@ -49,6 +49,16 @@ install_packages() {
 	fi
 }
 
+# timed WHAT COMMAND...: run COMMAND, then say how long WHAT took (CI's
+# per-stage times); its status is COMMAND's.
+timed() {
+	local what=$1 start=$SECONDS rc=0
+	shift
+	"$@" || rc=$?
+	echo "== time: $what $((SECONDS - start)) s"
+	return "$rc"
+}
+
 build_tree() {
 	local dir=$1
 	shift
@@ -111,28 +121,46 @@ test)
 	# it), a test that lacks something fails here instead of skipping.
 	export CI=true
 	install_packages "${run_packages[@]}" "${test_packages[@]}"
-	build_tree "$build" -Dtests=enabled
+	timed "build" build_tree "$build" -Dtests=enabled
 	status=0
 	# A log left by an earlier run must not stand in for a run that failed.
-	rm -f -- "$build"/testlog-{main,asan,valgrind}.json "$build"/meson-logs/testlog*.json \
-		"$build_asan"/meson-logs/testlog.json
-	meson test -C "$build" --print-errorlogs --num-processes 1 || status=1
-	cp "$build/meson-logs/testlog.json" "$build/testlog-main.json" || status=1
+	rm -f -- "$build"/testlog-{main,asan,valgrind}.json "$build"/meson-logs/*.json \
+		"$build_asan"/meson-logs/*.json "$build"/lane-vm.log
+	# Two lanes on the two cores, each about half of the work: the VM suite
+	# (one qemu at a time), then valgrind and fuzzing; beside it the other
+	# suites, then the sanitizer tree.  Their logs are named apart
+	# (--logbase), and nothing is rebuilt once both run.  The root suites
+	# beside the VM are safe: the VM's disks are files in its own temp dir,
+	# never loop devices or host mounts.
+	(
+		lane=0
+		timed "vm suite" meson test -C "$build" --no-rebuild --print-errorlogs \
+			--num-processes 1 --suite vm --logbase vm || lane=1
+		echo "== the unit suite under valgrind (every Criterion worker checked)"
+		# valgrind replaces malloc, so allocation-failure injection cannot run.
+		BINO_UNIT_ALLOW_SKIP='exports_oom/*' timed "valgrind unit" \
+			meson test -C "$build" --no-rebuild --print-errorlogs --num-processes 1 --suite unit \
+			--wrap="$here/tests/valgrind-wrap.sh" --timeout-multiplier 10 --logbase valgrind || lane=1
+		echo "== fuzz targets, 20 s each, after replaying their seeds and regressions"
+		FUZZ_BUILD_DIR="$here/build-fuzz" timed "fuzz" "$here/tests/fuzz/run.sh" 20 || lane=1
+		exit "$lane"
+	) >"$build/lane-vm.log" 2>&1 &
+	lane_pid=$!
+	timed "main suites but vm" meson test -C "$build" --no-rebuild --print-errorlogs \
+		--num-processes 1 --no-suite vm --logbase main || status=1
 	echo "== the same suites under AddressSanitizer and UndefinedBehaviorSanitizer"
-	build_tree "$build_asan" -Db_sanitize=address,undefined -Db_lundef=false
+	timed "asan build" build_tree "$build_asan" -Db_sanitize=address,undefined -Db_lundef=false
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-		meson test -C "$build_asan" --print-errorlogs --num-processes 1 \
-		--suite unit --suite cli --suite root || status=1
-	cp "$build_asan/meson-logs/testlog.json" "$build/testlog-asan.json" || status=1
-	echo "== the unit suite under valgrind (every Criterion worker checked)"
-	# valgrind replaces malloc, so allocation-failure injection cannot run.
-	BINO_UNIT_ALLOW_SKIP='exports_oom/*' \
-		meson test -C "$build" --print-errorlogs --num-processes 1 --suite unit \
-		--wrap="$here/tests/valgrind-wrap.sh" --timeout-multiplier 10 || status=1
-	# meson names a wrapped run's log after the wrapper.
-	cp "$build/meson-logs/testlog-valgrind-wrap.sh.json" "$build/testlog-valgrind.json" || status=1
-	echo "== fuzz targets, 20 s each, after replaying their seeds and regressions"
-	FUZZ_BUILD_DIR="$here/build-fuzz" "$here/tests/fuzz/run.sh" 20 || status=1
+		timed "asan suites" meson test -C "$build_asan" --print-errorlogs --num-processes 1 \
+		--suite unit --suite cli --suite root --logbase asan || status=1
+	wait "$lane_pid" || status=1
+	echo "== the VM lane (vm suite, valgrind, fuzz):"
+	cat -- "$build/lane-vm.log"
+	# One main log as before: the suites of both lanes.
+	cat -- "$build/meson-logs/main.json" "$build/meson-logs/vm.json" >"$build/testlog-main.json" || status=1
+	cp "$build_asan/meson-logs/asan.json" "$build/testlog-asan.json" || status=1
+	# meson names a wrapped run's log after the wrapper too.
+	cp "$build/meson-logs/valgrind-valgrind-wrap.sh.json" "$build/testlog-valgrind.json" || status=1
 	summarise "$build/testlog-main.json:unit,abi,cli,exports-diff,root,hostile,install,vm" \
 		"$build/testlog-asan.json:unit,cli,root" \
 		"$build/testlog-valgrind.json:unit" || status=1
