@@ -25,6 +25,7 @@ $lib/btrfs-ino/libbtrfsino-exec.so
 $lib/pkgconfig/btrfsino.pc
 opt/bino/share/bash-completion/completions/btrfs-ino
 etc/fish/completions/btrfs-ino.fish
+opt/bino/share/btrfs-ino/prometheus/btrfs-ino.rules.yml
 EOT
 (cd "$TMP/dest" && find . ! -type d -printf '%P\n') | sort >"$TMP/actual"
 if ! cmp -s "$TMP/expected" "$TMP/actual"; then
