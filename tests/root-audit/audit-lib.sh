@@ -293,3 +293,12 @@ as_server_exporting() {
 		fi
 		eval "$3"' as_server_exporting "$WORK/server.exports" "$WORK/server.etab" "$2"
 }
+
+# exported_plain_dir: a small plain directory, WORK/plain (in PLAIN), with the
+# etab line exportfs wrote for it in OUT/etab: a safe export in effect.
+exported_plain_dir() {
+	PLAIN=$WORK/plain
+	mkdir -p -- "$PLAIN/a"
+	echo one >"$PLAIN/a/one"
+	etab_line "$PLAIN" >"$OUT/etab"
+}

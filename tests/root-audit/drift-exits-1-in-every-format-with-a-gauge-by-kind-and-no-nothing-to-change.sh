@@ -7,10 +7,8 @@
 source "$(dirname -- "$0")/audit-lib.sh"
 setup_fixture
 
-plain=$WORK/plain
-mkdir -p -- "$plain/a"
-echo one >"$plain/a/one"
-etab_line "$plain" >"$OUT/etab"
+exported_plain_dir
+plain=$PLAIN
 write_exports "$OUT/edited" "$plain 127.0.0.1(ro,async,no_subtree_check,no_root_squash)"
 
 audit text --etab "$OUT/etab" --exports "$OUT/edited" --fstab /dev/null

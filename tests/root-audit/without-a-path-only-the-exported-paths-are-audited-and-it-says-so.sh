@@ -8,10 +8,8 @@
 source "$(dirname -- "$0")/audit-lib.sh"
 setup_fixture
 
-plain=$WORK/plain
-mkdir -p -- "$plain/a"
-echo one >"$plain/a/one"
-etab_line "$plain" >"$OUT/etab"
+exported_plain_dir
+plain=$PLAIN
 write_exports "$OUT/exports" "$plain 127.0.0.1($ETAB_OPTIONS)"
 
 audit text --etab "$OUT/etab" --exports "$OUT/exports" --fstab /dev/null
