@@ -7,23 +7,10 @@ export LC_ALL=C
 : "${HEADER:?HEADER must name include/btrfsino.h}"
 : "${SYMFILE:?SYMFILE must name lib/libbtrfsino.sym}"
 
-TEST_NAME=$(basename -- "$0" .sh)
 TMP=$(mktemp -d /tmp/bino-abi-XXXXXX)
 trap 'rm -rf -- "$TMP"' EXIT
-
-fail() {
-	printf '%s: FAIL: %s\n' "$TEST_NAME" "$*" >&2
-	exit 1
-}
-
-# skip_or_fail WHY: a missing tool skips (77) outside CI and fails under it.
-skip_or_fail() {
-	if [[ ${CI:-} == true ]]; then
-		fail "cannot run under CI: $*"
-	fi
-	printf '%s: SKIP: %s\n' "$TEST_NAME" "$*"
-	exit 77
-}
+# shellcheck source=tests/lib/common.sh
+source "$(dirname -- "${BASH_SOURCE[0]}")/../lib/common.sh"
 
 # check_same_list WHAT LEFT_NAME LEFT_FILE RIGHT_NAME RIGHT_FILE: two sorted
 # lists are equal; otherwise say which names only one side has.

@@ -8,7 +8,7 @@ set -euo pipefail
 
 for command in audit walk; do
 	run "$command" --help
-	expect_eq "$command --help: exit status" 0 "$RC"
+	check_eq "$command --help: exit status" 0 "$RC"
 	grep -q 'btrfs-ino(1)' "$OUT" || fail "$command --help does not name btrfs-ino(1)"
 	grep -q 'README' "$OUT" && fail "$command --help points to the README"
 	columns=$(awk '/^Columns/ { on = 1; next } on && /^$/ { exit } on { print $1 }' "$OUT" | paste -sd,)
@@ -19,7 +19,7 @@ for command in audit walk; do
 		run walk --raw -o "$columns" "$TMP"
 	fi
 	case $RC in 0 | 1) ;; *) fail "$command -o $columns: exit $RC: $(cat "$ERR")" ;; esac
-	expect_eq "$command --raw -o: headings" "$(tr , ' ' <<<"$columns")" "$(head -n 1 "$OUT")"
+	check_eq "$command --raw -o: headings" "$(tr , ' ' <<<"$columns")" "$(head -n 1 "$OUT")"
 done
 run audit -o NOPE "$TMP"
-expect_eq "an unknown column: exit status" 2 "$RC"
+check_eq "an unknown column: exit status" 2 "$RC"

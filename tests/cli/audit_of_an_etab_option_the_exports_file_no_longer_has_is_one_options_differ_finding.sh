@@ -16,16 +16,16 @@ etab=$TMP/etab
 
 sed 's|^\(/srv/f\t127\.0\.0\.1(.*,refer=/srv/x@10\.0\.0\.9,\)\(anonuid=\)|\1squash_uids=0-15,\2|' \
 	"$data/etab/debian12-nfs-utils-2.6.2.etab" >"$etab"
-expect_eq "the etab's /srv/f line carries squash_uids=0-15 before anonuid=" 1 \
+check_eq "the etab's /srv/f line carries squash_uids=0-15 before anonuid=" 1 \
 	"$(grep -c $'^/srv/f\t127\\.0\\.0\\.1(.*,refer=/srv/x@10\\.0\\.0\\.9,squash_uids=0-15,anonuid=-2,' "$etab")"
 grep -q 'squash_uids' "$exports" && fail "the exports file has squash_uids"
 
 run audit -q --json --etab "$etab" --exports "$exports" --mountinfo "$mountinfo"
 grep -qE 'Sanitizer|runtime error' "$ERR" && fail "$(cat "$ERR")"
-expect_eq "one finding: options_differ for /srv/f to 127.0.0.1" \
+check_eq "one finding: options_differ for /srv/f to 127.0.0.1" \
 	"options_differ /srv/f 127.0.0.1" \
 	"$(jq -r '.exports_drift[] | "\(.kind) \(.path) \(.client)"' "$OUT")"
-expect_eq "its one difference: squash_uids=0-15 in effect, not in the file" \
+check_eq "its one difference: squash_uids=0-15 in effect, not in the file" \
 	"1 in_effect_only" \
 	"$(jq -r '.exports_drift[0].differences |
 		"\(length) " + (.[0] | if (.in_effect | test("squash_uids=0-15$|^0-15$")) and

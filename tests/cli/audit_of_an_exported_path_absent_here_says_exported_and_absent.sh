@@ -11,19 +11,19 @@ set -euo pipefail
 gone=$TMP/not-here/export
 printf '# offline server\n%s client(rw,crossmnt)\n' "$gone" >"$TMP/exports"
 run audit --json --exports "$TMP/exports" "$gone"
-expect_eq "json exit status" 2 "$RC"
-expect_eq "json: path exported absent line client options crossmnt errno" \
+check_eq "json exit status" 2 "$RC"
+check_eq "json: path exported absent line client options crossmnt errno" \
 	"$gone true true 2 client rw,crossmnt true 2" \
 	"$(jq -r '.exports[0] | "\(.path) \(.exported) \(.absent) \(.export.line) \(.export.client) \(.export.options) \(.crossmnt) \(.error.errno)"' "$OUT")"
 
 run audit --exports "$TMP/exports" "$gone"
-expect_eq "text exit status" 2 "$RC"
-expect_eq "text: the first line, the verdict" \
+check_eq "text exit status" 2 "$RC"
+check_eq "text: the first line, the verdict" \
 	"$gone: not audited: absent on this machine, exported to client(rw,crossmnt) in $TMP/exports:2" \
 	"$(head -n 1 "$OUT")"
 grep -qF "not audited: exported, absent on this machine" "$OUT" ||
 	fail "the tree does not say exported and absent: $(cat "$OUT")"
 grep -qF "not exported" "$OUT" && fail "text says not exported: $(cat "$OUT")"
-expect_eq "stderr: the error, once" \
+check_eq "stderr: the error, once" \
 	"btrfs-ino: $gone: Could not stat: No such file or directory" "$(cat "$ERR")"
 true

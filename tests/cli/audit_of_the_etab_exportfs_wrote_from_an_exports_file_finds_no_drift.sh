@@ -15,16 +15,16 @@ mountinfo=$data/mountinfo/server.mountinfo
 
 run audit -q --json --etab "$etab" --exports "$exports" --mountinfo "$mountinfo"
 grep -qE 'Sanitizer|runtime error' "$ERR" && fail "$(cat "$ERR")"
-expect_eq "the etab is read and audited" "etab read" \
+check_eq "the etab is read and audited" "etab read" \
 	"$(jq -r '.export_table | "\(.audited) \(.etab_state)"' "$OUT")"
-expect_eq "no drift between the etab and the file it was written from" "[]" \
+check_eq "no drift between the etab and the file it was written from" "[]" \
 	"$(jq -c '.exports_drift' "$OUT")"
-expect_eq "each path of the etab is audited, from an etab line" \
+check_eq "each path of the etab is audited, from an etab line" \
 	"$(cut -f1 "$etab" | sed 's/\\040/ /g' | sort -u)" \
 	"$(jq -r '.exports[] | select(.export.file == "'"$etab"'") | .export.path' "$OUT" | sort -u)"
 
 sed 's|^/srv/f 127.0.0.1(nordirplus,|/srv/f 127.0.0.1(|' "$exports" >"$TMP/edited"
 run audit -q --json --etab "$etab" --exports "$TMP/edited" --mountinfo "$mountinfo"
-expect_eq "nordirplus removed from the file is the one difference" \
+check_eq "nordirplus removed from the file is the one difference" \
 	"options_differ /srv/f 127.0.0.1 rdirplus=rdirplus/nordirplus" \
 	"$(jq -r '.exports_drift[] | "\(.kind) \(.path) \(.client) " + ([.differences[] | "\(.option)=\(.files)/\(.in_effect)"] | join(" "))' "$OUT")"

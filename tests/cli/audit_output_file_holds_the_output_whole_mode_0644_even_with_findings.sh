@@ -21,20 +21,20 @@ same() {
 	local format=$1
 	shift
 	run audit -q --exports "$exports" "$@" "$dir"
-	expect_eq "$format: exit status to stdout" 1 "$RC"
+	check_eq "$format: exit status to stdout" 1 "$RC"
 	grep -v '^btrfs_ino_audit_duration_seconds ' "$OUT" >"$TMP/expected"
 	RC=0
 	(umask 077 && "$BTRFS_INO" audit -q --exports "$exports" "$@" --output-file "$file" "$dir" \
 		>"$TMP/stdout" 2>"$TMP/stderr") || RC=$?
-	expect_eq "$format: exit status with --output-file (a finding)" 1 "$RC"
-	expect_eq "$format: standard output" "" "$(cat "$TMP/stdout")"
+	check_eq "$format: exit status with --output-file (a finding)" 1 "$RC"
+	check_eq "$format: standard output" "" "$(cat "$TMP/stdout")"
 	if [ ! -f "$file" ] || [ -L "$file" ]; then
 		fail "$format: $file is not a regular file"
 	fi
-	expect_eq "$format: mode" 644 "$(stat -c %a "$file")"
-	expect_eq "$format: files in the directory" audit.out "$(ls -A "$TMP/out")"
+	check_eq "$format: mode" 644 "$(stat -c %a "$file")"
+	check_eq "$format: files in the directory" audit.out "$(ls -A "$TMP/out")"
 	grep -v '^btrfs_ino_audit_duration_seconds ' "$file" >"$TMP/actual"
-	expect_same_file "$format: the file holds the output" "$TMP/expected" "$TMP/actual"
+	check_files_eq "$format: the file holds the output" "$TMP/expected" "$TMP/actual"
 }
 same text
 same json --json

@@ -14,9 +14,9 @@ cp -p "$TMP/victim" "$TMP/victim.before"
 ln -s "$TMP/victim" "$TMP/out/metrics.prom"
 
 run audit -q --exports /dev/null --format prometheus --output-file "$TMP/out/metrics.prom" "$dir"
-expect_eq "exit status" 0 "$RC"
-expect_same_file "the link's target" "$TMP/victim.before" "$TMP/victim"
-expect_eq "the target's mode" 600 "$(stat -c %a "$TMP/victim")"
+check_eq "exit status" 0 "$RC"
+check_files_eq "the link's target" "$TMP/victim.before" "$TMP/victim"
+check_eq "the target's mode" 600 "$(stat -c %a "$TMP/victim")"
 if [ ! -f "$TMP/out/metrics.prom" ] || [ -L "$TMP/out/metrics.prom" ]; then
 	fail "metrics.prom is not a regular file: $(ls -l "$TMP/out/metrics.prom")"
 fi

@@ -77,5 +77,5 @@ def expected(path):
 paths = [expected(os.fsencode(p)) for p in sys.argv[2:]]
 print("paths ", sorted(paths))
 PY
-expect_eq "the decoded path labels are the paths (escaped when not UTF-8)" \
+check_eq "the decoded path labels are the paths (escaped when not UTF-8)" \
 	"$(sed -n 's/^paths  //p' "$TMP/compare")" "$(sed -n 's/^labels //p' "$TMP/compare")"

@@ -13,21 +13,21 @@ exports=$TMP/exports
 printf '%s out *(rw,crossmnt)\n%s h(rw,no_subtree,check)\n' "$dir" "$dir" >"$exports"
 
 run audit -q --json --exports "$exports" "$dir"
-expect_eq "exit status (a finding)" 1 "$RC"
-expect_eq "exports_errors" \
+check_eq "exit status (a finding)" 1 "$RC"
+check_eq "exports_errors" \
 	"$(jq -cn --arg f "$exports" --argjson c $((${#dir} + 7)) \
 		'[{file: $f, line: 2, column: $c, message: "unknown keyword \"no_subtree\""}]')" \
 	"$(jq -c .exports_errors "$OUT")"
-expect_eq "warning names the client" "1 $((${#dir} + 2)) out" \
+check_eq "warning names the client" "1 $((${#dir} + 2)) out" \
 	"$(jq -r '.exports_warnings[0] | "\(.line) \(.column) \(.message | capture("client \"(?<c>[^\"]*)\"").c)"' "$OUT")"
 # Only line 1 is exported: "out" and "*", nothing with the bad option.
-expect_eq "clients audited" "out *" "$(jq -r '[.exports[].export.client] | join(" ")' "$OUT")"
+check_eq "clients audited" "out *" "$(jq -r '[.exports[].export.client] | join(" ")' "$OUT")"
 
 run audit -q --exports "$exports" "$dir"
-expect_eq "text exit status" 1 "$RC"
+check_eq "text exit status" 1 "$RC"
 grep -qF "exports error: $exports:2:$((${#dir} + 7)): unknown keyword \"no_subtree\"" "$OUT" ||
 	fail "text report does not name the error: $(cat "$OUT")"
 grep -qF "exports warning: $exports:1:$((${#dir} + 2)): no options for client \"out\"" "$OUT" ||
 	fail "text report does not name the warning: $(cat "$OUT")"
-expect_eq "tree rows, one per client" "exported to out
+check_eq "tree rows, one per client" "exported to out
 exported to *" "$(grep -o 'exported to [^,]*' "$OUT")"

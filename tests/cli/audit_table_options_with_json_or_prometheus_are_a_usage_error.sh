@@ -13,9 +13,9 @@ for args in "-J --raw" "--json -o NAME" "--json --list" "-J -n" "-J -v" \
 	"--color=sometimes"; do
 	# shellcheck disable=SC2086
 	run audit $args --exports /dev/null "$TMP"
-	expect_eq "audit $args: exit status" 2 "$RC"
-	expect_eq "audit $args: stdout" "" "$(cat "$OUT")"
-	expect_eq "audit $args: the Try line" "Try 'btrfs-ino audit --help' for more information." \
+	check_eq "audit $args: exit status" 2 "$RC"
+	check_eq "audit $args: stdout" "" "$(cat "$OUT")"
+	check_eq "audit $args: the Try line" "Try 'btrfs-ino audit --help' for more information." \
 		"$(tail -n 1 "$ERR")"
-	expect_eq "audit $args: stderr lines" 2 "$(wc -l <"$ERR")"
+	check_eq "audit $args: stderr lines" 2 "$(wc -l <"$ERR")"
 done

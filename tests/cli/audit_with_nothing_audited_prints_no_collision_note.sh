@@ -6,7 +6,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 run audit "$TMP/no-such-dir"
-expect_eq "exit status" 2 "$RC"
+check_eq "exit status" 2 "$RC"
 grep -q 'not audited' "$OUT" || fail "the report does not say not audited: $(cat "$OUT")"
 grep -q 'collisions between' "$OUT" && fail "the note is printed: $(cat "$OUT")"
 true

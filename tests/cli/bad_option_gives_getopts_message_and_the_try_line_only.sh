@@ -10,8 +10,8 @@ check() {
 	local command=$1 message=$2
 	shift 2
 	run "$@"
-	expect_eq "exit status of '$*'" 2 "$RC"
-	expect_eq "stderr of '$*'" \
+	check_eq "exit status of '$*'" 2 "$RC"
+	check_eq "stderr of '$*'" \
 		"btrfs-ino: $message
 Try 'btrfs-ino${command:+ $command} --help' for more information." "$(cat "$ERR")"
 }

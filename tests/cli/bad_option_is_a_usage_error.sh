@@ -8,8 +8,8 @@ check() {
 	local want_try=$1
 	shift
 	run "$@"
-	expect_eq "exit status of '$*'" 2 "$RC"
-	expect_eq "stdout of '$*'" "" "$(cat "$OUT")"
+	check_eq "exit status of '$*'" 2 "$RC"
+	check_eq "stdout of '$*'" "" "$(cat "$OUT")"
 	grep -qF -- "$want_try" "$ERR" ||
 		fail "stderr of '$*' lacks \"$want_try\": $(cat "$ERR")"
 }

@@ -10,6 +10,6 @@ touch "$dir/a/f1" "$dir/a/b/f2" "$dir/a/b/c/f3" "$dir/d/f4" "$dir/top"
 ln -s a "$dir/link"
 
 run walk --depth -0 "$dir"
-expect_eq "exit status" 0 "$RC"
+check_eq "exit status" 0 "$RC"
 find "$dir" -depth -print0 >"$TMP/want"
-expect_same_file "walk --depth vs find -depth (order kept)" "$TMP/want" "$OUT"
+check_files_eq "walk --depth vs find -depth (order kept)" "$TMP/want" "$OUT"

@@ -14,7 +14,7 @@ nm -D --undefined-only -- "$find_bin" |
 
 # The loader's own account (ld.so(8) LD_DEBUG), every symbol resolved at start.
 LD_BIND_NOW=1 LD_DEBUG=bindings LD_DEBUG_OUTPUT=$TMP/ld run exec -- "$find_bin" / -maxdepth 0
-expect_eq "exit status" 0 "$RC"
+check_eq "exit status" 0 "$RC"
 # Only find's own bindings (btrfs-ino's and the libraries' are in other files or lines).
 cat "$TMP"/ld.* | awk -v lib="$BTRFS_INO_EXEC_PRELOAD" '
 	$2 == "binding" && $3 == "file" && ($4 == "find" || $4 ~ /\/find$/) && $7 == lib {

@@ -8,7 +8,7 @@ set -euo pipefail
 format='%D %i %y %n %p\n'
 find /usr -printf "$format" >"$TMP/plain" 2>"$TMP/plain-err" || true
 run exec -- find /usr -printf "$format"
-expect_eq "exit status" 0 "$RC"
-expect_eq "stderr" "" "$(cat "$ERR")"
+check_eq "exit status" 0 "$RC"
+check_eq "stderr" "" "$(cat "$ERR")"
 [[ -s $TMP/plain ]] || fail "plain find listed nothing"
-expect_same_file "find /usr under exec" "$TMP/plain" "$OUT"
+check_files_eq "find /usr under exec" "$TMP/plain" "$OUT"

@@ -6,7 +6,7 @@ set -euo pipefail
 : "${BTRFS_INO_EXEC_PRELOAD:?BTRFS_INO_EXEC_PRELOAD must name the built preload library}"
 
 run exec -- grep -c -F -- "$BTRFS_INO_EXEC_PRELOAD" /proc/self/maps
-expect_eq "exit status (grep found it)" 0 "$RC"
+check_eq "exit status (grep found it)" 0 "$RC"
 [[ $(cat "$OUT") -ge 1 ]] || fail "not mapped: $(cat "$OUT")"
 if grep -q -F -- "$BTRFS_INO_EXEC_PRELOAD" /proc/self/maps; then
 	fail "mapped without exec too"

@@ -5,9 +5,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 run exec -- no-such-command-bino
-expect_eq "exit status" 127 "$RC"
+check_eq "exit status" 127 "$RC"
 grep -qF "btrfs-ino: no-such-command-bino: exec: command not found" "$ERR" || fail "stderr: $(cat "$ERR")"
 
 echo data >"$TMP/not-executable"
 run exec -- "$TMP/not-executable"
-expect_eq "exit status for a file without x" 126 "$RC"
+check_eq "exit status for a file without x" 126 "$RC"

@@ -5,7 +5,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 BTRFS_INO_EXEC_PRELOAD=$TMP/missing.so run exec -- touch "$TMP/ran"
-expect_eq "exit status" 2 "$RC"
+check_eq "exit status" 2 "$RC"
 [[ ! -e $TMP/ran ]] || fail "COMMAND ran without its preload library"
 grep -qF "btrfs-ino: $TMP/missing.so: exec: cannot find the preload library" "$ERR" ||
 	fail "stderr: $(cat "$ERR")"

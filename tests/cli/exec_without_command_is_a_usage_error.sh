@@ -7,7 +7,7 @@ set -euo pipefail
 for args in "exec" "exec --"; do
 	# shellcheck disable=SC2086 # split on purpose
 	run $args
-	expect_eq "exit status of '$args'" 2 "$RC"
-	expect_eq "stdout of '$args'" "" "$(cat "$OUT")"
+	check_eq "exit status of '$args'" 2 "$RC"
+	check_eq "stdout of '$args'" "" "$(cat "$OUT")"
 	grep -qF "Try 'btrfs-ino exec --help'" "$ERR" || fail "stderr of '$args': $(cat "$ERR")"
 done

@@ -12,7 +12,7 @@ for args in "--help" "--version" "-V" "help" "help walk" "walk --help" \
 	rc=0
 	# shellcheck disable=SC2086
 	"$BTRFS_INO" $args >/dev/full 2>"$TMP/err" || rc=$?
-	expect_eq "exit status of '$args' >/dev/full" 1 "$rc"
-	expect_eq "stderr of '$args' >/dev/full" \
+	check_eq "exit status of '$args' >/dev/full" 1 "$rc"
+	check_eq "stderr of '$args' >/dev/full" \
 		"btrfs-ino: write error: No space left on device" "$(cat "$TMP/err")"
 done

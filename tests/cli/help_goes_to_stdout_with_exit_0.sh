@@ -5,14 +5,14 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 run --help
-expect_eq "--help exit status" 0 "$RC"
-expect_eq "--help stderr" "" "$(cat "$ERR")"
+check_eq "--help exit status" 0 "$RC"
+check_eq "--help stderr" "" "$(cat "$ERR")"
 grep -q '^Usage: btrfs-ino COMMAND' "$OUT" || fail "--help has no usage line: $(cat "$OUT")"
 cp "$OUT" "$TMP/want"
 
 for args in "-h" "help"; do
 	run $args
-	expect_eq "$args exit status" 0 "$RC"
-	expect_eq "$args stderr" "" "$(cat "$ERR")"
-	expect_same_file "$args stdout equals --help" "$TMP/want" "$OUT"
+	check_eq "$args exit status" 0 "$RC"
+	check_eq "$args stderr" "" "$(cat "$ERR")"
+	check_files_eq "$args stdout equals --help" "$TMP/want" "$OUT"
 done

@@ -10,10 +10,10 @@ touch "$dir/a/f" "$dir/"$'quote"and\\back' "$dir/"$'ctl\x01' "$dir/"$'raw\xff'
 ln -s a "$dir/link"
 
 run walk --json "$dir"
-expect_eq "exit status" 0 "$RC"
+check_eq "exit status" 0 "$RC"
 n_lines=$(wc -l <"$OUT")
 n_entries=$(find "$dir" | wc -l)
-expect_eq "lines vs find's entries" "$n_entries" "$n_lines"
+check_eq "lines vs find's entries" "$n_entries" "$n_lines"
 lineno=0
 while IFS= read -r line; do
 	lineno=$((lineno + 1))

@@ -10,16 +10,16 @@ raw="$dir/"$'l\xe9gacy\xff\xc3(name'
 touch -- "$raw"
 
 run walk --json "$dir"
-expect_eq "exit status" 0 "$RC"
+check_eq "exit status" 0 "$RC"
 n=$(jq -s '[.[] | select(has("path_base64"))] | length' "$OUT")
-expect_eq "records with path_base64" 1 "$n"
+check_eq "records with path_base64" 1 "$n"
 jq -r 'select(has("path_base64")) | .path_base64' "$OUT" | base64 -d >"$TMP/got"
 printf '%s' "$raw" >"$TMP/want"
-expect_same_file "decoded path_base64" "$TMP/want" "$TMP/got"
+check_files_eq "decoded path_base64" "$TMP/want" "$TMP/got"
 # and the path key is valid UTF-8 with U+FFFD for each bad byte
 want_path="$dir/l"$'\xef\xbf\xbd'"gacy"$'\xef\xbf\xbd\xef\xbf\xbd'"(name"
 got_path=$(jq -r 'select(has("path_base64")) | .path' "$OUT")
-expect_eq "sanitized path" "$want_path" "$got_path"
+check_eq "sanitized path" "$want_path" "$got_path"
 # a UTF-8 path carries no path_base64
-expect_eq "root record has no path_base64" "false" \
+check_eq "root record has no path_base64" "false" \
 	"$(jq -s '.[] | select(.depth == 0) | has("path_base64")' "$OUT")"

@@ -15,7 +15,7 @@ chown 1234:5678 "$dir/file" 2>/dev/null || true
 touch -d '2001-02-03 04:05:06.123456789' "$dir/file"
 
 run walk --json --stat "$dir"
-expect_eq "exit status" 0 "$RC"
+check_eq "exit status" 0 "$RC"
 fields='dev ino nlink mode uid gid size mtime mtime_nsec ctime ctime_nsec'
 jq -r '[.path, .dev, .ino, .nlink, .mode, .uid, .gid, .size,
         .mtime, .mtime_nsec, .ctime, .ctime_nsec] | @tsv' "$OUT" |
@@ -28,4 +28,4 @@ done | while IFS=$'\t' read -r path dev ino nlink mode uid gid size mtime ctime;
 		"$size" "${mtime%.*}" "$((10#${mtime#*.}))" \
 		"${ctime%.*}" "$((10#${ctime#*.}))"
 done | LC_ALL=C sort >"$TMP/want"
-expect_same_file "path, $fields" "$TMP/want" "$TMP/got"
+check_files_eq "path, $fields" "$TMP/want" "$TMP/got"

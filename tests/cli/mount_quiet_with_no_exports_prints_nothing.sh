@@ -7,6 +7,6 @@ set -euo pipefail
 
 printf '# every export was removed\n' >"$TMP/exports"
 run mount --quiet --dry-run --exports "$TMP/exports"
-expect_eq "exit status" 0 "$RC"
-expect_eq "stdout" "" "$(cat "$OUT")"
-expect_eq "stderr" "" "$(cat "$ERR")"
+check_eq "exit status" 0 "$RC"
+check_eq "stdout" "" "$(cat "$OUT")"
+check_eq "stderr" "" "$(cat "$ERR")"

@@ -8,6 +8,6 @@ set -euo pipefail
 
 : >"$TMP/exports"
 run mount --dry-run --exports "$TMP/exports"
-expect_eq "exit status" 0 "$RC"
-expect_eq "stdout" "" "$(cat "$OUT")"
-expect_eq "stderr" "btrfs-ino: mount: no exports; nothing to do" "$(cat "$ERR")"
+check_eq "exit status" 0 "$RC"
+check_eq "stdout" "" "$(cat "$OUT")"
+check_eq "stderr" "btrfs-ino: mount: no exports; nothing to do" "$(cat "$ERR")"

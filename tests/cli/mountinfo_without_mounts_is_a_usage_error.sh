@@ -11,9 +11,9 @@ printf '# nothing\n\n' >"$TMP/comments.mountinfo"
 for file in "$TMP/empty.mountinfo" "$TMP/comments.mountinfo"; do
 	for command in audit suggest; do
 		run "$command" --mountinfo "$file" "$TMP"
-		expect_eq "$command $file: exit status" 2 "$RC"
-		expect_eq "$command $file: stdout" "" "$(cat "$OUT")"
-		expect_eq "$command $file: stderr" \
+		check_eq "$command $file: exit status" 2 "$RC"
+		check_eq "$command $file: stdout" "" "$(cat "$OUT")"
+		check_eq "$command $file: stderr" \
 			"btrfs-ino: $file: lists no mounts: not a mount table" "$(cat "$ERR")"
 	done
 done

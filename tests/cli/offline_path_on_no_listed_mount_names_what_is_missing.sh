@@ -17,12 +17,12 @@ why="No mount holds the path: the --mountinfo file lists no mount at or above it
 
 for command in audit suggest; do
 	run "$command" --mountinfo "$mi" "$dir"
-	expect_eq "$command: exit status" 2 "$RC"
-	expect_eq "$command: stderr" "btrfs-ino: $dir: $why" "$(cat "$ERR")"
+	check_eq "$command: exit status" 2 "$RC"
+	check_eq "$command: stderr" "btrfs-ino: $dir: $why" "$(cat "$ERR")"
 	grep -q 'No such file' "$OUT" && fail "$command: stdout says No such file: $(cat "$OUT")"
 	run "$command" --json --mountinfo "$mi" "$dir"
-	expect_eq "$command --json: exit status" 2 "$RC"
-	expect_eq "$command --json: error" \
+	check_eq "$command --json: exit status" 2 "$RC"
+	check_eq "$command --json: error" \
 		"not_found|0|the --mountinfo file lists no mount at or above it" \
 		"$(jq -r '.exports[0].error | "\(.step)|\(.errno)|\(.message)"' "$OUT")"
 done

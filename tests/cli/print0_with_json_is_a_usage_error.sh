@@ -6,7 +6,7 @@ set -euo pipefail
 
 for args in "--print0 --json" "--json -0"; do
 	run walk $args "$TMP"
-	expect_eq "$args exit status" 2 "$RC"
-	expect_eq "$args stdout" "" "$(cat "$OUT")"
+	check_eq "$args exit status" 2 "$RC"
+	check_eq "$args stdout" "" "$(cat "$OUT")"
 	grep -qF "Try 'btrfs-ino walk --help'" "$ERR" || fail "$args stderr: $(cat "$ERR")"
 done

@@ -12,9 +12,9 @@ for dir in rel/dir ./here .. ''; do
 		args=("$cmd")
 		[ "$cmd" = audit ] && args+=(--suggest)
 		run "${args[@]}" --client-dir "$dir" "$TMP/tree"
-		expect_eq "exit status of ${args[*]} --client-dir '$dir'" 2 "$RC"
-		expect_eq "stdout of ${args[*]} --client-dir '$dir'" "" "$(cat "$OUT")"
-		expect_eq "stderr of ${args[*]} --client-dir '$dir'" \
+		check_eq "exit status of ${args[*]} --client-dir '$dir'" 2 "$RC"
+		check_eq "stdout of ${args[*]} --client-dir '$dir'" "" "$(cat "$OUT")"
+		check_eq "stderr of ${args[*]} --client-dir '$dir'" \
 			"btrfs-ino: --client-dir needs an absolute path
 Try 'btrfs-ino $cmd --help' for more information." "$(cat "$ERR")"
 	done

@@ -7,7 +7,7 @@ set -euo pipefail
 
 for args in "--json --format exports" "--format server-fstab --json"; do
 	run suggest $args "$TMP"
-	expect_eq "$args exit status" 2 "$RC"
-	expect_eq "$args stdout" "" "$(cat "$OUT")"
+	check_eq "$args exit status" 2 "$RC"
+	check_eq "$args stdout" "" "$(cat "$OUT")"
 	grep -qF "Try 'btrfs-ino suggest --help'" "$ERR" || fail "$args stderr: $(cat "$ERR")"
 done

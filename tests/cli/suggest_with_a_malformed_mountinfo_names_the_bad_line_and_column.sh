@@ -16,16 +16,16 @@ mi=$TMP/pasted.mountinfo
 } >"$mi"
 for json in "" --json; do
 	run suggest $json --mountinfo "$mi" "$TMP"
-	expect_eq "pasted prompt $json: exit status" 2 "$RC"
-	expect_eq "pasted prompt $json: stdout" "" "$(cat "$OUT")"
-	expect_eq "pasted prompt $json: stderr" \
+	check_eq "pasted prompt $json: exit status" 2 "$RC"
+	check_eq "pasted prompt $json: stdout" "" "$(cat "$OUT")"
+	check_eq "pasted prompt $json: stderr" \
 		"btrfs-ino: $mi:1:1: not a mountinfo line: expected a mount ID (a number above 0)" \
 		"$(cat "$ERR")"
 done
 
 run suggest --mountinfo "$DATA/systemd-garbled.mountinfo" "$TMP"
-expect_eq "garbled: exit status" 2 "$RC"
-expect_eq "garbled: stdout" "" "$(cat "$OUT")"
-expect_eq "garbled: stderr" \
+check_eq "garbled: exit status" 2 "$RC"
+check_eq "garbled: stdout" "" "$(cat "$OUT")"
+check_eq "garbled: stderr" \
 	"btrfs-ino: $DATA/systemd-garbled.mountinfo:2:6: expected the device as MAJOR:MINOR" \
 	"$(cat "$ERR")"

@@ -29,6 +29,6 @@ line() { # PATH ESCAPED
 } | LC_ALL=C sort >"$TMP/want"
 
 run walk "$dir"
-expect_eq "exit status" 0 "$RC"
+check_eq "exit status" 0 "$RC"
 LC_ALL=C sort "$OUT" >"$TMP/got"
-expect_same_file "escaped text output" "$TMP/want" "$TMP/got"
+check_files_eq "escaped text output" "$TMP/want" "$TMP/got"

@@ -8,7 +8,7 @@ set -euo pipefail
 want="btrfs-ino $BTRFS_INO_VERSION (libbtrfsino $BTRFS_INO_VERSION)"
 for opt in -V --version; do
 	run $opt
-	expect_eq "$opt exit status" 0 "$RC"
-	expect_eq "$opt stdout" "$want" "$(cat "$OUT")"
-	expect_eq "$opt stderr" "" "$(cat "$ERR")"
+	check_eq "$opt exit status" 0 "$RC"
+	check_eq "$opt stdout" "$want" "$(cat "$OUT")"
+	check_eq "$opt stderr" "" "$(cat "$ERR")"
 done

@@ -11,13 +11,13 @@ printf '12345' >"$TMP/t/d/g"
 
 find "$TMP/t" -exec stat -c '%Hd:%Ld %i %s %n' {} + | sort >"$TMP/expected"
 run walk --raw -n -o ST_DEV,INO,SIZE,PATH "$TMP/t"
-expect_eq "exit status" 0 "$RC"
+check_eq "exit status" 0 "$RC"
 sort "$OUT" >"$TMP/raw"
-expect_same_file "--raw -n rows" "$TMP/expected" "$TMP/raw"
+check_files_eq "--raw -n rows" "$TMP/expected" "$TMP/raw"
 
 run walk --pairs -o st_dev,ino,size,path "$TMP/t"
 sed -E 's/^ST_DEV="([^"]*)" INO="([^"]*)" SIZE="([^"]*)" PATH="([^"]*)"$/\1 \2 \3 \4/' "$OUT" |
 	sort >"$TMP/pairs"
-expect_same_file "--pairs rows" "$TMP/expected" "$TMP/pairs"
+check_files_eq "--pairs rows" "$TMP/expected" "$TMP/pairs"
 run walk --raw -o ST_DEV,PATH "$TMP/t"
-expect_eq "--raw heading" "ST_DEV PATH" "$(head -n 1 "$OUT")"
+check_eq "--raw heading" "ST_DEV PATH" "$(head -n 1 "$OUT")"

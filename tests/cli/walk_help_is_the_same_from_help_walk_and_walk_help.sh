@@ -5,14 +5,14 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 run help walk
-expect_eq "help walk exit status" 0 "$RC"
-expect_eq "help walk stderr" "" "$(cat "$ERR")"
+check_eq "help walk exit status" 0 "$RC"
+check_eq "help walk stderr" "" "$(cat "$ERR")"
 grep -q '^Usage: btrfs-ino walk ' "$OUT" || fail "help walk: no usage line: $(cat "$OUT")"
 cp "$OUT" "$TMP/want"
 
 for args in "walk --help" "walk -h"; do
 	run $args
-	expect_eq "$args exit status" 0 "$RC"
-	expect_eq "$args stderr" "" "$(cat "$ERR")"
-	expect_same_file "$args stdout equals help walk" "$TMP/want" "$OUT"
+	check_eq "$args exit status" 0 "$RC"
+	check_eq "$args stderr" "" "$(cat "$ERR")"
+	check_files_eq "$args stdout equals help walk" "$TMP/want" "$OUT"
 done

@@ -8,7 +8,7 @@ mkdir "$TMP/good"
 touch "$TMP/good/file"
 missing=$TMP/missing
 run walk "$missing" "$TMP/good"
-expect_eq "exit status" 1 "$RC"
-expect_eq "paths listed" "$TMP/good
+check_eq "exit status" 1 "$RC"
+check_eq "paths listed" "$TMP/good
 $TMP/good/file" "$(cut -d' ' -f4- "$OUT")"
 grep -qF "btrfs-ino: $missing: " "$ERR" || fail "stderr does not name $missing: $(cat "$ERR")"

@@ -6,6 +6,6 @@ set -euo pipefail
 
 missing=$TMP/no-such-dir
 run walk "$missing"
-expect_eq "exit status" 2 "$RC"
-expect_eq "stdout" "" "$(cat "$OUT")"
+check_eq "exit status" 2 "$RC"
+check_eq "stdout" "" "$(cat "$OUT")"
 grep -qF "btrfs-ino: $missing: " "$ERR" || fail "stderr does not name $missing: $(cat "$ERR")"

@@ -22,7 +22,7 @@ shown=$(on_terminal --threads 1)
 grep -Eq '^.\[Kbtrfs-ino: walk: [0-9]+ entries, [0-9]+/s$' <<<"$shown" ||
 	fail "no progress line on a terminal: $(cat -v <<<"$shown")"
 last=$(grep -E 'entries|\[K' <<<"$shown" | tail -n 1 | cat -v)
-expect_eq "the line is erased at the end" '^[[K' "$last"
+check_eq "the line is erased at the end" '^[[K' "$last"
 
 quiet=$(on_terminal --threads 1 -q)
 if grep -q 'entries' <<<"$quiet"; then
@@ -30,4 +30,4 @@ if grep -q 'entries' <<<"$quiet"; then
 fi
 
 "$BTRFS_INO" walk --threads 1 "$TMP/tree" 2>"$TMP/stderr" | (sleep 1; cat >/dev/null)
-expect_eq "stderr when it is not a terminal" "" "$(cat "$TMP/stderr")"
+check_eq "stderr when it is not a terminal" "" "$(cat "$TMP/stderr")"

@@ -13,9 +13,9 @@ for bad in 0 257 -1 abc 1x '' 4294967297 99999999999999999999; do
 		else
 			run walk "--threads=$bad" "$TMP/tree"
 		fi
-		expect_eq "exit status of walk --threads '$bad' ($form)" 2 "$RC"
-		expect_eq "stdout of walk --threads '$bad' ($form)" "" "$(cat "$OUT")"
-		expect_eq "stderr of walk --threads '$bad' ($form)" \
+		check_eq "exit status of walk --threads '$bad' ($form)" 2 "$RC"
+		check_eq "stdout of walk --threads '$bad' ($form)" "" "$(cat "$OUT")"
+		check_eq "stderr of walk --threads '$bad' ($form)" \
 			"btrfs-ino: invalid --threads '$bad'
 Try 'btrfs-ino walk --help' for more information." "$(cat "$ERR")"
 	done
@@ -24,6 +24,6 @@ done
 # The bounds themselves are accepted.
 for good in 1 256; do
 	run walk --threads "$good" "$TMP/tree"
-	expect_eq "exit status of walk --threads $good" 0 "$RC"
-	expect_eq "stderr of walk --threads $good" "" "$(cat "$ERR")"
+	check_eq "exit status of walk --threads $good" 0 "$RC"
+	check_eq "stderr of walk --threads $good" "" "$(cat "$ERR")"
 done

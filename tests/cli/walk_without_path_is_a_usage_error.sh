@@ -5,6 +5,6 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 run walk
-expect_eq "exit status" 2 "$RC"
-expect_eq "stdout" "" "$(cat "$OUT")"
+check_eq "exit status" 2 "$RC"
+check_eq "stdout" "" "$(cat "$OUT")"
 grep -qF "Try 'btrfs-ino walk --help'" "$ERR" || fail "stderr: $(cat "$ERR")"

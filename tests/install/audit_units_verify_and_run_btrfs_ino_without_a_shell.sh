@@ -8,7 +8,7 @@
 set -euo pipefail
 # shellcheck source=tests/install/lib.sh
 . "$(dirname "$0")/lib.sh"
-command -v systemd-analyze >/dev/null || install_skip_or_fail "needs systemd-analyze"
+command -v systemd-analyze >/dev/null || skip_or_fail "needs systemd-analyze"
 
 TMP=$(mktemp -d /tmp/bino-install-XXXXXX)
 trap 'rm -rf -- "$TMP"' EXIT
@@ -22,22 +22,22 @@ if pkg-config --exists systemd; then
 fi
 service=$unitdir/btrfs-ino-audit.service
 [[ -f $service && -f $unitdir/btrfs-ino-audit.timer ]] ||
-	install_fail "no audit units in $unitdir: $(ls "$unitdir" 2>&1)"
+	fail "no audit units in $unitdir: $(ls "$unitdir" 2>&1)"
 
 (cd "$unitdir" && systemd-analyze verify --man=no ./btrfs-ino-audit.service ./btrfs-ino-audit.timer) \
-	>"$TMP/verify" 2>&1 || install_fail "systemd-analyze verify fails: $(cat "$TMP/verify")"
-[[ ! -s $TMP/verify ]] || install_fail "systemd-analyze verify says: $(cat "$TMP/verify")"
+	>"$TMP/verify" 2>&1 || fail "systemd-analyze verify fails: $(cat "$TMP/verify")"
+[[ ! -s $TMP/verify ]] || fail "systemd-analyze verify says: $(cat "$TMP/verify")"
 
 value() { # KEY: the value of KEY= in the service
 	sed -n "s/^$1=//p" "$service"
 }
 textfile_dir=$(value Environment | sed -n 's/^TEXTFILE_DIR=//p')
-[[ $textfile_dir == /* ]] || install_fail "no TEXTFILE_DIR in Environment=: '$(value Environment)'"
+[[ $textfile_dir == /* ]] || fail "no TEXTFILE_DIR in Environment=: '$(value Environment)'"
 read -r -a exec <<<"$(value ExecStart)"
 expected=("$TMP/root/bin/btrfs-ino" audit -q --format prometheus
 	--output-file "\${TEXTFILE_DIR}/btrfs-ino.prom")
-[[ ${exec[*]} == "${expected[*]}" ]] || install_fail "ExecStart is '${exec[*]}'"
-[[ $(value SuccessExitStatus) == 1 ]] || install_fail "SuccessExitStatus is '$(value SuccessExitStatus)'"
+[[ ${exec[*]} == "${expected[*]}" ]] || fail "ExecStart is '${exec[*]}'"
+[[ $(value SuccessExitStatus) == 1 ]] || fail "SuccessExitStatus is '$(value SuccessExitStatus)'"
 [[ $(value ReadWritePaths) == "-$textfile_dir" ]] ||
-	install_fail "ReadWritePaths is '$(value ReadWritePaths)', not -$textfile_dir"
-printf '%s: ok\n' "$INSTALL_TEST_NAME"
+	fail "ReadWritePaths is '$(value ReadWritePaths)', not -$textfile_dir"
+printf '%s: ok\n' "$TEST_NAME"

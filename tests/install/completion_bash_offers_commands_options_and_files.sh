@@ -11,7 +11,7 @@ set -euo pipefail
 TMP=$(mktemp -d /tmp/bino-compl-XXXXXX)
 trap 'rm -rf -- "$TMP"' EXIT
 script=$SRCDIR/completions/btrfs-ino.bash
-bash -n "$script" || install_fail "bash -n rejects $script"
+bash -n "$script" || fail "bash -n rejects $script"
 
 # complete WORD...: what the completion offers for the last WORD, sorted;
 # with bash-completion's library loaded first when PRELOAD names it.
@@ -26,7 +26,7 @@ complete_words() {
 }
 check() {
 	local what=$1 want=$2 got=$3
-	[[ $want == "$got" ]] || install_fail "$what: expected [$(tr '\n' ' ' <<<"$want")], got [$(tr '\n' ' ' <<<"$got")]"
+	[[ $want == "$got" ]] || fail "$what: expected [$(tr '\n' ' ' <<<"$want")], got [$(tr '\n' ' ' <<<"$got")]"
 }
 
 touch "$TMP/exports-one" "$TMP/exports-two"
@@ -55,4 +55,4 @@ for PRELOAD in "${preloads[@]}"; do
 	check "walk PATH" "$want" "$(complete_words walk --json "$TMP/exp")"
 	check "audit PATH" "$want" "$(complete_words audit "$TMP/exp")"
 done
-printf '%s: ok\n' "$INSTALL_TEST_NAME"
+printf '%s: ok\n' "$TEST_NAME"

@@ -8,12 +8,12 @@ set -euo pipefail
 # shellcheck source=tests/install/lib.sh
 . "$(dirname "$0")/lib.sh"
 : "${BTRFS_INO:?BTRFS_INO must name the built btrfs-ino}"
-command -v fish >/dev/null || install_skip_or_fail "needs fish"
+command -v fish >/dev/null || skip_or_fail "needs fish"
 
 TMP=$(mktemp -d /tmp/bino-compl-XXXXXX)
 trap 'rm -rf -- "$TMP"' EXIT
 script=$SRCDIR/completions/btrfs-ino.fish
-fish -n "$script" || install_fail "fish -n rejects $script"
+fish -n "$script" || fail "fish -n rejects $script"
 
 # complete_line LINE: the candidates fish offers at the end of LINE, sorted,
 # without their descriptions.
@@ -25,7 +25,7 @@ complete_line() {
 }
 check() {
 	local what=$1 want=$2 got=$3
-	[[ $want == "$got" ]] || install_fail "$what: expected [$(tr '\n' ' ' <<<"$want")], got [$(tr '\n' ' ' <<<"$got")]"
+	[[ $want == "$got" ]] || fail "$what: expected [$(tr '\n' ' ' <<<"$want")], got [$(tr '\n' ' ' <<<"$got")]"
 }
 
 check "commands" "$(help_commands | sort)" "$(complete_line 'btrfs-ino ')"
@@ -43,4 +43,4 @@ check "--exports FILE" "$want" "$(complete_line "btrfs-ino audit --exports $TMP/
 check "--mountinfo FILE" "$want" "$(complete_line "btrfs-ino audit --mountinfo $TMP/exp")"
 check "walk PATH" "$want" "$(complete_line "btrfs-ino walk --json $TMP/exp")"
 check "audit PATH" "$want" "$(complete_line "btrfs-ino audit $TMP/exp")"
-printf '%s: ok\n' "$INSTALL_TEST_NAME"
+printf '%s: ok\n' "$TEST_NAME"

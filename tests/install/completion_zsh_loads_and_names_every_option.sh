@@ -7,18 +7,18 @@ set -euo pipefail
 # shellcheck source=tests/install/lib.sh
 . "$(dirname "$0")/lib.sh"
 : "${BTRFS_INO:?BTRFS_INO must name the built btrfs-ino}"
-command -v zsh >/dev/null || install_skip_or_fail "needs zsh"
+command -v zsh >/dev/null || skip_or_fail "needs zsh"
 
 TMP=$(mktemp -d /tmp/bino-compl-XXXXXX)
 trap 'rm -rf -- "$TMP"' EXIT
 script=$SRCDIR/completions/_btrfs-ino
-zsh -n "$script" || install_fail "zsh -n rejects $script"
+zsh -n "$script" || fail "zsh -n rejects $script"
 
 got=$(zsh -f -c 'fpath=("$1" $fpath); autoload -Uz compinit; compinit -u -d "$2/zcompdump"
 	print -r -- "$_comps[btrfs-ino]"; autoload +X _btrfs-ino && whence -w _btrfs-ino' \
 	zsh "$(dirname "$script")" "$TMP" 2>&1)
 want=$'_btrfs-ino\n_btrfs-ino: function'
-[[ $got == "$want" ]] || install_fail "compinit: expected [$want], got [$got]"
+[[ $got == "$want" ]] || fail "compinit: expected [$want], got [$got]"
 
 failures=0
 for command in $(help_commands); do
@@ -29,5 +29,5 @@ for opt in $(help_options) $(help_options walk) $(help_options audit); do
 	grep -qE -- "(['{,)])$opt(=?-?[[,}]|')" "$script" ||
 		{ echo "option $opt not offered" >&2; failures=$((failures + 1)); }
 done
-((failures == 0)) || install_fail "$failures omission(s) in $script"
-printf '%s: ok\n' "$INSTALL_TEST_NAME"
+((failures == 0)) || fail "$failures omission(s) in $script"
+printf '%s: ok\n' "$TEST_NAME"

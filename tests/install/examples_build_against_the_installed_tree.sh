@@ -9,7 +9,7 @@
 set -euo pipefail
 # shellcheck source=tests/install/lib.sh
 . "$(dirname "$0")/lib.sh"
-command -v pkg-config >/dev/null || install_skip_or_fail "needs pkg-config"
+command -v pkg-config >/dev/null || skip_or_fail "needs pkg-config"
 
 TMP=$(mktemp -d /tmp/bino-install-XXXXXX)
 trap 'rm -rf -- "$TMP"' EXIT
@@ -18,10 +18,10 @@ warn=(-Wall -Wextra -Werror)
 
 dest_cc "$TMP/bino-find" "$SRCDIR/examples/bino-find.c" "${warn[@]}"
 loaded=$(dest_run ldd "$TMP/bino-find" | awk '$1 == "libbtrfsino.so.1" { print $3 }')
-[[ $loaded == "$DEST$LIBDIR/libbtrfsino.so.1" ]] || install_fail "bino-find loads '$loaded'"
+[[ $loaded == "$DEST$LIBDIR/libbtrfsino.so.1" ]] || fail "bino-find loads '$loaded'"
 
 man_example "$DEST/usr/share/man/man3/libbtrfsino.3" >"$TMP/walkids.c"
-grep -q 'int' "$TMP/walkids.c" || install_fail "no example program in libbtrfsino(3)"
+grep -q 'int' "$TMP/walkids.c" || fail "no example program in libbtrfsino(3)"
 dest_cc "$TMP/walkids" "$TMP/walkids.c" -std=c11 -pedantic "${warn[@]}"
 
 # A tree with every type find can tell without privilege, hard links, and
@@ -49,7 +49,7 @@ compare_with_find "$TMP/bino-find" "$t" "$TMP" || failures=$?
 dest_run "$TMP/bino-find" "$t" -count-links >/dev/null 2>"$TMP/links.err"
 want=$(expected_link_summary "$t")
 if [[ $(cat "$TMP/links.err") != "$want" ]]; then
-	printf '%s: FAIL: -count-links said %s, expected %s\n' "$INSTALL_TEST_NAME" \
+	printf '%s: FAIL: -count-links said %s, expected %s\n' "$TEST_NAME" \
 		"$(cat "$TMP/links.err")" "$want" >&2
 	failures=$((failures + 1))
 fi
@@ -57,7 +57,7 @@ fi
 # The man page's program: every path find lists, and the files with more
 # than one link.
 dest_run "$TMP/walkids" "$t" >"$TMP/walkids.out" 2>"$TMP/walkids.err" ||
-	install_fail "the libbtrfsino(3) example exited $?: $(cat "$TMP/walkids.err")"
+	fail "the libbtrfsino(3) example exited $?: $(cat "$TMP/walkids.err")"
 find "$t" | sort >"$TMP/find.all"
 cut -d' ' -f2- "$TMP/walkids.out" | sort >"$TMP/walkids.paths"
 # (the name with a newline spans two lines in both)
@@ -66,5 +66,5 @@ want="$(find "$t" ! -type d -links +1 -printf '%D:%i\n' | sort -u | wc -l) files
 [[ $(cat "$TMP/walkids.err") == "$want" ]] ||
 	{ failures=$((failures + 1)); echo "example: stderr '$(cat "$TMP/walkids.err")', expected '$want'" >&2; }
 
-((failures == 0)) || install_fail "$failures difference(s)"
-printf '%s: ok\n' "$INSTALL_TEST_NAME"
+((failures == 0)) || fail "$failures difference(s)"
+printf '%s: ok\n' "$TEST_NAME"

@@ -30,8 +30,8 @@ EOT
 (cd "$TMP/dest" && find . ! -type d -printf '%P\n') | sort >"$TMP/actual"
 if ! cmp -s "$TMP/expected" "$TMP/actual"; then
 	diff -u --label expected --label installed "$TMP/expected" "$TMP/actual" >&2 || true
-	install_fail "the installed files are not the expected ones"
+	fail "the installed files are not the expected ones"
 fi
 prefix=$(PKG_CONFIG_PATH=$DEST$LIBDIR/pkgconfig pkg-config --variable=prefix btrfsino)
-[[ $prefix == /opt/bino ]] || install_fail "btrfsino.pc prefix is '$prefix'"
-printf '%s: ok\n' "$INSTALL_TEST_NAME"
+[[ $prefix == /opt/bino ]] || fail "btrfsino.pc prefix is '$prefix'"
+printf '%s: ok\n' "$TEST_NAME"

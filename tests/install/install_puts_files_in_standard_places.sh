@@ -9,7 +9,7 @@ set -euo pipefail
 # shellcheck source=tests/install/lib.sh
 . "$(dirname "$0")/lib.sh"
 for tool in pkg-config readelf; do
-	command -v "$tool" >/dev/null || install_skip_or_fail "needs $tool"
+	command -v "$tool" >/dev/null || skip_or_fail "needs $tool"
 done
 
 TMP=$(mktemp -d /tmp/bino-install-XXXXXX)
@@ -54,46 +54,46 @@ EOT
 	sort >"$TMP/actual"
 if ! cmp -s "$TMP/expected" "$TMP/actual"; then
 	diff -u --label expected --label installed "$TMP/expected" "$TMP/actual" >&2 || true
-	install_fail "the installed files are not the expected ones"
+	fail "the installed files are not the expected ones"
 fi
 
 # The installed files are the sources (header, man pages), byte for byte.
-cmp -s "$SRCDIR/include/btrfsino.h" "$DEST/usr/include/btrfsino.h" || install_fail "installed header differs"
-cmp -s "$SRCDIR/man/btrfs-ino.1" "$DEST/usr/share/man/man1/btrfs-ino.1" || install_fail "installed btrfs-ino.1 differs"
+cmp -s "$SRCDIR/include/btrfsino.h" "$DEST/usr/include/btrfsino.h" || fail "installed header differs"
+cmp -s "$SRCDIR/man/btrfs-ino.1" "$DEST/usr/share/man/man1/btrfs-ino.1" || fail "installed btrfs-ino.1 differs"
 
 # The library's SONAME is the name of the link ldconfig makes.
 soname=$(readelf -d "$DEST$LIBDIR/libbtrfsino.so.1.1.0" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
-[[ $soname == libbtrfsino.so.1 ]] || install_fail "SONAME is '$soname'"
+[[ $soname == libbtrfsino.so.1 ]] || fail "SONAME is '$soname'"
 
 # btrfsino.pc describes the tree as installed, not the DESTDIR.
 check_pc() {
 	local want=$2 got
 	got=$(PKG_CONFIG_PATH=$DEST$LIBDIR/pkgconfig pkg-config --variable="$1" btrfsino)
-	[[ $got == "$want" ]] || install_fail "btrfsino.pc $1 is '$got', expected '$want'"
+	[[ $got == "$want" ]] || fail "btrfsino.pc $1 is '$got', expected '$want'"
 }
 check_pc prefix /usr
 check_pc libdir "$LIBDIR"
 check_pc includedir /usr/include
 version=$(PKG_CONFIG_PATH=$DEST$LIBDIR/pkgconfig pkg-config --modversion btrfsino)
-[[ $version == "$EXPECTED_VERSION" ]] || install_fail "btrfsino.pc version '$version'"
+[[ $version == "$EXPECTED_VERSION" ]] || fail "btrfsino.pc version '$version'"
 grep -qx 'Requires.private: libbtrfsutil, mount' "$DEST$LIBDIR/pkgconfig/btrfsino.pc" ||
-	install_fail "btrfsino.pc lacks 'Requires.private: libbtrfsutil, mount'"
+	fail "btrfsino.pc lacks 'Requires.private: libbtrfsutil, mount'"
 
 # The binary has no run path into the build tree, needs the soname, and
 # runs against the library next to it in DESTDIR.
 bin=$DEST/usr/bin/btrfs-ino
 if readelf -d "$bin" | grep -Eq '\((RPATH|RUNPATH)\)'; then
-	install_fail "installed btrfs-ino keeps a run path: $(readelf -d "$bin" | grep -E 'R(UN)?PATH')"
+	fail "installed btrfs-ino keeps a run path: $(readelf -d "$bin" | grep -E 'R(UN)?PATH')"
 fi
-readelf -d "$bin" | grep -q 'NEEDED.*\[libbtrfsino\.so\.1\]' || install_fail "btrfs-ino does not need libbtrfsino.so.1"
+readelf -d "$bin" | grep -q 'NEEDED.*\[libbtrfsino\.so\.1\]' || fail "btrfs-ino does not need libbtrfsino.so.1"
 loaded=$(dest_run ldd "$bin" | awk '$1 == "libbtrfsino.so.1" { print $3 }')
-[[ $loaded == "$DEST$LIBDIR/libbtrfsino.so.1" ]] || install_fail "btrfs-ino loads '$loaded'"
+[[ $loaded == "$DEST$LIBDIR/libbtrfsino.so.1" ]] || fail "btrfs-ino loads '$loaded'"
 out=$(dest_run "$bin" --version)
 [[ $out == "btrfs-ino $EXPECTED_VERSION (libbtrfsino $EXPECTED_VERSION)" ]] ||
-	install_fail "installed btrfs-ino --version says '$out'"
+	fail "installed btrfs-ino --version says '$out'"
 # exec finds its preload library next to the installed tree, wherever that is.
 out=$(unset BTRFS_INO_EXEC_PRELOAD; dest_run "$bin" exec -- printenv LD_PRELOAD)
 [[ $out == "$DEST$LIBDIR/btrfs-ino/libbtrfsino-exec.so" ]] ||
-	install_fail "installed btrfs-ino exec preloads '$out'"
+	fail "installed btrfs-ino exec preloads '$out'"
 
-printf '%s: ok\n' "$INSTALL_TEST_NAME"
+printf '%s: ok\n' "$TEST_NAME"

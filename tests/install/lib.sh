@@ -9,21 +9,8 @@
 export LC_ALL=C
 : "${SRCDIR:?SRCDIR must name the source tree}"
 
-INSTALL_TEST_NAME=$(basename -- "$0" .sh)
-
-install_fail() {
-	printf '%s: FAIL: %s\n' "$INSTALL_TEST_NAME" "$*" >&2
-	exit 1
-}
-
-# install_skip_or_fail WHY: skip (77), or fail under CI=true.
-install_skip_or_fail() {
-	if [[ ${CI:-} == true ]]; then
-		install_fail "cannot run under CI: $*"
-	fi
-	printf '%s: SKIP: %s\n' "$INSTALL_TEST_NAME" "$*"
-	exit 77
-}
+# shellcheck source=tests/lib/common.sh
+source "$(dirname -- "${BASH_SOURCE[0]}")/../lib/common.sh"
 
 # multiarch_libdir PREFIX: where Debian puts libraries under PREFIX
 # (PREFIX/lib/x86_64-linux-gnu), from the compiler, not from meson.
@@ -50,13 +37,13 @@ install_tree() {
 	# shellcheck disable=SC2086 # MESON may be "python3 /path/meson.py"
 	$meson setup "$dir/build" "$SRCDIR" --prefix="$PREFIX" -Dtests=disabled \
 		"$@" >"$dir/setup.log" 2>&1 ||
-		{ tail -n 30 "$dir/setup.log" >&2; install_fail "meson setup failed"; }
+		{ tail -n 30 "$dir/setup.log" >&2; fail "meson setup failed"; exit 1; }
 	ninja -C "$dir/build" >"$dir/build.log" 2>&1 ||
-		{ tail -n 30 "$dir/build.log" >&2; install_fail "the build failed"; }
+		{ tail -n 30 "$dir/build.log" >&2; fail "the build failed"; exit 1; }
 	# shellcheck disable=SC2086
 	$meson install -C "$dir/build" --destdir "$DEST" --no-rebuild \
 		>"$dir/install.log" 2>&1 ||
-		{ tail -n 30 "$dir/install.log" >&2; install_fail "meson install failed"; }
+		{ tail -n 30 "$dir/install.log" >&2; fail "meson install failed"; exit 1; }
 	LIBDIR=$(multiarch_libdir "$PREFIX")
 }
 
@@ -74,11 +61,15 @@ dest_pkg_config() {
 dest_cc() {
 	local output=$1 source=$2 flags
 	shift 2
-	flags=$(dest_pkg_config --cflags --libs btrfsino) ||
-		install_fail "pkg-config does not know btrfsino in $DEST$LIBDIR/pkgconfig"
+	flags=$(dest_pkg_config --cflags --libs btrfsino) || {
+		fail "pkg-config does not know btrfsino in $DEST$LIBDIR/pkgconfig"
+		exit 1
+	}
 	# shellcheck disable=SC2086 # flags are words
-	${CC:-cc} "$@" -o "$output" "$source" $flags ||
-		install_fail "cannot compile $source against the installed tree ($flags)"
+	${CC:-cc} "$@" -o "$output" "$source" $flags || {
+		fail "cannot compile $source against the installed tree ($flags)"
+		exit 1
+	}
 }
 
 # dest_run PROGRAM ARGS...: run with the DESTDIR's library directory first.
@@ -128,30 +119,30 @@ compare_with_find() {
 		dest_run "$bino_find" "$root" "${args[@]}" >"$work/bino.raw" 2>"$work/bino.err" || rc=$?
 		sort "$work/bino.raw" >"$work/bino.out"
 		if [[ $rc != 0 || -s $work/bino.err ]]; then
-			printf '%s: FAIL: bino-find %s: exit %s, stderr: %s\n' "$INSTALL_TEST_NAME" \
+			printf '%s: FAIL: bino-find %s: exit %s, stderr: %s\n' "$TEST_NAME" \
 				"$expr" "$rc" "$(head -3 "$work/bino.err")" >&2
 			failures=$((failures + 1))
 		fi
 		if ! cmp -s "$work/find.out" "$work/bino.out"; then
 			printf '%s: FAIL: bino-find %s differs from find (- find, + bino-find):\n' \
-				"$INSTALL_TEST_NAME" "$expr" >&2
+				"$TEST_NAME" "$expr" >&2
 			diff -u "$work/find.out" "$work/bino.out" | sed -n '3,23p' >&2 || true
 			failures=$((failures + 1))
 		fi
 		[[ -s $work/find.out ]] || [[ $expr == '-type p' || $expr == '-type l' ]] ||
-			printf '%s: note: find %s finds nothing\n' "$INSTALL_TEST_NAME" "$expr" >&2
+			printf '%s: note: find %s finds nothing\n' "$TEST_NAME" "$expr" >&2
 	done
 
 	find "$root" -print0 | sort -z >"$work/find.z"
 	dest_run "$bino_find" "$root" -print0 | sort -z >"$work/bino.z"
 	if ! cmp -s "$work/find.z" "$work/bino.z"; then
-		printf '%s: FAIL: bino-find -print0 differs from find -print0\n' "$INSTALL_TEST_NAME" >&2
+		printf '%s: FAIL: bino-find -print0 differs from find -print0\n' "$TEST_NAME" >&2
 		failures=$((failures + 1))
 	fi
 	find "$root" -type f -name '*.txt' -print0 | sort -z >"$work/find.z"
 	dest_run "$bino_find" "$root" -type f -name '*.txt' -print0 | sort -z >"$work/bino.z"
 	if ! cmp -s "$work/find.z" "$work/bino.z"; then
-		printf '%s: FAIL: bino-find -type f -name *.txt -print0 differs from find\n' "$INSTALL_TEST_NAME" >&2
+		printf '%s: FAIL: bino-find -type f -name *.txt -print0 differs from find\n' "$TEST_NAME" >&2
 		failures=$((failures + 1))
 	fi
 	return "$failures"

@@ -8,7 +8,7 @@ set -euo pipefail
 # shellcheck source=tests/install/lib.sh
 . "$(dirname "$0")/lib.sh"
 : "${BTRFS_INO:?BTRFS_INO must name the built btrfs-ino}"
-command -v groff >/dev/null || install_skip_or_fail "needs groff (groff-base)"
+command -v groff >/dev/null || skip_or_fail "needs groff (groff-base)"
 
 TMP=$(mktemp -d /tmp/bino-man-XXXXXX)
 trap 'rm -rf -- "$TMP"' EXIT
@@ -28,7 +28,7 @@ section() {
 
 failures=0
 missing() {
-	printf '%s: FAIL: %s\n' "$INSTALL_TEST_NAME" "$*" >&2
+	printf '%s: FAIL: %s\n' "$TEST_NAME" "$*" >&2
 	failures=$((failures + 1))
 }
 # has_word TEXT_FILE WORD: WORD appears, not as part of a longer option.
@@ -39,7 +39,7 @@ has_word() {
 section SYNOPSIS >"$TMP/synopsis"
 section COMMANDS >"$TMP/commands"
 commands=$(help_commands)
-[[ -n $commands ]] || install_fail "btrfs-ino --help lists no command"
+[[ -n $commands ]] || fail "btrfs-ino --help lists no command"
 for command in $commands; do
 	grep -q "btrfs-ino $command" "$TMP/synopsis" || missing "command $command not in SYNOPSIS"
 	grep -qE "^       $command( |\$)" "$TMP/commands" || missing "command $command not in COMMANDS"
@@ -63,5 +63,5 @@ for status in 0 1 2; do
 	grep -qE "^ +$status " "$TMP/exit" || missing "exit status $status not in EXIT STATUS"
 done
 
-((failures == 0)) || install_fail "$failures omission(s) in btrfs-ino(1)"
-printf '%s: ok (%d commands)\n' "$INSTALL_TEST_NAME" "$(wc -w <<<"$commands")"
+((failures == 0)) || fail "$failures omission(s) in btrfs-ino(1)"
+printf '%s: ok (%d commands)\n' "$TEST_NAME" "$(wc -w <<<"$commands")"

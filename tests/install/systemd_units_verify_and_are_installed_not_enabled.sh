@@ -8,7 +8,7 @@
 set -euo pipefail
 # shellcheck source=tests/install/lib.sh
 . "$(dirname "$0")/lib.sh"
-command -v systemd-analyze >/dev/null || install_skip_or_fail "needs systemd-analyze"
+command -v systemd-analyze >/dev/null || skip_or_fail "needs systemd-analyze"
 
 TMP=$(mktemp -d /tmp/bino-install-XXXXXX)
 trap 'rm -rf -- "$TMP"' EXIT
@@ -22,26 +22,26 @@ if pkg-config --exists systemd; then
 fi
 service=$unitdir/btrfs-ino-mount.service
 timer=$unitdir/btrfs-ino-mount.timer
-[[ -f $service && -f $timer ]] || install_fail "no units in $unitdir: $(ls "$unitdir" 2>&1)"
+[[ -f $service && -f $timer ]] || fail "no units in $unitdir: $(ls "$unitdir" 2>&1)"
 
 links=$(find "$DEST" \( -type l ! -name 'libbtrfsino.so*' \) -o -name '*.wants' | sed "s|^$DEST||")
-[[ -z $links ]] || install_fail "install enables something: $links"
+[[ -z $links ]] || fail "install enables something: $links"
 
 (cd "$unitdir" && systemd-analyze verify --man=no ./btrfs-ino-mount.service ./btrfs-ino-mount.timer) \
-	>"$TMP/verify" 2>&1 || install_fail "systemd-analyze verify fails: $(cat "$TMP/verify")"
-[[ ! -s $TMP/verify ]] || install_fail "systemd-analyze verify says: $(cat "$TMP/verify")"
+	>"$TMP/verify" 2>&1 || fail "systemd-analyze verify fails: $(cat "$TMP/verify")"
+[[ ! -s $TMP/verify ]] || fail "systemd-analyze verify says: $(cat "$TMP/verify")"
 
 # The settings that make them do their job, as systemd parses them.
 value() { # FILE KEY: the value of KEY= in FILE
 	sed -n "s/^$2=//p" "$1"
 }
-[[ $(value "$service" Type) == oneshot ]] || install_fail "the service is not a oneshot"
+[[ $(value "$service" Type) == oneshot ]] || fail "the service is not a oneshot"
 [[ " $(value "$service" Before) " == *" nfs-server.service "* ]] ||
-	install_fail "the service is not ordered before nfs-server.service"
+	fail "the service is not ordered before nfs-server.service"
 read -r -a exec <<<"$(value "$service" ExecStart)"
 [[ ${exec[0]} == "$TMP/root/bin/btrfs-ino" && ${exec[1]} == mount ]] ||
-	install_fail "ExecStart is '${exec[*]}'"
-[[ $(value "$timer" OnUnitActiveSec) == 1min ]] || install_fail "the timer does not run every minute"
+	fail "ExecStart is '${exec[*]}'"
+[[ $(value "$timer" OnUnitActiveSec) == 1min ]] || fail "the timer does not run every minute"
 next=$(systemd-analyze timespan "$(value "$timer" OnUnitActiveSec)" | sed -n 's/^ *μs: //p')
-((next <= 60000000)) || install_fail "the timer's interval is $next μs"
-printf '%s: ok\n' "$INSTALL_TEST_NAME"
+((next <= 60000000)) || fail "the timer's interval is $next μs"
+printf '%s: ok\n' "$TEST_NAME"

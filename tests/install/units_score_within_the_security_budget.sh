@@ -8,9 +8,9 @@
 set -euo pipefail
 # shellcheck source=tests/install/lib.sh
 . "$(dirname "$0")/lib.sh"
-command -v systemd-analyze >/dev/null || install_skip_or_fail "needs systemd-analyze"
+command -v systemd-analyze >/dev/null || skip_or_fail "needs systemd-analyze"
 systemd-analyze security --help 2>/dev/null | grep -q -- '--offline' ||
-	install_skip_or_fail "systemd-analyze security has no --offline (systemd < 250)"
+	skip_or_fail "systemd-analyze security has no --offline (systemd < 250)"
 
 AUDIT_BUDGET=2.5
 MOUNT_BUDGET=5.0
@@ -41,7 +41,7 @@ fi
 exposure() {
 	local out
 	out=$(cd "$unitdir" && systemd-analyze security --offline=true --no-pager "./$1" 2>&1) ||
-		install_fail "systemd-analyze security $1 fails: $(tail -n 5 <<<"$out")"
+		fail "systemd-analyze security $1 fails: $(tail -n 5 <<<"$out")"
 	sed -n "s/.*Overall exposure level for $1: \([0-9][0-9]*\.[0-9]\).*/\1/p" <<<"$out"
 }
 
@@ -52,12 +52,12 @@ within() {
 
 for unit_budget in "btrfs-ino-audit.service $AUDIT_BUDGET" "btrfs-ino-mount.service $MOUNT_BUDGET"; do
 	read -r unit budget <<<"$unit_budget"
-	[[ -f $unitdir/$unit ]] || install_fail "$unit is not installed in $unitdir"
+	[[ -f $unitdir/$unit ]] || fail "$unit is not installed in $unitdir"
 	score=$(exposure "$unit")
-	[[ -n $score ]] || install_fail "no overall exposure level for $unit"
+	[[ -n $score ]] || fail "no overall exposure level for $unit"
 	within "$score" "$budget" ||
-		install_fail "$unit is rated $score, above its budget of $budget"
-	printf '%s: %s rated %s (budget %s)\n' "$INSTALL_TEST_NAME" "$unit" "$score" "$budget"
+		fail "$unit is rated $score, above its budget of $budget"
+	printf '%s: %s rated %s (budget %s)\n' "$TEST_NAME" "$unit" "$score" "$budget"
 done
 
 # The settings of the mount service, as systemd reads keys (leading blanks
@@ -66,7 +66,7 @@ mount_service=$unitdir/btrfs-ino-mount.service
 for setting in "${NAMESPACE_SETTINGS[@]}"; do
 	pattern="^[[:space:]]*${setting}[[:space:]]*="
 	if grep -Eq "$pattern" "$mount_service"; then
-		install_fail "btrfs-ino-mount.service sets $setting=, which gives it its own mount namespace: $(grep -E "$pattern" "$mount_service")"
+		fail "btrfs-ino-mount.service sets $setting=, which gives it its own mount namespace: $(grep -E "$pattern" "$mount_service")"
 	fi
 done
-printf '%s: ok\n' "$INSTALL_TEST_NAME"
+printf '%s: ok\n' "$TEST_NAME"

@@ -16,18 +16,11 @@ SRCDIR=$(cd -- "$ROOT_TESTS_DIR/../.." && pwd)
 LAYOUT=$SRCDIR/scripts/classic-layout.sh
 # Every fixture lives in /tmp/$FIXTURE_PREFIX.XXXXXX, so leaks are findable.
 FIXTURE_PREFIX=btrfs-ino-root-test
-TEST_NAME=$(basename -- "$0" .sh)
-FAILURES=0
 WORK=
-
-skip_or_fail() {
-	if [[ ${CI:-} == true ]]; then
-		printf '%s: FAIL: cannot run under CI: %s\n' "$TEST_NAME" "$*" >&2
-		exit 1
-	fi
-	printf '%s: SKIP: %s\n' "$TEST_NAME" "$*"
-	exit 77
-}
+# A root test reports every failed check of its run, then finish fails it.
+FAIL_CONTINUES=true
+# shellcheck source=tests/lib/common.sh
+source "$ROOT_TESTS_DIR/../lib/common.sh"
 
 # The test needs root, btrfs, a free loop device and the tools below.
 require_root_btrfs() {
@@ -236,30 +229,9 @@ rootids_of_dirs() {
 }
 
 # ---------------------------------------------------------------------------
-# Assertions: each prints what was expected and what came, and counts the
+# Assertions beside tests/lib/common.sh's (fail, check_eq, check_files_eq,
+# finish): each prints what was expected and what came, and counts the
 # failure; finish turns the count into the exit status.
-
-fail() {
-	printf '%s: FAIL: %s\n' "$TEST_NAME" "$*" >&2
-	FAILURES=$((FAILURES + 1))
-}
-
-check_eq() {
-	local what=$1 expected=$2 actual=$3
-	if [[ $expected != "$actual" ]]; then
-		fail "$what: expected '$expected', got '$actual'"
-	fi
-}
-
-# check_files_eq WHAT EXPECTED_FILE ACTUAL_FILE: the files are equal; on a
-# difference show the first lines of "diff -u expected actual".
-check_files_eq() {
-	local what=$1 expected=$2 actual=$3
-	if ! cmp -s -- "$expected" "$actual"; then
-		fail "$what: differs (- expected, + actual):"
-		diff -u --label expected --label actual -- "$expected" "$actual" | sed -n '3,43p' >&2 || true
-	fi
-}
 
 # check_walk_rc NAME EXPECTED: the walk run as NAME exited with EXPECTED
 # (a space-separated list of allowed values).
@@ -273,13 +245,4 @@ check_json() {
 		fail "$1: stdout is not JSON Lines:"
 		sed -n '1,5s/^/  /p' "$OUT/$1" >&2
 	fi
-}
-
-finish() {
-	if ((FAILURES)); then
-		printf '%s: %d check(s) failed\n' "$TEST_NAME" "$FAILURES" >&2
-		exit 1
-	fi
-	printf '%s: ok\n' "$TEST_NAME"
-	exit 0
 }
