@@ -29,17 +29,17 @@ mkdir -p "$TMP/src" "$TMP/layout"
 git -C "$SRCDIR" ls-files -co --exclude-standard -z |
 	(cd "$SRCDIR" && xargs -0 cp --parents -t "$TMP/src")
 (cd "$TMP/src" && dpkg-buildpackage -us -uc -b) >"$TMP/build.log" 2>&1 ||
-	{ tail -n 30 "$TMP/build.log" >&2; install_fail "dpkg-buildpackage failed"; }
+	{ tail -n 30 "$TMP/build.log" >&2; fail "dpkg-buildpackage failed"; }
 version=$(dpkg-parsechangelog -l "$TMP/src/debian/changelog" -S Version)
 debs=()
 for package in libbtrfsino1 libbtrfsino-dev btrfs-ino; do
 	deb=$TMP/${package}_${version}_$(dpkg --print-architecture).deb
-	[[ -f $deb ]] || install_fail "no package $package ($deb)"
+	[[ -f $deb ]] || fail "no package $package ($deb)"
 	debs+=("$deb")
 done
 lintian "$TMP"/btrfs-ino_*.changes >"$TMP/lintian.log" 2>&1 || true
 if grep -q '^E:' "$TMP/lintian.log"; then
-	install_fail "lintian errors: $(grep '^E:' "$TMP/lintian.log")"
+	fail "lintian errors: $(grep '^E:' "$TMP/lintian.log")"
 fi
 
 "$SRCDIR/scripts/classic-layout.sh" create "$TMP/layout" >/dev/null
@@ -76,4 +76,4 @@ unshare --mount --propagation private bash -c '
 		[[ -d $f || ! -e $f ]] || bad "left after purge: $f"
 	done <"$tmp/listed"
 	exit "$failed"
-' inner "$TMP" "$version" "${debs[@]}" || install_fail "the installed packages (see above)"
+' inner "$TMP" "$version" "${debs[@]}" || fail "the installed packages (see above)"

@@ -18,27 +18,27 @@ for dir in $(pkg-config --variable pc_path pkg-config | tr : ' '); do
 		[[ -e $pc && $(basename -- "$pc") != criterion.pc ]] && ln -sf -- "$pc" "$TMP/pc/"
 	done
 done
-[[ ! -e $TMP/pc/criterion.pc && -e $TMP/pc/mount.pc ]] || install_fail "the pkg-config directory without Criterion is wrong"
+[[ ! -e $TMP/pc/criterion.pc && -e $TMP/pc/mount.pc ]] || fail "the pkg-config directory without Criterion is wrong"
 
 # shellcheck disable=SC2086 # MESON may be "python3 /path/meson.py"
 PKG_CONFIG_LIBDIR=$TMP/pc $meson setup "$TMP/auto" "$SRCDIR" --prefix=/usr >"$TMP/auto.log" 2>&1 ||
-	{ tail -n 20 "$TMP/auto.log" >&2; install_fail "auto without Criterion does not configure"; }
-grep -qE '^ *tests *: *False' "$TMP/auto.log" || install_fail "the summary does not say tests False"
-ninja -C "$TMP/auto" >"$TMP/auto-build.log" 2>&1 || install_fail "auto without Criterion does not build"
+	{ tail -n 20 "$TMP/auto.log" >&2; fail "auto without Criterion does not configure"; }
+grep -qE '^ *tests *: *False' "$TMP/auto.log" || fail "the summary does not say tests False"
+ninja -C "$TMP/auto" >"$TMP/auto-build.log" 2>&1 || fail "auto without Criterion does not build"
 # shellcheck disable=SC2086
 $meson test -C "$TMP/auto" --list >"$TMP/list" 2>&1 || true
-grep -q "No tests defined" "$TMP/list" || install_fail "tests were defined without Criterion: $(head -n 3 "$TMP/list")"
+grep -q "No tests defined" "$TMP/list" || fail "tests were defined without Criterion: $(head -n 3 "$TMP/list")"
 # shellcheck disable=SC2086
 $meson install -C "$TMP/auto" --destdir "$TMP/dest" --no-rebuild >/dev/null 2>&1 ||
-	install_fail "auto without Criterion does not install"
-[[ -x $TMP/dest/usr/bin/btrfs-ino ]] || install_fail "no btrfs-ino installed"
+	fail "auto without Criterion does not install"
+[[ -x $TMP/dest/usr/bin/btrfs-ino ]] || fail "no btrfs-ino installed"
 
 # shellcheck disable=SC2086
 if PKG_CONFIG_LIBDIR=$TMP/pc $meson setup "$TMP/enabled" "$SRCDIR" -Dtests=enabled >"$TMP/enabled.log" 2>&1; then
-	install_fail "-Dtests=enabled configured without Criterion"
+	fail "-Dtests=enabled configured without Criterion"
 fi
-grep -q 'Dependency "criterion" not found' "$TMP/enabled.log" || install_fail "-Dtests=enabled does not name Criterion: $(tail -n 3 "$TMP/enabled.log")"
+grep -q 'Dependency "criterion" not found' "$TMP/enabled.log" || fail "-Dtests=enabled does not name Criterion: $(tail -n 3 "$TMP/enabled.log")"
 
 # shellcheck disable=SC2086
-$meson setup "$TMP/with" "$SRCDIR" >"$TMP/with.log" 2>&1 || install_fail "auto with Criterion does not configure"
-grep -qE '^ *tests *: *True' "$TMP/with.log" || install_fail "auto with Criterion builds no tests"
+$meson setup "$TMP/with" "$SRCDIR" >"$TMP/with.log" 2>&1 || fail "auto with Criterion does not configure"
+grep -qE '^ *tests *: *True' "$TMP/with.log" || fail "auto with Criterion builds no tests"
