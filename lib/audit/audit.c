@@ -92,56 +92,56 @@ static struct nfsview audit_nfsview(const struct bino_audit *audit)
 	return view;
 }
 
-/* Release and zero what a walk of @export found. */
-static void audit_target_clear(struct bino_audit_target *export)
+/* Release and zero what a walk of @target found. */
+static void audit_target_clear(struct bino_audit_target *target)
 {
 	struct bino_audit_device *device, *tmp;
 	size_t i, j;
 
 	for (i = 0; i < BINO_COLLISION_NR; i++) {
-		for (j = 0; j < export->n_examples[i]; j++) {
-			free(export->examples[i][j].path[0]);
-			free(export->examples[i][j].path[1]);
+		for (j = 0; j < target->n_examples[i]; j++) {
+			free(target->examples[i][j].path[0]);
+			free(target->examples[i][j].path[1]);
 		}
-		export->n_examples[i] = 0;
-		export->collisions[i] = 0;
+		target->n_examples[i] = 0;
+		target->collisions[i] = 0;
 	}
-	free(export->pairs);
-	export->pairs = NULL;
-	export->n_pairs = export->cap_pairs = export->last_pair = 0;
-	free(export->submounts);
-	export->submounts = NULL;
-	export->n_submounts = export->cap_submounts = 0;
-	for (i = 0; i < export->n_subvols; i++) {
-		free(export->subvols[i].path);
-		free(export->subvols[i].fs_path);
-		free(export->subvols[i].mounts);
+	free(target->pairs);
+	target->pairs = NULL;
+	target->n_pairs = target->cap_pairs = target->last_pair = 0;
+	free(target->submounts);
+	target->submounts = NULL;
+	target->n_submounts = target->cap_submounts = 0;
+	for (i = 0; i < target->n_subvols; i++) {
+		free(target->subvols[i].path);
+		free(target->subvols[i].fs_path);
+		free(target->subvols[i].mounts);
 	}
-	free(export->subvols);
-	export->subvols = NULL;
-	export->n_subvols = export->cap_subvols = 0;
-	HASH_ITER(hh, export->device_index, device, tmp) {
-		HASH_DEL(export->device_index, device);
+	free(target->subvols);
+	target->subvols = NULL;
+	target->n_subvols = target->cap_subvols = 0;
+	HASH_ITER(hh, target->device_index, device, tmp) {
+		HASH_DEL(target->device_index, device);
 		free(device->path);
 		free(device);
 	}
-	free(export->devices);
-	export->devices = NULL;
-	export->n_devices = export->cap_devices = 0;
-	export->n_client_fs = 0;
-	export->entries = export->unreadable = 0;
-	export->error = BINO_OK;
-	export->error_errno = 0;
+	free(target->devices);
+	target->devices = NULL;
+	target->n_devices = target->cap_devices = 0;
+	target->n_client_fs = 0;
+	target->entries = target->unreadable = 0;
+	target->error = BINO_OK;
+	target->error_errno = 0;
 }
 
-static void audit_export_free(struct bino_audit_target *export)
+static void audit_target_free(struct bino_audit_target *target)
 {
-	if (!export)
+	if (!target)
 		return;
-	audit_target_clear(export);
-	free(export->client_devs);
-	free(export->path);
-	free(export);
+	audit_target_clear(target);
+	free(target->client_devs);
+	free(target->path);
+	free(target);
 }
 
 /*
@@ -153,7 +153,7 @@ static enum bino_error audit_add_target(struct bino_audit *audit,
 					const struct bino_export *source,
 					int flags, bool covered)
 {
-	struct bino_audit_target *export;
+	struct bino_audit_target *target;
 	size_t i;
 
 	for (i = 0; i < audit->count; i++) {
@@ -164,40 +164,40 @@ static enum bino_error audit_add_target(struct bino_audit *audit,
 	}
 	if (ARRAY_RESERVE(audit->items, audit->cap, audit->count + 1) != 0)
 		return BINO_ERROR_NO_MEMORY;
-	export = calloc(1, sizeof(*export));
-	if (!export)
+	target = calloc(1, sizeof(*target));
+	if (!target)
 		return BINO_ERROR_NO_MEMORY;
-	export->audit = audit;
-	export->path = strdup(path);
-	if (!export->path) {
-		free(export);
+	target->audit = audit;
+	target->path = strdup(path);
+	if (!target->path) {
+		free(target);
 		return BINO_ERROR_NO_MEMORY;
 	}
-	export->resolved = resolved;
-	export->source = source;
-	export->covered = covered;
-	export->flags = flags;
+	target->resolved = resolved;
+	target->source = source;
+	target->covered = covered;
+	target->flags = flags;
 	if (!resolved) {
-		export->error = BINO_ERROR_STAT_FAILED;
-		export->error_errno = errno;
+		target->error = BINO_ERROR_STAT_FAILED;
+		target->error_errno = errno;
 	}
-	audit->items[audit->count++] = export;
+	audit->items[audit->count++] = target;
 	return BINO_OK;
 }
 
 /* ---- the walk ---------------------------------------------------------- */
 
-static enum bino_error audit_add_submount(struct bino_audit_target *export,
+static enum bino_error audit_add_submount(struct bino_audit_target *target,
 					  const struct bino_mount *mount,
 					  enum bino_submount_view view,
 					  size_t client_fs)
 {
 	struct bino_audit_submount *submount;
 
-	if (ARRAY_RESERVE(export->submounts, export->cap_submounts,
-			  export->n_submounts + 1) != 0)
+	if (ARRAY_RESERVE(target->submounts, target->cap_submounts,
+			  target->n_submounts + 1) != 0)
 		return BINO_ERROR_NO_MEMORY;
-	submount = &export->submounts[export->n_submounts++];
+	submount = &target->submounts[target->n_submounts++];
 	submount->mount = mount;
 	submount->view = view;
 	submount->client_fs = client_fs;
@@ -265,7 +265,7 @@ static bool audit_walk_mountpoint(struct audit_walk *aw,
 				  struct audit_level *level,
 				  enum bino_error *err)
 {
-	struct bino_audit_target *export = aw->export;
+	struct bino_audit_target *target = aw->target;
 	const struct audit_level *parent = level - 1;
 	enum bino_submount_view view;
 	int child_flags;
@@ -276,14 +276,14 @@ static bool audit_walk_mountpoint(struct audit_walk *aw,
 	case BINO_SUBMOUNT_CROSSMNT:
 	case BINO_SUBMOUNT_NOHIDE:
 	case BINO_SUBMOUNT_NFSV4:
-		level->client_fs = export->n_client_fs++;
+		level->client_fs = target->n_client_fs++;
 		level->flags = child_flags;
-		*err = aw->pass == 1 ? audit_add_submount(export, mount, view,
+		*err = aw->pass == 1 ? audit_add_submount(target, mount, view,
 							 level->client_fs) :
 					 BINO_OK;
 		return true;
 	case BINO_SUBMOUNT_SAME_CONTENT:
-		*err = aw->pass == 1 ? audit_add_submount(export, mount, view,
+		*err = aw->pass == 1 ? audit_add_submount(target, mount, view,
 							 level->client_fs) :
 					 BINO_OK;
 		return true;
@@ -291,7 +291,7 @@ static bool audit_walk_mountpoint(struct audit_walk *aw,
 	case BINO_SUBMOUNT_UNLISTED:
 		break;
 	}
-	*err = aw->pass == 1 ? audit_add_submount(export, mount, view,
+	*err = aw->pass == 1 ? audit_add_submount(target, mount, view,
 							 level->client_fs) :
 					 BINO_OK;
 	if (!*err)
@@ -320,7 +320,7 @@ static void audit_walk_unlisted(struct audit_walk *aw, struct bino_entry *entry,
 	*err = BINO_OK;
 	/* A mount made since the audit began is not in the table to keep. */
 	if (mount && aw->pass == 1)
-		*err = audit_add_submount(aw->export, mount,
+		*err = audit_add_submount(aw->target, mount,
 					  BINO_SUBMOUNT_UNLISTED,
 					  level->client_fs);
 	if (!*err)
@@ -331,10 +331,10 @@ static void audit_walk_progress(struct audit_walk *aw, bool last)
 {
 	if (!aw->audit->progress)
 		return;
-	if (!last && aw->export->entries < aw->next_progress)
+	if (!last && aw->target->entries < aw->next_progress)
 		return;
-	aw->next_progress = aw->export->entries + PROGRESS_EVERY;
-	aw->audit->progress(aw->export, aw->export->entries,
+	aw->next_progress = aw->target->entries + PROGRESS_EVERY;
+	aw->audit->progress(aw->target, aw->target->entries,
 			    aw->audit->progress_data);
 }
 
@@ -357,7 +357,7 @@ static bool audit_dir_searchable(const struct audit_walk *aw,
 {
 	struct bino_stat st;
 
-	if (aw->export->client_view || !level->key.subvolid)
+	if (aw->target->client_view || !level->key.subvolid)
 		return false;
 	if (aw->search_by_right)
 		return true;
@@ -419,7 +419,7 @@ static bool audit_links_known(struct audit_walk *aw, struct bino_entry *entry,
 	char *dir;
 
 	if ((aw->audit->no_tree_search && !aw->ahead) ||
-	    aw->export->client_view || !level->key.subvolid ||
+	    aw->target->client_view || !level->key.subvolid ||
 	    parent->key.dev != level->key.dev ||
 	    parent->key.subvolid != level->key.subvolid ||
 	    parent->client_fs != level->client_fs)
@@ -486,22 +486,22 @@ static enum bino_error audit_nlink_known(struct audit_walk *aw,
  * client st_dev @dev, one per device met, in *@ret.  The server's mounts do
  * not matter here: the client shows what it crossed by a device of its own.
  */
-static enum bino_error audit_client_fs(struct bino_audit_target *export,
+static enum bino_error audit_client_fs(struct bino_audit_target *target,
 				       uint64_t dev, size_t *ret)
 {
 	size_t i;
 
-	for (i = 0; i < export->n_client_fs; i++) {
-		if (export->client_devs[i] == dev) {
+	for (i = 0; i < target->n_client_fs; i++) {
+		if (target->client_devs[i] == dev) {
 			*ret = i;
 			return BINO_OK;
 		}
 	}
-	if (ARRAY_RESERVE(export->client_devs, export->cap_client_devs,
-			  export->n_client_fs + 1) != 0)
+	if (ARRAY_RESERVE(target->client_devs, target->cap_client_devs,
+			  target->n_client_fs + 1) != 0)
 		return BINO_ERROR_NO_MEMORY;
-	export->client_devs[export->n_client_fs] = dev;
-	*ret = export->n_client_fs++;
+	target->client_devs[target->n_client_fs] = dev;
+	*ret = target->n_client_fs++;
 	return BINO_OK;
 }
 
@@ -510,27 +510,27 @@ static enum bino_error audit_client_fs(struct bino_audit_target *export,
  * client cannot tell subvolumes apart, nor can the audit.  Returns false
  * (the path's error set) then.
  */
-static bool audit_client_can_tell(struct bino_audit_target *export,
+static bool audit_client_can_tell(struct bino_audit_target *target,
 				  const struct bino_entry *entry)
 {
 	if (!(bino_entry_flags(entry) & BINO_ENTRY_IDENTITY_UNCERTAIN))
 		return true;
-	export->error = bino_entry_error(entry) ? bino_entry_error(entry) :
+	target->error = bino_entry_error(entry) ? bino_entry_error(entry) :
 						  BINO_ERROR_FILE_HANDLE_FAILED;
-	export->error_errno = bino_entry_errno(entry);
+	target->error_errno = bino_entry_errno(entry);
 	return false;
 }
 
 /* The client view: what this client shows of the subvolume just noted. */
-static void audit_client_subvol(struct audit_walk *aw, size_t n_before,
+static void audit_note_client_subvol(struct audit_walk *aw, size_t n_before,
 				struct bino_entry *entry, int depth)
 {
-	struct bino_audit_target *export = aw->export;
+	struct bino_audit_target *target = aw->target;
 	struct bino_audit_subvol *subvol;
 
-	if (!export->client_view || export->n_subvols == n_before)
+	if (!target->client_view || target->n_subvols == n_before)
 		return;
-	subvol = &export->subvols[export->n_subvols - 1];
+	subvol = &target->subvols[target->n_subvols - 1];
 	subvol->client_dev = bino_entry_st_dev(entry);
 	subvol->own_filesystem =
 		depth == 0 ||
@@ -541,7 +541,7 @@ static void audit_client_subvol(struct audit_walk *aw, size_t n_before,
 static enum bino_error audit_walk_entry(struct audit_walk *aw,
 					struct bino_entry *entry)
 {
-	struct bino_audit_target *export = aw->export;
+	struct bino_audit_target *target = aw->target;
 	int depth = bino_entry_depth(entry);
 	bool is_dir = bino_entry_type(entry) == BINO_TYPE_DIR;
 	struct audit_level *level;
@@ -558,16 +558,16 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 		bino__audit_names_leave(aw, depth);
 		if (aw->restart)
 			return BINO_ERROR_STOP_ITERATION;
-		if (depth == 0 && export->entries == 0) {
-			export->error = bino_entry_error(entry);
-			export->error_errno = bino_entry_errno(entry);
-		} else if (!(export->client_view &&
+		if (depth == 0 && target->entries == 0) {
+			target->error = bino_entry_error(entry);
+			target->error_errno = bino_entry_errno(entry);
+		} else if (!(target->client_view &&
 			     bino_entry_errno(entry) == ESTALE)) {
 			/*
 			 * What the server cannot serve (a snapshot's empty
 			 * placeholder) is nothing this client can read either.
 			 */
-			export->unreadable++;
+			target->unreadable++;
 		}
 		return BINO_OK;
 	}
@@ -579,7 +579,7 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 	 * knfsd cannot serve a snapshot's empty placeholder: a client lists it
 	 * or not (ESTALE) as its cache has it, so the client view leaves it out.
 	 */
-	if (export->client_view &&
+	if (target->client_view &&
 	    (bino_entry_flags(entry) & BINO_ENTRY_SUBVOL_PLACEHOLDER)) {
 		bino_walk_prune(aw->walk);
 		return BINO_OK;
@@ -587,18 +587,18 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 	if (ARRAY_RESERVE(aw->levels, aw->cap_levels, (size_t)depth + 1) != 0)
 		return BINO_ERROR_NO_MEMORY;
 	level = &aw->levels[depth];
-	if (export->client_view) {
-		if (depth == 0 && !audit_client_can_tell(export, entry))
+	if (target->client_view) {
+		if (depth == 0 && !audit_client_can_tell(target, entry))
 			return BINO_ERROR_STOP_ITERATION;
-		err = audit_client_fs(export, bino_entry_st_dev(entry),
+		err = audit_client_fs(target, bino_entry_st_dev(entry),
 				      &level->client_fs);
 		if (err)
 			return err;
-		level->flags = depth ? level[-1].flags : export->flags;
+		level->flags = depth ? level[-1].flags : target->flags;
 	} else if (depth == 0) {
 		level->client_fs = 0;
-		level->flags = export->flags;
-		export->n_client_fs = 1;
+		level->flags = target->flags;
+		target->n_client_fs = 1;
 	} else {
 		level->client_fs = level[-1].client_fs;
 		level->flags = level[-1].flags;
@@ -610,7 +610,7 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 	if (is_dir && audit_dir_searchable(aw, entry, level))
 		level->probe = PROBE_OK;
 
-	if (depth > 0 && is_dir && !export->client_view) {
+	if (depth > 0 && is_dir && !target->client_view) {
 		const struct bino_mount *mount = bino__mounts_at(
 			aw->audit->server, bino_entry_path(entry));
 		bool walk_in = true;
@@ -639,7 +639,7 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 				return err;
 			if (aw->pass == 2)
 				return bino__audit_find_entry(aw, entry, depth, true);
-			export->entries++;
+			target->entries++;
 			return bino__audit_count(aw, entry, depth, true, 1);
 		}
 		if (err)
@@ -654,11 +654,11 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 	}
 	/* Best effort, on btrfs: without it, entries are stat'ed. */
 	if (depth == 0 && is_dir && level->key.subvolid && !aw->ahead &&
-	    !export->client_view && !aw->count_names &&
+	    !target->client_view && !aw->count_names &&
 	    bino__links_ahead_create(bino_entry_path(entry), level->key.dev,
 				     LINKS_AFTER_STATS, &aw->ahead) != 0)
 		aw->ahead = NULL;
-	export->entries++;
+	target->entries++;
 	audit_walk_progress(aw, false);
 	if (!is_dir && depth > 0) {
 		err = bino__audit_names_count(aw, depth, &names);
@@ -682,8 +682,8 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 				if (depth > 0 && errno != ENOENT &&
 				    errno != ESTALE)
 					level[-1].probe = PROBE_FAILED;
-				export->entries--;
-				export->unreadable++;
+				target->entries--;
+				target->unreadable++;
 				return BINO_OK;
 			}
 			if (depth > 0 && level[-1].probe == PROBE_NONE)
@@ -697,11 +697,11 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 	err = bino__audit_note_device(aw, entry);
 	if (!err && (depth == 0 || (bino_entry_flags(entry) &
 				    BINO_ENTRY_SUBVOL_ROOT))) {
-		size_t n_before = export->n_subvols;
+		size_t n_before = target->n_subvols;
 
 		err = bino__audit_note_subvol(aw, entry, level->client_fs, depth == 0);
 		if (!err)
-			audit_client_subvol(aw, n_before, entry, depth);
+			audit_note_client_subvol(aw, n_before, entry, depth);
 	}
 	if (err)
 		return err;
@@ -711,7 +711,7 @@ static enum bino_error audit_walk_entry(struct audit_walk *aw,
 /* Walk the path once: the first pass counts, the second finds. */
 static enum bino_error audit_walk_pass(struct audit_walk *aw, int pass)
 {
-	const char *paths[] = { aw->export->path };
+	const char *paths[] = { aw->target->path };
 	struct bino_entry *entry;
 	enum bino_error err;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -720,7 +720,7 @@ static enum bino_error audit_walk_pass(struct audit_walk *aw, int pass)
 	/* Without the tree, colliding entries are stat'ed for nlink: ahead. */
 	err = bino_walk_create(paths, 1,
 			       aw->audit->no_tree_search ||
-					       aw->export->client_view ||
+					       aw->target->client_view ||
 					       !bino__btrfs_can_search_trees() ?
 				       BINO_WALK_STAT_AHEAD :
 				       0,
@@ -753,7 +753,7 @@ static enum bino_error audit_walk_restart(struct audit_walk *aw)
 {
 	size_t i;
 
-	audit_target_clear(aw->export);
+	audit_target_clear(aw->target);
 	for (i = 0; i < aw->n_events; i++)
 		free(aw->events[i].path);
 	aw->n_events = 0;
@@ -765,8 +765,8 @@ static enum bino_error audit_walk_restart(struct audit_walk *aw)
 	return bino__ckey_table_create(&aw->groups);
 }
 
-static enum bino_error audit_walk_export(struct bino_audit *audit,
-					 struct bino_audit_target *export)
+static enum bino_error audit_walk_target(struct bino_audit *audit,
+					 struct bino_audit_target *target)
 {
 	struct audit_walk aw;
 	enum bino_error err;
@@ -774,14 +774,14 @@ static enum bino_error audit_walk_export(struct bino_audit *audit,
 
 	memset(&aw, 0, sizeof(aw));
 	aw.audit = audit;
-	aw.export = export;
+	aw.target = target;
 	aw.view = audit_nfsview(audit);
 	aw.search_by_right = bino__in_initial_userns() &&
 			     (bino__capable(CAP_DAC_READ_SEARCH) ||
 			      bino__capable(CAP_DAC_OVERRIDE));
 	aw.euid = geteuid(); /* the file system uid, unless set apart */
 	/* Unprivileged, nlink comes from the walk's names where it can. */
-	aw.count_names = !export->client_view &&
+	aw.count_names = !target->client_view &&
 			 (audit->no_tree_search || !bino__btrfs_can_search_trees());
 	err = bino__ckey_table_create(&aw.groups);
 	if (err)
@@ -795,17 +795,17 @@ static enum bino_error audit_walk_export(struct bino_audit *audit,
 	bino__links_ahead_destroy(aw.ahead);
 	aw.ahead = NULL;
 	audit_walk_progress(&aw, true);
-	if (err || export->error)
+	if (err || target->error)
 		goto out_groups;
 	bino__audit_find_start(&aw);
-	n_client_fs = export->n_client_fs;
+	n_client_fs = target->n_client_fs;
 	if (aw.missing)
 		err = audit_walk_pass(&aw, 2);
-	export->n_client_fs = n_client_fs;
+	target->n_client_fs = n_client_fs;
 	if (!err)
 		err = bino__audit_find_finish(&aw);
 	if (!err)
-		err = bino__audit_finish_subvols(audit, export);
+		err = bino__audit_finish_subvols(audit, target);
 out_groups:
 	for (i = 0; i < aw.n_events; i++)
 		free(aw.events[i].path);
@@ -849,7 +849,7 @@ BINO_PUBLIC void bino_audit_destroy(struct bino_audit *audit)
 	if (!audit)
 		return;
 	for (i = 0; i < audit->count; i++)
-		audit_export_free(audit->items[i]);
+		audit_target_free(audit->items[i]);
 	free(audit->items);
 	bino__nfsview_exports_destroy(audit->resolved);
 	bino_mounts_destroy(audit->own_mounts);
@@ -1039,22 +1039,22 @@ BINO_PUBLIC enum bino_error bino_audit_run(struct bino_audit *audit)
 	if (err)
 		return err;
 	for (i = 0; i < audit->count; i++) {
-		struct bino_audit_target *export = audit->items[i];
+		struct bino_audit_target *target = audit->items[i];
 
-		if (export->error)
+		if (target->error)
 			continue;
-		export->filesystem = bino__mounts_holding(audit->server,
-							  export->path);
-		if (!export->filesystem) {
-			export->error = BINO_ERROR_NOT_FOUND;
-			export->error_errno = 0;
+		target->filesystem = bino__mounts_holding(audit->server,
+							  target->path);
+		if (!target->filesystem) {
+			target->error = BINO_ERROR_NOT_FOUND;
+			target->error_errno = 0;
 			continue;
 		}
 		/* On an NFS mount of this machine: what this client sees. */
-		export->client_view =
+		target->client_view =
 			!bino__mounts_from_file(audit->server) &&
-			bino__mount_fs_kind(export->filesystem) == BINO_FS_NFS;
-		err = audit_walk_export(audit, export);
+			bino__mount_fs_kind(target->filesystem) == BINO_FS_NFS;
+		err = audit_walk_target(audit, target);
 		if (err)
 			return err;
 	}

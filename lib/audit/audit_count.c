@@ -64,7 +64,7 @@ struct audit_example_draft {
 	struct bino_key key_b;
 };
 
-static enum bino_error audit_add_pair(struct bino_audit_target *export,
+static enum bino_error audit_add_pair(struct bino_audit_target *target,
 				      uint64_t a, uint64_t b,
 				      enum bino_collision collision,
 				      uint64_t count)
@@ -78,26 +78,26 @@ static enum bino_error audit_add_pair(struct bino_audit_target *export,
 		a = b;
 		b = t;
 	}
-	if (export->last_pair < export->n_pairs) {
-		pair = &export->pairs[export->last_pair];
+	if (target->last_pair < target->n_pairs) {
+		pair = &target->pairs[target->last_pair];
 		if (pair->subvolid_a == a && pair->subvolid_b == b) {
 			pair->collisions[collision] += count;
 			return BINO_OK;
 		}
 	}
-	for (i = 0; i < export->n_pairs; i++) {
-		pair = &export->pairs[i];
+	for (i = 0; i < target->n_pairs; i++) {
+		pair = &target->pairs[i];
 		if (pair->subvolid_a == a && pair->subvolid_b == b) {
 			pair->collisions[collision] += count;
-			export->last_pair = i;
+			target->last_pair = i;
 			return BINO_OK;
 		}
 	}
-	if (ARRAY_RESERVE(export->pairs, export->cap_pairs,
-			  export->n_pairs + 1) != 0)
+	if (ARRAY_RESERVE(target->pairs, target->cap_pairs,
+			  target->n_pairs + 1) != 0)
 		return BINO_ERROR_NO_MEMORY;
-	export->last_pair = export->n_pairs;
-	pair = &export->pairs[export->n_pairs++];
+	target->last_pair = target->n_pairs;
+	pair = &target->pairs[target->n_pairs++];
 	memset(pair, 0, sizeof(*pair));
 	pair->subvolid_a = a;
 	pair->subvolid_b = b;
@@ -106,31 +106,31 @@ static enum bino_error audit_add_pair(struct bino_audit_target *export,
 }
 
 /* Whether an entry of walk order @seq can still be an example of a class. */
-static bool audit_example_wanted(const struct bino_audit_target *export,
+static bool audit_example_wanted(const struct bino_audit_target *target,
 				 enum bino_collision collision, uint64_t seq)
 {
-	size_t n = export->n_examples[collision];
+	size_t n = target->n_examples[collision];
 
 	return n < BINO_AUDIT_EXAMPLES_MAX ||
-	       seq < export->examples[collision][n - 1].seq;
+	       seq < target->examples[collision][n - 1].seq;
 }
 
 /*
  * Keep an example in walk order (@draft->seq), the first
  * BINO_AUDIT_EXAMPLES_MAX only; its paths are copied.
  */
-static enum bino_error audit_add_example(struct bino_audit_target *export,
+static enum bino_error audit_add_example(struct bino_audit_target *target,
 					 const struct audit_example_draft *draft)
 {
 	enum bino_collision collision = draft->collision;
-	struct bino_audit_example *examples = export->examples[collision];
+	struct bino_audit_example *examples = target->examples[collision];
 	struct bino_audit_example example;
-	size_t n = export->n_examples[collision], at;
+	size_t n = target->n_examples[collision], at;
 	uint64_t seq = draft->seq;
 
 	assert((unsigned int)collision < BINO_COLLISION_NR);
 	assert(n <= BINO_AUDIT_EXAMPLES_MAX);
-	if (!draft->path_b || !audit_example_wanted(export, collision, seq))
+	if (!draft->path_b || !audit_example_wanted(target, collision, seq))
 		return BINO_OK;
 	memset(&example, 0, sizeof(example));
 	example.path[0] = draft->path_a ?
@@ -156,7 +156,7 @@ static enum bino_error audit_add_example(struct bino_audit_target *export,
 		;
 	memmove(&examples[at + 1], &examples[at], (n - at) * sizeof(*examples));
 	examples[at] = example;
-	export->n_examples[collision] = n + 1;
+	target->n_examples[collision] = n + 1;
 	return BINO_OK;
 }
 
@@ -187,7 +187,7 @@ static enum bino_error audit_group_add(struct audit_walk *aw,
 				       struct ckey_class *class,
 				       const struct audit_meet *meet)
 {
-	struct bino_audit_target *export = aw->export;
+	struct bino_audit_target *target = aw->target;
 	struct audit_example_draft draft;
 	uint64_t count;
 	enum bino_error err;
@@ -202,14 +202,14 @@ static enum bino_error audit_group_add(struct audit_walk *aw,
 		if (class->other == CKEY_NONE)
 			return BINO_OK;
 		/* It collides with the other identity already met. */
-		export->collisions[collision]++;
-		return audit_add_pair(export, audit_subvolid(aw, class->first),
+		target->collisions[collision]++;
+		return audit_add_pair(target, audit_subvolid(aw, class->first),
 				      audit_subvolid(aw, class->other),
 				      collision, 1);
 	}
 	count = class->other == CKEY_NONE ? class->paths : 1;
-	export->collisions[collision] += count;
-	err = audit_add_pair(export, audit_subvolid(aw, class->first),
+	target->collisions[collision] += count;
+	err = audit_add_pair(target, audit_subvolid(aw, class->first),
 			     audit_subvolid(aw, meet->id), collision, count);
 	if (class->other == CKEY_NONE)
 		class->other = meet->id;
@@ -224,7 +224,7 @@ static enum bino_error audit_group_add(struct audit_walk *aw,
 	draft.first_identity = class->first;
 	draft.path_b = meet->path;
 	draft.key_b = audit_key(aw, meet->id, meet->ino);
-	return audit_add_example(export, &draft);
+	return audit_add_example(target, &draft);
 }
 
 /*
@@ -238,7 +238,7 @@ static enum bino_error audit_count_collided(struct audit_walk *aw,
 					    uint32_t first,
 					    const struct audit_meet *meet)
 {
-	struct bino_audit_target *export = aw->export;
+	struct bino_audit_target *target = aw->target;
 	struct audit_example_draft draft;
 	uint64_t count;
 	enum bino_error err;
@@ -247,8 +247,8 @@ static enum bino_error audit_count_collided(struct audit_walk *aw,
 	if (collide < 0)
 		return BINO_ERROR_NO_MEMORY;
 	count = collide ? 2 : 1;
-	export->collisions[BINO_COLLISION_PLAIN] += count;
-	err = audit_add_pair(export, audit_subvolid(aw, first),
+	target->collisions[BINO_COLLISION_PLAIN] += count;
+	err = audit_add_pair(target, audit_subvolid(aw, first),
 			     audit_subvolid(aw, meet->id), BINO_COLLISION_PLAIN,
 			     count);
 	if (err)
@@ -261,7 +261,7 @@ static enum bino_error audit_count_collided(struct audit_walk *aw,
 	draft.first_identity = first;
 	draft.path_b = meet->path;
 	draft.key_b = audit_key(aw, meet->id, meet->ino);
-	return audit_add_example(export, &draft);
+	return audit_add_example(target, &draft);
 }
 
 enum bino_error bino__audit_group_resolve(struct audit_walk *aw,
@@ -322,7 +322,7 @@ static enum bino_error audit_group_wait(struct audit_walk *aw,
 	event->identity = meet->id;
 	event->next = CKEY_NONE;
 	event->path = NULL;
-	if (audit_example_wanted(aw->export, BINO_COLLISION_HARDLINK,
+	if (audit_example_wanted(aw->target, BINO_COLLISION_HARDLINK,
 				 meet->seq)) {
 		event->path = strdup(meet->path);
 		if (!event->path)
@@ -341,7 +341,7 @@ enum bino_error bino__audit_count(struct audit_walk *aw,
 				  struct bino_entry *entry, int depth,
 				  bool is_dir, uint64_t nlink)
 {
-	struct bino_audit_target *export = aw->export;
+	struct bino_audit_target *target = aw->target;
 	struct audit_level *level = &aw->levels[depth];
 	const char *path = bino_entry_path(entry);
 	uint64_t seq = aw->seq++;
@@ -360,8 +360,8 @@ enum bino_error bino__audit_count(struct audit_walk *aw,
 			if (up->client_fs != level->client_fs ||
 			    up->ino != level->ino)
 				continue;
-			export->collisions[BINO_COLLISION_LOOP]++;
-			err = audit_add_pair(export, up->key.subvolid,
+			target->collisions[BINO_COLLISION_LOOP]++;
+			err = audit_add_pair(target, up->key.subvolid,
 					     level->key.subvolid,
 					     BINO_COLLISION_LOOP, 1);
 			if (!err) {
@@ -377,7 +377,7 @@ enum bino_error bino__audit_count(struct audit_walk *aw,
 					.key_b = level->key,
 				};
 
-				err = audit_add_example(export, &draft);
+				err = audit_add_example(target, &draft);
 			}
 			if (err)
 				return err;

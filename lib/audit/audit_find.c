@@ -25,13 +25,13 @@
 /* Paths of examples still missing and first entries still to stat. */
 static size_t audit_find_missing(const struct audit_walk *aw)
 {
-	const struct bino_audit_target *export = aw->export;
+	const struct bino_audit_target *target = aw->target;
 	size_t missing = 0, i;
 
-	for (i = 0; i < export->n_examples[BINO_COLLISION_PLAIN]; i++)
-		missing += !export->examples[BINO_COLLISION_PLAIN][i].path[0];
-	for (i = 0; i < export->n_examples[BINO_COLLISION_HARDLINK]; i++)
-		missing += !export->examples[BINO_COLLISION_HARDLINK][i].path[0];
+	for (i = 0; i < target->n_examples[BINO_COLLISION_PLAIN]; i++)
+		missing += !target->examples[BINO_COLLISION_PLAIN][i].path[0];
+	for (i = 0; i < target->n_examples[BINO_COLLISION_HARDLINK]; i++)
+		missing += !target->examples[BINO_COLLISION_HARDLINK][i].path[0];
 	for (i = 0; i < aw->n_waiting; i += 2) {
 		const struct ckey_group *group = bino__ckey_table_find(
 			aw->groups, aw->waiting[i], aw->waiting[i + 1]);
@@ -63,7 +63,7 @@ void bino__audit_find_start(struct audit_walk *aw)
  */
 enum bino_error bino__audit_find_finish(struct audit_walk *aw)
 {
-	struct bino_audit_target *export = aw->export;
+	struct bino_audit_target *target = aw->target;
 	enum bino_error err = BINO_OK;
 	size_t i, j, c;
 
@@ -79,16 +79,16 @@ enum bino_error bino__audit_find_finish(struct audit_walk *aw)
 		}
 	}
 	for (c = BINO_COLLISION_HARDLINK; c <= BINO_COLLISION_PLAIN; c++) {
-		struct bino_audit_example *examples = export->examples[c];
+		struct bino_audit_example *examples = target->examples[c];
 
-		for (i = j = 0; i < export->n_examples[c]; i++) {
+		for (i = j = 0; i < target->n_examples[c]; i++) {
 			if (examples[i].path[0]) {
 				examples[j++] = examples[i];
 				continue;
 			}
 			free(examples[i].path[1]);
 		}
-		export->n_examples[c] = j;
+		target->n_examples[c] = j;
 	}
 	return err;
 }
@@ -97,13 +97,13 @@ enum bino_error bino__audit_find_finish(struct audit_walk *aw)
 static bool audit_find_wanted(const struct audit_walk *aw, uint32_t id,
 			      uint64_t ino, size_t client_fs)
 {
-	const struct bino_audit_target *export = aw->export;
+	const struct bino_audit_target *target = aw->target;
 	size_t i, c;
 
 	for (c = BINO_COLLISION_HARDLINK; c <= BINO_COLLISION_PLAIN; c++) {
-		for (i = 0; i < export->n_examples[c]; i++) {
+		for (i = 0; i < target->n_examples[c]; i++) {
 			const struct bino_audit_example *example =
-				&export->examples[c][i];
+				&target->examples[c][i];
 
 			if (!example->path[0] && example->client_fs == client_fs &&
 			    example->key[0].ino == ino &&
@@ -119,13 +119,13 @@ static enum bino_error audit_find_paths(struct audit_walk *aw, uint32_t id,
 					uint64_t ino, size_t client_fs,
 					const char *path)
 {
-	struct bino_audit_target *export = aw->export;
+	struct bino_audit_target *target = aw->target;
 	size_t i, c;
 
 	for (c = BINO_COLLISION_HARDLINK; c <= BINO_COLLISION_PLAIN; c++) {
-		for (i = 0; i < export->n_examples[c]; i++) {
+		for (i = 0; i < target->n_examples[c]; i++) {
 			struct bino_audit_example *example =
-				&export->examples[c][i];
+				&target->examples[c][i];
 
 			if (example->path[0] || example->client_fs != client_fs ||
 			    example->key[0].ino != ino ||

@@ -25,115 +25,115 @@ bino_audit_get(const struct bino_audit *audit, size_t index)
 }
 
 BINO_PUBLIC const char *
-bino_audit_target_path(const struct bino_audit_target *export)
+bino_audit_target_path(const struct bino_audit_target *target)
 {
-	if (!export)
+	if (!target)
 		return NULL;
-	return export->path;
+	return target->path;
 }
 
 BINO_PUBLIC const struct bino_export *
-bino_audit_target_export(const struct bino_audit_target *export)
+bino_audit_target_export(const struct bino_audit_target *target)
 {
-	if (!export)
+	if (!target)
 		return NULL;
-	return export->source;
+	return target->source;
 }
 
 BINO_PUBLIC bool
-bino_audit_target_covered(const struct bino_audit_target *export)
+bino_audit_target_covered(const struct bino_audit_target *target)
 {
-	if (!export)
+	if (!target)
 		return false;
-	return export->covered;
+	return target->covered;
 }
 
-BINO_PUBLIC int bino_audit_target_flags(const struct bino_audit_target *export)
+BINO_PUBLIC int bino_audit_target_flags(const struct bino_audit_target *target)
 {
-	if (!export)
+	if (!target)
 		return 0;
-	return export->flags;
+	return target->flags;
 }
 
 BINO_PUBLIC const struct bino_mount *
-bino_audit_target_mount(const struct bino_audit_target *export)
+bino_audit_target_mount(const struct bino_audit_target *target)
 {
-	if (!export)
+	if (!target)
 		return NULL;
-	return export->filesystem;
+	return target->filesystem;
 }
 
 BINO_PUBLIC enum bino_error
-bino_audit_target_error(const struct bino_audit_target *export)
+bino_audit_target_error(const struct bino_audit_target *target)
 {
-	if (!export)
+	if (!target)
 		return BINO_ERROR_INVALID_ARGUMENT;
-	return export->error;
+	return target->error;
 }
 
-BINO_PUBLIC int bino_audit_target_errno(const struct bino_audit_target *export)
+BINO_PUBLIC int bino_audit_target_errno(const struct bino_audit_target *target)
 {
-	if (!export)
+	if (!target)
 		return 0;
-	return export->error_errno;
+	return target->error_errno;
 }
 
 BINO_PUBLIC uint64_t
-bino_audit_target_entries(const struct bino_audit_target *export)
+bino_audit_target_entries(const struct bino_audit_target *target)
 {
-	if (!export)
+	if (!target)
 		return 0;
-	return export->entries;
+	return target->entries;
 }
 
 BINO_PUBLIC uint64_t
-bino_audit_target_unreadable(const struct bino_audit_target *export)
+bino_audit_target_unreadable(const struct bino_audit_target *target)
 {
-	if (!export)
+	if (!target)
 		return 0;
-	return export->unreadable;
+	return target->unreadable;
 }
 
 BINO_PUBLIC uint64_t
-bino_audit_target_collisions(const struct bino_audit_target *export,
+bino_audit_target_collisions(const struct bino_audit_target *target,
 			     enum bino_collision collision)
 {
-	if (!export)
+	if (!target)
 		return 0;
 	if ((unsigned int)collision >= BINO_COLLISION_NR)
 		return 0;
-	return export->collisions[collision];
+	return target->collisions[collision];
 }
 
 BINO_PUBLIC size_t
-bino_audit_target_client_fs_count(const struct bino_audit_target *export)
+bino_audit_target_client_fs_count(const struct bino_audit_target *target)
 {
-	if (!export)
+	if (!target)
 		return 0;
-	return export->n_client_fs;
+	return target->n_client_fs;
 }
 
 BINO_PUBLIC size_t
-bino_audit_target_example_count(const struct bino_audit_target *export,
+bino_audit_target_example_count(const struct bino_audit_target *target,
 				enum bino_collision collision)
 {
-	if (!export)
+	if (!target)
 		return 0;
 	if ((unsigned int)collision >= BINO_COLLISION_NR)
 		return 0;
-	return export->n_examples[collision];
+	return target->n_examples[collision];
 }
 
 BINO_PUBLIC const struct bino_audit_example *
-bino_audit_target_example(const struct bino_audit_target *export,
+bino_audit_target_example(const struct bino_audit_target *target,
 			  enum bino_collision collision, size_t index)
 {
-	if (!export)
+	if (!target)
 		return NULL;
 	if ((unsigned int)collision >= BINO_COLLISION_NR ||
-	    index >= export->n_examples[collision])
+	    index >= target->n_examples[collision])
 		return NULL;
-	return &export->examples[collision][index];
+	return &target->examples[collision][index];
 }
 
 BINO_PUBLIC const char *
@@ -175,41 +175,41 @@ static int compare_pairs(const void *a, const void *b)
 }
 
 BINO_PUBLIC size_t
-bino_audit_target_pair_count(const struct bino_audit_target *export)
+bino_audit_target_pair_count(const struct bino_audit_target *target)
 {
-	if (!export)
+	if (!target)
 		return 0;
-	return export->n_pairs;
+	return target->n_pairs;
 }
 
 BINO_PUBLIC const struct bino_audit_pair *
-bino_audit_target_pair(const struct bino_audit_target *export, size_t index)
+bino_audit_target_pair(const struct bino_audit_target *target, size_t index)
 {
-	if (!export)
+	if (!target)
 		return NULL;
-	if (index >= export->n_pairs)
+	if (index >= target->n_pairs)
 		return NULL;
 	/* Sorted on first use: the results no longer change after the run. */
 	if (index == 0)
-		qsort(((struct bino_audit_target *)export)->pairs,
-		      export->n_pairs, sizeof(*export->pairs), compare_pairs);
-	return &export->pairs[index];
+		qsort(((struct bino_audit_target *)target)->pairs,
+		      target->n_pairs, sizeof(*target->pairs), compare_pairs);
+	return &target->pairs[index];
 }
 
 BINO_PUBLIC size_t
-bino_audit_target_submount_count(const struct bino_audit_target *export)
+bino_audit_target_submount_count(const struct bino_audit_target *target)
 {
-	if (!export)
+	if (!target)
 		return 0;
-	return export->n_submounts;
+	return target->n_submounts;
 }
 
 BINO_PUBLIC const struct bino_audit_submount *
-bino_audit_target_submount(const struct bino_audit_target *export, size_t index)
+bino_audit_target_submount(const struct bino_audit_target *target, size_t index)
 {
-	if (!export)
+	if (!target)
 		return NULL;
-	return index < export->n_submounts ? &export->submounts[index] : NULL;
+	return index < target->n_submounts ? &target->submounts[index] : NULL;
 }
 
 BINO_PUBLIC const struct bino_mount *
@@ -237,19 +237,19 @@ bino_audit_submount_client_fs(const struct bino_audit_submount *submount)
 }
 
 BINO_PUBLIC size_t
-bino_audit_target_subvol_count(const struct bino_audit_target *export)
+bino_audit_target_subvol_count(const struct bino_audit_target *target)
 {
-	if (!export)
+	if (!target)
 		return 0;
-	return export->n_subvols;
+	return target->n_subvols;
 }
 
 BINO_PUBLIC const struct bino_audit_subvol *
-bino_audit_target_subvol(const struct bino_audit_target *export, size_t index)
+bino_audit_target_subvol(const struct bino_audit_target *target, size_t index)
 {
-	if (!export)
+	if (!target)
 		return NULL;
-	return index < export->n_subvols ? &export->subvols[index] : NULL;
+	return index < target->n_subvols ? &target->subvols[index] : NULL;
 }
 
 BINO_PUBLIC uint64_t bino_audit_subvol_id(const struct bino_audit_subvol *subvol)
@@ -364,11 +364,11 @@ bino_audit_subvol_client_fs(const struct bino_audit_subvol *subvol)
 }
 
 BINO_PUBLIC bool
-bino_audit_target_client_view(const struct bino_audit_target *export)
+bino_audit_target_client_view(const struct bino_audit_target *target)
 {
-	if (!export)
+	if (!target)
 		return false;
-	return export->client_view;
+	return target->client_view;
 }
 
 BINO_PUBLIC uint64_t
@@ -404,19 +404,19 @@ bino_audit_subvol_mount(const struct bino_audit_subvol *subvol, size_t index)
 }
 
 BINO_PUBLIC size_t
-bino_audit_target_device_count(const struct bino_audit_target *export)
+bino_audit_target_device_count(const struct bino_audit_target *target)
 {
-	if (!export)
+	if (!target)
 		return 0;
-	return export->n_devices;
+	return target->n_devices;
 }
 
 BINO_PUBLIC const struct bino_audit_device *
-bino_audit_target_device(const struct bino_audit_target *export, size_t index)
+bino_audit_target_device(const struct bino_audit_target *target, size_t index)
 {
-	if (!export)
+	if (!target)
 		return NULL;
-	return index < export->n_devices ? export->devices[index] : NULL;
+	return index < target->n_devices ? target->devices[index] : NULL;
 }
 
 BINO_PUBLIC uint64_t

@@ -160,7 +160,7 @@ struct audit_window {
 
 struct audit_walk {
 	struct bino_audit *audit;
-	struct bino_audit_target *export;
+	struct bino_audit_target *target;
 	struct bino_walk *walk;
 	struct nfsview view; /* the server's, as the clients see it */
 	struct ckey_table *groups;
@@ -271,6 +271,6 @@ enum bino_error bino__audit_note_subvol(struct audit_walk *aw,
 					size_t client_fs, bool holding);
 /* After the walk: what each snapshot is of, where each subvolume is mounted. */
 enum bino_error bino__audit_finish_subvols(struct bino_audit *audit,
-					   struct bino_audit_target *export);
+					   struct bino_audit_target *target);
 
 #endif

@@ -26,20 +26,20 @@
 enum bino_error bino__audit_note_device(struct audit_walk *aw,
 					struct bino_entry *entry)
 {
-	struct bino_audit_target *export = aw->export;
+	struct bino_audit_target *target = aw->target;
 	const struct bino_mounts *live = bino_walk_mounts(aw->walk);
 	struct bino_audit_device *device;
 	const struct bino_mount *mount;
 	uint64_t dev = bino_entry_st_dev(entry);
 	bool out_of_memory = false;
 
-	HASH_FIND(hh, export->device_index, &dev, sizeof(dev), device);
+	HASH_FIND(hh, target->device_index, &dev, sizeof(dev), device);
 	if (device) {
 		device->entries++;
 		return BINO_OK;
 	}
-	if (ARRAY_RESERVE(export->devices, export->cap_devices,
-			  export->n_devices + 1) != 0)
+	if (ARRAY_RESERVE(target->devices, target->cap_devices,
+			  target->n_devices + 1) != 0)
 		return BINO_ERROR_NO_MEMORY;
 	device = calloc(1, sizeof(*device));
 	if (!device)
@@ -66,13 +66,13 @@ enum bino_error bino__audit_note_device(struct audit_walk *aw,
 		device->kind = BINO_DEVICE_OVERLAY;
 	else
 		device->kind = BINO_DEVICE_ANOMALY;
-	HASH_ADD(hh, export->device_index, dev, sizeof(device->dev), device);
+	HASH_ADD(hh, target->device_index, dev, sizeof(device->dev), device);
 	if (out_of_memory) {
 		free(device->path);
 		free(device);
 		return BINO_ERROR_NO_MEMORY;
 	}
-	export->devices[export->n_devices++] = device;
+	target->devices[target->n_devices++] = device;
 	return BINO_OK;
 }
 
@@ -101,7 +101,7 @@ enum bino_error bino__audit_note_subvol(struct audit_walk *aw,
 					struct bino_entry *entry,
 					size_t client_fs, bool holding)
 {
-	struct bino_audit_target *export = aw->export;
+	struct bino_audit_target *target = aw->target;
 	struct bino_key key = bino_entry_key(entry);
 	const struct bino_mount *mount = bino_entry_mount(entry);
 	struct bino_audit_subvol *subvol;
@@ -112,15 +112,15 @@ enum bino_error bino__audit_note_subvol(struct audit_walk *aw,
 
 	if (!key.subvolid)
 		return BINO_OK;
-	for (i = 0; i < export->n_subvols; i++) {
-		if (export->subvols[i].id == key.subvolid &&
-		    export->subvols[i].dev == key.dev)
+	for (i = 0; i < target->n_subvols; i++) {
+		if (target->subvols[i].id == key.subvolid &&
+		    target->subvols[i].dev == key.dev)
 			return BINO_OK;
 	}
-	if (ARRAY_RESERVE(export->subvols, export->cap_subvols,
-			  export->n_subvols + 1) != 0)
+	if (ARRAY_RESERVE(target->subvols, target->cap_subvols,
+			  target->n_subvols + 1) != 0)
 		return BINO_ERROR_NO_MEMORY;
-	subvol = &export->subvols[export->n_subvols];
+	subvol = &target->subvols[target->n_subvols];
 	memset(subvol, 0, sizeof(*subvol));
 	subvol->dev = key.dev;
 	subvol->id = key.subvolid;
@@ -146,7 +146,7 @@ enum bino_error bino__audit_note_subvol(struct audit_walk *aw,
 			}
 		}
 	}
-	export->n_subvols++;
+	target->n_subvols++;
 	fd = open(bino_entry_path(entry),
 		  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
@@ -244,14 +244,14 @@ static int uuid_lookup_one(const char *path,
 }
 
 enum bino_error bino__audit_finish_subvols(struct bino_audit *audit,
-					   struct bino_audit_target *export)
+					   struct bino_audit_target *target)
 {
 	struct audit_fs_mounts fs = { 0 };
 	enum bino_error err = BINO_OK;
 	size_t i, j;
 
-	for (i = 0; i < export->n_subvols; i++) {
-		struct bino_audit_subvol *subvol = &export->subvols[i];
+	for (i = 0; i < target->n_subvols; i++) {
+		struct bino_audit_subvol *subvol = &target->subvols[i];
 		struct uuid_lookup lookup;
 
 		/* Asked once per filesystem: its subvolumes come together. */
@@ -263,8 +263,8 @@ enum bino_error bino__audit_finish_subvols(struct bino_audit *audit,
 			break;
 		if (subvol->info_errno || !subvol->info.is_snapshot)
 			continue;
-		for (j = 0; j < export->n_subvols; j++) {
-			const struct bino_audit_subvol *other = &export->subvols[j];
+		for (j = 0; j < target->n_subvols; j++) {
+			const struct bino_audit_subvol *other = &target->subvols[j];
 
 			if (!other->info_errno &&
 			    memcmp(other->info.uuid, subvol->info.parent_uuid,
@@ -278,9 +278,9 @@ enum bino_error bino__audit_finish_subvols(struct bino_audit *audit,
 		/* Outside the tree: the whole list needs CAP_SYS_ADMIN. */
 		lookup.uuid = subvol->info.parent_uuid;
 		lookup.id = 0;
-		if (bino__subvol_list(export->path, true, uuid_lookup_one,
+		if (bino__subvol_list(target->path, true, uuid_lookup_one,
 				      &lookup) != 1)
-			bino__subvol_list(export->path, false, uuid_lookup_one,
+			bino__subvol_list(target->path, false, uuid_lookup_one,
 					  &lookup);
 		subvol->snapshot_of = lookup.id;
 	}
