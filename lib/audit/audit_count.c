@@ -312,10 +312,10 @@ static enum bino_error audit_group_wait(struct audit_walk *aw,
 		return BINO_ERROR_NO_MEMORY;
 	if (group->pending == CKEY_NONE) {
 		if (ARRAY_RESERVE(aw->waiting, aw->cap_waiting,
-				  aw->n_waiting + 2) != 0)
+				  aw->n_waiting + 1) != 0)
 			return BINO_ERROR_NO_MEMORY;
-		aw->waiting[aw->n_waiting++] = meet->client_fs;
-		aw->waiting[aw->n_waiting++] = meet->ino;
+		aw->waiting[aw->n_waiting].client_fs = meet->client_fs;
+		aw->waiting[aw->n_waiting++].ino = meet->ino;
 	}
 	event = &aw->events[aw->n_events];
 	event->seq = meet->seq;

@@ -22,6 +22,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The group of the @i-th key that waits for its first_links, if still there. */
+static struct ckey_group *audit_waiting_group(const struct audit_walk *aw,
+					      size_t i)
+{
+	return bino__ckey_table_find(aw->groups, aw->waiting[i].client_fs,
+				     aw->waiting[i].ino);
+}
+
 /* Paths of examples still missing and first entries still to stat. */
 static size_t audit_find_missing(const struct audit_walk *aw)
 {
@@ -32,9 +40,8 @@ static size_t audit_find_missing(const struct audit_walk *aw)
 		missing += !target->examples[BINO_COLLISION_PLAIN][i].path[0];
 	for (i = 0; i < target->n_examples[BINO_COLLISION_HARDLINK]; i++)
 		missing += !target->examples[BINO_COLLISION_HARDLINK][i].path[0];
-	for (i = 0; i < aw->n_waiting; i += 2) {
-		const struct ckey_group *group = bino__ckey_table_find(
-			aw->groups, aw->waiting[i], aw->waiting[i + 1]);
+	for (i = 0; i < aw->n_waiting; i++) {
+		const struct ckey_group *group = audit_waiting_group(aw, i);
 
 		missing += group && group->need_first;
 	}
@@ -46,9 +53,8 @@ void bino__audit_find_start(struct audit_walk *aw)
 {
 	size_t i;
 
-	for (i = 0; i < aw->n_waiting; i += 2) {
-		struct ckey_group *group = bino__ckey_table_find(
-			aw->groups, aw->waiting[i], aw->waiting[i + 1]);
+	for (i = 0; i < aw->n_waiting; i++) {
+		struct ckey_group *group = audit_waiting_group(aw, i);
 
 		if (group && group->first_links == CKEY_FIRST_LINKS_UNKNOWN &&
 		    group->pending != CKEY_NONE)
@@ -67,15 +73,14 @@ enum bino_error bino__audit_find_finish(struct audit_walk *aw)
 	enum bino_error err = BINO_OK;
 	size_t i, j, c;
 
-	for (i = 0; i < aw->n_waiting; i += 2) {
-		struct ckey_group *group = bino__ckey_table_find(
-			aw->groups, aw->waiting[i], aw->waiting[i + 1]);
+	for (i = 0; i < aw->n_waiting; i++) {
+		struct ckey_group *group = audit_waiting_group(aw, i);
 
 		if (!err && group && group->need_first) {
 			group->need_first = false;
 			err = bino__audit_group_resolve(aw, group, false,
-						  aw->waiting[i + 1],
-						  aw->waiting[i]);
+							aw->waiting[i].ino,
+							aw->waiting[i].client_fs);
 		}
 	}
 	for (c = BINO_COLLISION_HARDLINK; c <= BINO_COLLISION_PLAIN; c++) {

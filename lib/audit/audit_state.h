@@ -134,6 +134,12 @@ struct audit_level {
 	} probe;
 };
 
+/* The key of a group whose hardlink-class entries wait for first_links. */
+struct waiting_key {
+	size_t client_fs;
+	uint64_t ino;
+};
+
 /* A hardlink-class entry waiting for its group's first_links. */
 struct link_event {
 	uint64_t seq;
@@ -171,7 +177,7 @@ struct audit_walk {
 	uint64_t seq; /* entries counted so far */
 	struct link_event *events;
 	size_t n_events, cap_events;
-	uint64_t *waiting; /* (client_fs, ino) of groups with events */
+	struct waiting_key *waiting; /* of the groups with events */
 	size_t n_waiting, cap_waiting;
 	size_t missing; /* second walk: paths and first entries to find */
 	struct bino__links_ahead *ahead; /* NULL off btrfs */
