@@ -9,17 +9,14 @@
  *    options that apply (nfsview.c resolves the export table).
  *  - audit_walk_*(): one walk per path, with a stack of levels (one per
  *    depth: client filesystem, export flags, client key, path length) so
- *    that ancestors are known without post-order visits.  Each entry is
- *    counted by the first pass (audit_count.c) and, when the first left
+ *    that ancestors are known without post-order visits; audit_levels.c
+ *    sets each level and crosses the server mounts on the way, for both
+ *    passes.  audit_walk_entry() only dispatches: each entry is counted by
+ *    the first pass (audit_count_entry(), then the classification,
+ *    bino__audit_count() in audit_count.c) and, when the first left
  *    examples or first entries unknown, looked for by a second
  *    (audit_find.c); devices and subvolumes are noted on the way
  *    (audit_subvols.c).
- *  - audit_walk_mountpoint(): at a server mount point, what the client sees
- *    (bino__nfsview_cross()): a new client filesystem, the same one, or the
- *    covered directory, identified from its parent's readdir.  The server's
- *    mount table is the one given (a file, offline): a mount of this machine
- *    it does not list is not crossed either (audit_walk_unlisted()), and
- *    the mount holding each path is the table's (bino__mounts_holding()).
  *
  * Stat calls follow the keys that collide, not the tree:
  *
@@ -55,11 +52,8 @@
  */
 #include "audit_state.h"
 
-#include <assert.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <linux/capability.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +61,6 @@
 
 #include "array.h"
 #include "creds.h"
-#include "getdents.h"
 #include "mounts.h"
 
 #define AUDIT_ALL_FLAGS (BINO_AUDIT_NFSV4)
@@ -187,146 +180,6 @@ static enum bino_error audit_add_target(struct bino_audit *audit,
 
 /* ---- the walk ---------------------------------------------------------- */
 
-static enum bino_error audit_add_submount(struct bino_audit_target *target,
-					  const struct bino_mount *mount,
-					  enum bino_submount_view view,
-					  size_t client_fs)
-{
-	struct bino_audit_submount *submount;
-
-	if (ARRAY_RESERVE(target->submounts, target->cap_submounts,
-			  target->n_submounts + 1) != 0)
-		return BINO_ERROR_NO_MEMORY;
-	submount = &target->submounts[target->n_submounts++];
-	submount->mount = mount;
-	submount->view = view;
-	submount->client_fs = client_fs;
-	return BINO_OK;
-}
-
-/*
- * The inode number @name has in directory @dir: readdir does not cross
- * mounts, so this is the directory a mount covers.  0 if not found.
- */
-static uint64_t covered_ino(const char *dir, const char *name)
-{
-	char buffer[16384] __attribute__((aligned(8)));
-	const struct linux_dirent64 *dent;
-	struct bino_dirents dirents;
-	uint64_t ino = 0;
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
-
-	if (fd < 0)
-		return 0;
-	bino__dirents_init(&dirents, fd, buffer, sizeof(buffer));
-	while (bino__dirents_next(&dirents, &dent) > 0) {
-		if (strcmp(dent->d_name, name) == 0) {
-			ino = dent->d_ino;
-			break;
-		}
-	}
-	close(fd);
-	return ino;
-}
-
-/*
- * What the client sees at a mount point it does not cross: the directory
- * the mount covers, in its parent's subvolume, identified from its parent's
- * readdir; *@level then holds it (its ino 0 if even that is unknown).
- */
-static void audit_walk_covered(struct bino_entry *entry,
-			       struct audit_level *level, enum bino_error *err)
-{
-	const struct audit_level *parent = level - 1;
-	char *dir;
-
-	assert(bino_entry_depth(entry) > 0);
-	dir = strndup(bino_entry_path(entry), parent->path_len);
-
-	if (!dir) {
-		*err = BINO_ERROR_NO_MEMORY;
-		return;
-	}
-	level->key = parent->key;
-	level->ino = covered_ino(dir, bino_entry_name(entry));
-	level->key.ino = level->ino;
-	free(dir);
-}
-
-/*
- * A directory at depth > 0 that is a server mount point: decide its client
- * filesystem in *@level.  Returns true when its content is to be walked,
- * false when the client sees the covered directory instead (then *@level
- * holds that directory, or its ino is 0 if even that is unknown).
- */
-static bool audit_walk_mountpoint(struct audit_walk *aw,
-				  struct bino_entry *entry,
-				  const struct bino_mount *mount,
-				  struct audit_level *level,
-				  enum bino_error *err)
-{
-	struct bino_audit_target *target = aw->target;
-	const struct audit_level *parent = level - 1;
-	enum bino_submount_view view;
-	int child_flags;
-
-	view = bino__nfsview_cross(&aw->view, mount, bino_entry_path(entry),
-				   parent->flags, &child_flags);
-	switch (view) {
-	case BINO_SUBMOUNT_CROSSMNT:
-	case BINO_SUBMOUNT_NOHIDE:
-	case BINO_SUBMOUNT_NFSV4:
-		level->client_fs = target->n_client_fs++;
-		level->flags = child_flags;
-		*err = aw->pass == 1 ? audit_add_submount(target, mount, view,
-							 level->client_fs) :
-					 BINO_OK;
-		return true;
-	case BINO_SUBMOUNT_SAME_CONTENT:
-		*err = aw->pass == 1 ? audit_add_submount(target, mount, view,
-							 level->client_fs) :
-					 BINO_OK;
-		return true;
-	case BINO_SUBMOUNT_HIDDEN:
-	case BINO_SUBMOUNT_UNLISTED:
-		break;
-	}
-	*err = aw->pass == 1 ? audit_add_submount(target, mount, view,
-							 level->client_fs) :
-					 BINO_OK;
-	if (!*err)
-		audit_walk_covered(entry, level, err);
-	return false;
-}
-
-/*
- * A directory at depth > 0 that is a mount of this machine but not of the
- * server mount table read from a file (offline): on that server it is no
- * mount point, and the directory there is the one this mount covers, whose
- * content cannot be read here.  Not crossed: the covered directory is
- * counted in its parent's client filesystem and the mount is reported as
- * BINO_SUBMOUNT_UNLISTED (from the process's own table, which outlives the
- * walk).
- */
-static void audit_walk_unlisted(struct audit_walk *aw, struct bino_entry *entry,
-				struct audit_level *level, enum bino_error *err)
-{
-	const struct bino_mount *here = bino_entry_mount(entry);
-	const struct bino_mount *mount =
-		here ? bino_mounts_find_id(aw->audit->own_mounts,
-					   bino_mount_id(here)) :
-		       NULL;
-
-	*err = BINO_OK;
-	/* A mount made since the audit began is not in the table to keep. */
-	if (mount && aw->pass == 1)
-		*err = audit_add_submount(aw->target, mount,
-					  BINO_SUBMOUNT_UNLISTED,
-					  level->client_fs);
-	if (!*err)
-		audit_walk_covered(entry, level, err);
-}
-
 static void audit_walk_progress(struct audit_walk *aw, bool last)
 {
 	if (!aw->audit->progress)
@@ -336,34 +189,6 @@ static void audit_walk_progress(struct audit_walk *aw, bool last)
 	aw->next_progress = aw->target->entries + PROGRESS_EVERY;
 	aw->audit->progress(aw->target, aw->target->entries,
 			    aw->audit->progress_data);
-}
-
-/*
- * Whether the children of directory @entry can surely be stat'ed, so that
- * none is stat'ed as a probe (audit_walk_needs_stat()).  On btrfs, whose
- * permission check is the kernel's generic one, a process with
- * CAP_DAC_READ_SEARCH or CAP_DAC_OVERRIDE in the initial user namespace
- * searches every directory, and a directory's owner searches it when the
- * owner's x bit is set (a POSIX ACL never changes the owner's bits).
- * Anyone else may be refused by an ACL whatever the mode says, and on
- * another filesystem (NFS, FUSE) the server decides: there the first child
- * is the probe.  (A security module that refuses a search still shows: a
- * colliding entry's stat fails, and the rest of the directory is counted
- * unreadable.)
- */
-static bool audit_dir_searchable(const struct audit_walk *aw,
-				 struct bino_entry *entry,
-				 const struct audit_level *level)
-{
-	struct bino_stat st;
-
-	if (aw->target->client_view || !level->key.subvolid)
-		return false;
-	if (aw->search_by_right)
-		return true;
-	/* A directory's stat is the walk's own: no system call. */
-	return bino_entry_stat(entry, &st) == BINO_OK && st.uid == aw->euid &&
-	       (st.mode & S_IXUSR);
 }
 
 /*
@@ -481,46 +306,6 @@ static enum bino_error audit_nlink_known(struct audit_walk *aw,
 	return BINO_OK;
 }
 
-/*
- * The client view (a path on an NFS client mount): the client filesystem of
- * client st_dev @dev, one per device met, in *@ret.  The server's mounts do
- * not matter here: the client shows what it crossed by a device of its own.
- */
-static enum bino_error audit_client_fs(struct bino_audit_target *target,
-				       uint64_t dev, size_t *ret)
-{
-	size_t i;
-
-	for (i = 0; i < target->n_client_fs; i++) {
-		if (target->client_devs[i] == dev) {
-			*ret = i;
-			return BINO_OK;
-		}
-	}
-	if (ARRAY_RESERVE(target->client_devs, target->cap_client_devs,
-			  target->n_client_fs + 1) != 0)
-		return BINO_ERROR_NO_MEMORY;
-	target->client_devs[target->n_client_fs] = dev;
-	*ret = target->n_client_fs++;
-	return BINO_OK;
-}
-
-/*
- * The client view of the walk's root: without file handles (NFSv4.0) the
- * client cannot tell subvolumes apart, nor can the audit.  Returns false
- * (the path's error set) then.
- */
-static bool audit_client_can_tell(struct bino_audit_target *target,
-				  const struct bino_entry *entry)
-{
-	if (!(bino_entry_flags(entry) & BINO_ENTRY_IDENTITY_UNCERTAIN))
-		return true;
-	target->error = bino_entry_error(entry) ? bino_entry_error(entry) :
-						  BINO_ERROR_FILE_HANDLE_FAILED;
-	target->error_errno = bino_entry_errno(entry);
-	return false;
-}
-
 /* The client view: what this client shows of the subvolume just noted. */
 static void audit_note_client_subvol(struct audit_walk *aw, size_t n_before,
 				struct bino_entry *entry, int depth)
@@ -537,175 +322,178 @@ static void audit_note_client_subvol(struct audit_walk *aw, size_t n_before,
 		aw->levels[depth - 1].client_fs != aw->levels[depth].client_fs;
 }
 
-/* One entry of the walk; a fatal error ends the walk. */
-static enum bino_error audit_walk_entry(struct audit_walk *aw,
-					struct bino_entry *entry)
+/* What the first pass learnt of a non-directory's nlink. */
+enum audit_nlink {
+	AUDIT_NLINK_KNOWN,
+	AUDIT_NLINK_UNREADABLE, /* stat failed */
+	AUDIT_NLINK_RESTART, /* a guess proved wrong: count again */
+};
+
+/*
+ * nlink of the non-directory at @depth of the first pass, in *@nlink when
+ * *@how is AUDIT_NLINK_KNOWN: 1 unless the key was met before (only then
+ * can it collide, and the class needs nlink), else from the names the walk
+ * met, the subvolume's tree, or stat.  AUDIT_NLINK_UNREADABLE: stat failed
+ * (the entry is counted unreadable); AUDIT_NLINK_RESTART: counting its
+ * name proved a guess wrong (aw->restart).
+ */
+static enum bino_error audit_entry_nlink(struct audit_walk *aw,
+					 struct bino_entry *entry, int depth,
+					 enum audit_nlink *how, uint64_t *nlink)
+{
+	struct audit_level *level = &aw->levels[depth];
+	enum audit_names names = AUDIT_NAMES_NONE;
+	enum bino_error err = BINO_OK;
+	struct bino_stat st;
+	bool known = false;
+
+	*how = AUDIT_NLINK_KNOWN;
+	*nlink = 1;
+	if (depth > 0)
+		err = bino__audit_names_count(aw, depth, &names);
+	if (!err && aw->restart)
+		*how = AUDIT_NLINK_RESTART;
+	if (err || aw->restart || !audit_walk_needs_stat(aw, depth))
+		return err;
+	if (depth > 0 && level[-1].probe == PROBE_OK)
+		err = audit_nlink_known(aw, entry, depth, names, &known, nlink);
+	if (err || known)
+		return err;
+	if (bino_entry_stat(entry, &st) != BINO_OK) {
+		/* Refused, or vanished since read (then not part of the tree). */
+		if (depth > 0 && errno != ENOENT && errno != ESTALE)
+			level[-1].probe = PROBE_FAILED;
+		*how = AUDIT_NLINK_UNREADABLE;
+		return BINO_OK;
+	}
+	if (depth > 0 && level[-1].probe == PROBE_NONE)
+		level[-1].probe = PROBE_OK;
+	*nlink = st.nlink;
+	return bino__audit_names_stated(aw, depth, st.nlink);
+}
+
+/*
+ * At the audited directory, on btrfs: start the helper thread that reads
+ * ahead which inodes have several names (best effort: without it, the
+ * entries that need nlink are stat'ed).
+ */
+static void audit_links_ahead_start(struct audit_walk *aw,
+				    struct bino_entry *entry)
+{
+	const struct audit_level *level = &aw->levels[0];
+
+	if (!level->key.subvolid || aw->ahead || aw->target->client_view ||
+	    aw->count_names)
+		return;
+	if (bino__links_ahead_create(bino_entry_path(entry), level->key.dev,
+				     LINKS_AFTER_STATS, &aw->ahead) != 0)
+		aw->ahead = NULL;
+}
+
+/* Note the entry's device, and its subvolume at a root or the audited path. */
+static enum bino_error audit_note_entry(struct audit_walk *aw,
+					struct bino_entry *entry, int depth)
+{
+	size_t n_before = aw->target->n_subvols;
+	enum bino_error err = bino__audit_note_device(aw, entry);
+
+	if (err || (depth > 0 &&
+		    !(bino_entry_flags(entry) & BINO_ENTRY_SUBVOL_ROOT)))
+		return err;
+	err = bino__audit_note_subvol(aw, entry, aw->levels[depth].client_fs,
+				      depth == 0);
+	if (!err)
+		audit_note_client_subvol(aw, n_before, entry, depth);
+	return err;
+}
+
+/* The first pass: count an entry the walk goes into, its level set. */
+static enum bino_error audit_count_entry(struct audit_walk *aw,
+					 struct bino_entry *entry, int depth,
+					 bool is_dir)
 {
 	struct bino_audit_target *target = aw->target;
-	int depth = bino_entry_depth(entry);
-	bool is_dir = bino_entry_type(entry) == BINO_TYPE_DIR;
-	struct audit_level *level;
-	enum audit_names names = AUDIT_NAMES_NONE;
-	struct bino_stat st;
+	enum audit_nlink how = AUDIT_NLINK_KNOWN;
 	uint64_t nlink = 1;
 	enum bino_error err = BINO_OK;
 
-	if (bino_entry_event(entry) == BINO_EVENT_ERROR) {
-		if (aw->pass == 2)
-			return BINO_OK;
-		/* Names below it are not met: no guessing nlink there. */
-		bino__audit_names_hidden(aw, depth);
-		bino__audit_names_leave(aw, depth);
-		if (aw->restart)
-			return BINO_ERROR_STOP_ITERATION;
-		if (depth == 0 && target->entries == 0) {
-			target->error = bino_entry_error(entry);
-			target->error_errno = bino_entry_errno(entry);
-		} else if (!(target->client_view &&
-			     bino_entry_errno(entry) == ESTALE)) {
-			/*
-			 * What the server cannot serve (a snapshot's empty
-			 * placeholder) is nothing this client can read either.
-			 */
-			target->unreadable++;
-		}
+	if (is_dir)
+		err = bino__audit_names_open(aw, entry, depth);
+	if (err)
+		return err;
+	if (is_dir && depth == 0)
+		audit_links_ahead_start(aw, entry);
+	target->entries++;
+	audit_walk_progress(aw, false);
+	if (!is_dir)
+		err = audit_entry_nlink(aw, entry, depth, &how, &nlink);
+	if (err || how == AUDIT_NLINK_RESTART)
+		return err ? err : BINO_ERROR_STOP_ITERATION;
+	if (how == AUDIT_NLINK_UNREADABLE) {
+		target->entries--;
+		target->unreadable++;
 		return BINO_OK;
 	}
+	err = audit_note_entry(aw, entry, depth);
+	if (err)
+		return err;
+	return bino__audit_count(aw, bino_entry_path(entry), depth, is_dir,
+				 nlink);
+}
+
+/* The first pass: an entry the walk could not read. */
+static enum bino_error audit_count_error(struct audit_walk *aw,
+					 struct bino_entry *entry, int depth)
+{
+	struct bino_audit_target *target = aw->target;
+
+	/* Names below it are not met: no guessing nlink there. */
+	bino__audit_names_hidden(aw, depth);
+	bino__audit_names_leave(aw, depth);
+	if (aw->restart)
+		return BINO_ERROR_STOP_ITERATION;
+	if (depth == 0 && target->entries == 0) {
+		target->error = bino_entry_error(entry);
+		target->error_errno = bino_entry_errno(entry);
+	} else if (!(target->client_view && bino_entry_errno(entry) == ESTALE)) {
+		/*
+		 * What the server cannot serve (a snapshot's empty
+		 * placeholder) is nothing this client can read either.
+		 */
+		target->unreadable++;
+	}
+	return BINO_OK;
+}
+
+/*
+ * One entry of the walk, dispatched to the pass; a fatal error ends the
+ * walk.  A covered directory (a mount point the clients do not cross) is
+ * counted as a directory of one link, and nothing below it.
+ */
+static enum bino_error audit_walk_entry(struct audit_walk *aw,
+					struct bino_entry *entry)
+{
+	int depth = bino_entry_depth(entry);
+	bool is_dir = bino_entry_type(entry) == BINO_TYPE_DIR;
+	enum audit_enter how;
+	enum bino_error err;
+
+	if (bino_entry_event(entry) == BINO_EVENT_ERROR)
+		return aw->pass == 1 ? audit_count_error(aw, entry, depth) :
+				       BINO_OK;
 	if (bino_entry_visit(entry) != BINO_VISIT_PRE)
 		return BINO_OK;
 	if (aw->pass == 1)
 		bino__audit_names_leave(aw, depth);
-	/*
-	 * knfsd cannot serve a snapshot's empty placeholder: a client lists it
-	 * or not (ESTALE) as its cache has it, so the client view leaves it out.
-	 */
-	if (target->client_view &&
-	    (bino_entry_flags(entry) & BINO_ENTRY_SUBVOL_PLACEHOLDER)) {
-		bino_walk_prune(aw->walk);
-		return BINO_OK;
-	}
-	if (ARRAY_RESERVE(aw->levels, aw->cap_levels, (size_t)depth + 1) != 0)
-		return BINO_ERROR_NO_MEMORY;
-	level = &aw->levels[depth];
-	if (target->client_view) {
-		if (depth == 0 && !audit_client_can_tell(target, entry))
-			return BINO_ERROR_STOP_ITERATION;
-		err = audit_client_fs(target, bino_entry_st_dev(entry),
-				      &level->client_fs);
-		if (err)
-			return err;
-		level->flags = depth ? level[-1].flags : target->flags;
-	} else if (depth == 0) {
-		level->client_fs = 0;
-		level->flags = target->flags;
-		target->n_client_fs = 1;
-	} else {
-		level->client_fs = level[-1].client_fs;
-		level->flags = level[-1].flags;
-	}
-	level->key = bino_entry_key(entry);
-	level->ino = level->key.ino;
-	level->path_len = bino_entry_path_length(entry);
-	level->probe = PROBE_NONE;
-	if (is_dir && audit_dir_searchable(aw, entry, level))
-		level->probe = PROBE_OK;
-
-	if (depth > 0 && is_dir && !target->client_view) {
-		const struct bino_mount *mount = bino__mounts_at(
-			aw->audit->server, bino_entry_path(entry));
-		bool walk_in = true;
-
-		if (mount)
-			walk_in = audit_walk_mountpoint(aw, entry, mount, level,
-							&err);
-		else if ((bino_entry_flags(entry) & BINO_ENTRY_MOUNT_ROOT) &&
-			 bino__mounts_from_file(aw->audit->server)) {
-			audit_walk_unlisted(aw, entry, level, &err);
-			walk_in = false;
-		}
-		/*
-		 * Crossed or not, a mount hides the names it covers (and so
-		 * does one made since the table was read, or not in it).
-		 */
-		if (aw->pass == 1 &&
-		    (mount || (bino_entry_flags(entry) & BINO_ENTRY_MOUNT_ROOT))) {
-			bino__audit_names_hidden(aw, depth);
-			if (aw->restart)
-				return BINO_ERROR_STOP_ITERATION;
-		}
-		if (!walk_in) {
-			bino_walk_prune(aw->walk);
-			if (err || !level->ino)
-				return err;
-			if (aw->pass == 2)
-				return bino__audit_find_entry(aw, entry, depth, true);
-			target->entries++;
-			return bino__audit_count(aw, entry, depth, true, 1);
-		}
-		if (err)
-			return err;
-	}
+	err = bino__audit_level_enter(aw, entry, is_dir, &how);
+	if (err || how == AUDIT_ENTER_SKIP)
+		return err;
 	if (aw->pass == 2)
 		return bino__audit_find_entry(aw, entry, depth, is_dir);
-	if (is_dir) {
-		err = bino__audit_names_open(aw, entry, depth);
-		if (err)
-			return err;
-	}
-	/* Best effort, on btrfs: without it, entries are stat'ed. */
-	if (depth == 0 && is_dir && level->key.subvolid && !aw->ahead &&
-	    !target->client_view && !aw->count_names &&
-	    bino__links_ahead_create(bino_entry_path(entry), level->key.dev,
-				     LINKS_AFTER_STATS, &aw->ahead) != 0)
-		aw->ahead = NULL;
-	target->entries++;
-	audit_walk_progress(aw, false);
-	if (!is_dir && depth > 0) {
-		err = bino__audit_names_count(aw, depth, &names);
-		if (err)
-			return err;
-		if (aw->restart)
-			return BINO_ERROR_STOP_ITERATION;
-	}
-	if (!is_dir && audit_walk_needs_stat(aw, depth)) {
-		bool known = false;
-
-		if (depth > 0 && level[-1].probe == PROBE_OK) {
-			err = audit_nlink_known(aw, entry, depth, names, &known,
-						&nlink);
-			if (err)
-				return err;
-		}
-		if (!known) {
-			if (bino_entry_stat(entry, &st) != BINO_OK) {
-				/* Vanished since read: not part of the tree. */
-				if (depth > 0 && errno != ENOENT &&
-				    errno != ESTALE)
-					level[-1].probe = PROBE_FAILED;
-				target->entries--;
-				target->unreadable++;
-				return BINO_OK;
-			}
-			if (depth > 0 && level[-1].probe == PROBE_NONE)
-				level[-1].probe = PROBE_OK;
-			nlink = st.nlink;
-			err = bino__audit_names_stated(aw, depth, nlink);
-			if (err)
-				return err;
-		}
-	}
-	err = bino__audit_note_device(aw, entry);
-	if (!err && (depth == 0 || (bino_entry_flags(entry) &
-				    BINO_ENTRY_SUBVOL_ROOT))) {
-		size_t n_before = target->n_subvols;
-
-		err = bino__audit_note_subvol(aw, entry, level->client_fs, depth == 0);
-		if (!err)
-			audit_note_client_subvol(aw, n_before, entry, depth);
-	}
-	if (err)
-		return err;
-	return bino__audit_count(aw, entry, depth, is_dir, nlink);
+	if (how == AUDIT_ENTER_WALK)
+		return audit_count_entry(aw, entry, depth, is_dir);
+	aw->target->entries++;
+	return bino__audit_count(aw, bino_entry_path(entry), depth, true, 1);
 }
 
 /* Walk the path once: the first pass counts, the second finds. */

@@ -337,55 +337,65 @@ static enum bino_error audit_group_wait(struct audit_walk *aw,
 	return BINO_OK;
 }
 
-enum bino_error bino__audit_count(struct audit_walk *aw,
-				  struct bino_entry *entry, int depth,
-				  bool is_dir, uint64_t nlink)
+/*
+ * A directory whose client key is an ancestor's: the client meets the same
+ * directory again below itself (a loop), counted once, at the nearest such
+ * ancestor.
+ */
+static enum bino_error audit_count_loop(struct audit_walk *aw,
+					const char *path, int depth,
+					uint64_t seq)
 {
 	struct bino_audit_target *target = aw->target;
+	const struct audit_level *level = &aw->levels[depth];
+	struct audit_example_draft draft;
+	enum bino_error err;
+	int k;
+
+	for (k = depth - 1; k >= 0; k--) {
+		const struct audit_level *up = &aw->levels[k];
+
+		if (up->client_fs == level->client_fs && up->ino == level->ino)
+			break;
+	}
+	if (k < 0)
+		return BINO_OK;
+	target->collisions[BINO_COLLISION_LOOP]++;
+	err = audit_add_pair(target, aw->levels[k].key.subvolid,
+			     level->key.subvolid, BINO_COLLISION_LOOP, 1);
+	if (err)
+		return err;
+	memset(&draft, 0, sizeof(draft));
+	draft.collision = BINO_COLLISION_LOOP;
+	draft.seq = seq;
+	draft.client_fs = level->client_fs;
+	draft.path_a = path;
+	draft.len_a = aw->levels[k].path_len;
+	draft.key_a = aw->levels[k].key;
+	draft.first_identity = CKEY_NONE;
+	draft.path_b = path;
+	draft.key_b = level->key;
+	return audit_add_example(target, &draft);
+}
+
+enum bino_error bino__audit_count(struct audit_walk *aw, const char *path,
+				  int depth, bool is_dir, uint64_t nlink)
+{
 	struct audit_level *level = &aw->levels[depth];
-	const char *path = bino_entry_path(entry);
 	uint64_t seq = aw->seq++;
 	struct ckey_group *group;
 	struct audit_meet meet;
-	enum bino_error err;
+	enum bino_error err = BINO_OK;
 	bool links = !is_dir && nlink >= 2;
 	uint32_t id, first;
-	int k;
 
 	assert(aw->pass == 1);
-	if (is_dir) {
-		for (k = depth - 1; k >= 0; k--) {
-			const struct audit_level *up = &aw->levels[k];
-
-			if (up->client_fs != level->client_fs ||
-			    up->ino != level->ino)
-				continue;
-			target->collisions[BINO_COLLISION_LOOP]++;
-			err = audit_add_pair(target, up->key.subvolid,
-					     level->key.subvolid,
-					     BINO_COLLISION_LOOP, 1);
-			if (!err) {
-				struct audit_example_draft draft = {
-					.collision = BINO_COLLISION_LOOP,
-					.seq = seq,
-					.client_fs = level->client_fs,
-					.path_a = path,
-					.len_a = up->path_len,
-					.key_a = up->key,
-					.first_identity = CKEY_NONE,
-					.path_b = path,
-					.key_b = level->key,
-				};
-
-				err = audit_add_example(target, &draft);
-			}
-			if (err)
-				return err;
-			break;
-		}
-	}
-	err = bino__ckey_identity(aw->groups, level->client_fs,
-				  level->key.dev, level->key.subvolid, &id);
+	if (is_dir)
+		err = audit_count_loop(aw, path, depth, seq);
+	if (!err)
+		err = bino__ckey_identity(aw->groups, level->client_fs,
+					  level->key.dev, level->key.subvolid,
+					  &id);
 	if (!err)
 		err = bino__ckey_table_add(aw->groups, id, level->ino, &first,
 					   &group);
@@ -401,23 +411,20 @@ enum bino_error bino__audit_count(struct audit_walk *aw,
 	if (!group)
 		err = bino__ckey_table_group(aw->groups, level->client_fs,
 					     level->ino, first, &group);
-	if (err)
-		return err;
-	err = audit_group_add(aw, BINO_COLLISION_PLAIN, &group->plain, &meet);
-	if (err)
-		return err;
-	if (group->first_links == CKEY_FIRST_LINKS_UNKNOWN) {
+	if (!err)
+		err = audit_group_add(aw, BINO_COLLISION_PLAIN, &group->plain,
+				      &meet);
+	if (!err && group->first_links == CKEY_FIRST_LINKS_UNKNOWN) {
 		if (id == group->plain.first) {
 			/* The same inode as the first entry: now it is known. */
-			err = bino__audit_group_resolve(aw, group, links, level->ino,
-						  level->client_fs);
+			err = bino__audit_group_resolve(aw, group, links,
+							level->ino,
+							level->client_fs);
 		} else if (links) {
 			return audit_group_wait(aw, group, &meet);
 		}
-		if (err)
-			return err;
 	}
-	if (!links)
-		return BINO_OK;
+	if (err || !links)
+		return err;
 	return audit_group_add(aw, BINO_COLLISION_HARDLINK, &group->link, &meet);
 }

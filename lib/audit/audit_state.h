@@ -6,6 +6,8 @@
  * (struct audit_walk), with the steps one file of the audit asks of another:
  *
  *  - audit.c: the paths to audit and the walk that visits each one;
+ *  - audit_levels.c: what each directory on the walk's path is to the
+ *    clients, and the server mounts on the way (both passes);
  *  - audit_count.c: the first pass, counting collisions;
  *  - audit_nlink_names.c: nlink from the names the first walk meets;
  *  - audit_find.c: the second pass, finding what the first could not know;
@@ -191,15 +193,39 @@ struct audit_walk {
 	size_t cap_hint;
 };
 
+/* ---- the levels and the mounts on the way (audit_levels.c) ------------- */
+
+/* What a pass does with an entry once its level is set. */
+enum audit_enter {
+	AUDIT_ENTER_WALK, /* count or find it (a directory: and what it holds) */
+	AUDIT_ENTER_COVERED, /* a mount point not crossed: the directory it
+				covers stands for it, in its parent's client
+				filesystem; the walk does not go below */
+	AUDIT_ENTER_SKIP, /* nothing to count: a placeholder the clients
+			     cannot see, or a covered directory not found */
+};
+
+/*
+ * Set the level of @entry (a directory's or not, @is_dir) at its depth:
+ * its client filesystem, export flags, client key and path length, and
+ * cross the server mount it may be.  BINO_ERROR_STOP_ITERATION ends the
+ * pass: the client view cannot tell subvolumes apart, or the first pass
+ * must start again (aw->restart).
+ */
+enum bino_error bino__audit_level_enter(struct audit_walk *aw,
+					struct bino_entry *entry, bool is_dir,
+					enum audit_enter *how);
+
 /* ---- the first pass (audit_count.c) ------------------------------------ */
 
 /*
- * Count an entry at @depth of the walk (its level set): @nlink is known
- * (stat'ed) whenever its key was met before and it is no directory.
+ * Count the entry at @path, @depth of the walk (its level set: client
+ * filesystem and key are read there, and the ancestors' for loops): @nlink
+ * is known whenever its key was met before and it is no directory.  The
+ * classification itself: no system call, no walk entry.
  */
-enum bino_error bino__audit_count(struct audit_walk *aw,
-				  struct bino_entry *entry, int depth,
-				  bool is_dir, uint64_t nlink);
+enum bino_error bino__audit_count(struct audit_walk *aw, const char *path,
+				  int depth, bool is_dir, uint64_t nlink);
 /*
  * The first entry of @group (key @ino in client filesystem @client_fs) is
  * now known to be (@links) or not a non-directory with several links:
