@@ -97,6 +97,31 @@ static char *fs_path_of(const struct bino_mount *mount, const char *path)
 	return result;
 }
 
+/*
+ * What btrfs says of the subvolume @subvol whose root (or a directory in
+ * it) is at @path, or why it cannot say (info_error, info_errno).
+ */
+static void audit_subvol_info(struct bino_audit_subvol *subvol,
+			      const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC |
+				    O_NONBLOCK);
+
+	if (fd < 0)
+		subvol->info_error = BINO_ERROR_OPEN_FAILED;
+	else if (bino__subvol_info_fd(fd, &subvol->info) != 0)
+		subvol->info_error = BINO_ERROR_SUBVOL_INFO_FAILED;
+	if (subvol->info_error) {
+		subvol->info_errno = errno ? errno : EIO;
+	} else if (subvol->info.id != subvol->id) {
+		/* replaced since it was walked */
+		subvol->info_error = BINO_ERROR_CHANGED_DURING_WALK;
+		subvol->info_errno = ESTALE;
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
 enum bino_error bino__audit_note_subvol(struct audit_walk *aw,
 					struct bino_entry *entry,
 					size_t client_fs, bool holding)
@@ -108,7 +133,6 @@ enum bino_error bino__audit_note_subvol(struct audit_walk *aw,
 	bool is_root = bino_entry_flags(entry) & BINO_ENTRY_SUBVOL_ROOT;
 	int depth = bino_entry_depth(entry);
 	size_t i;
-	int fd;
 
 	if (!key.subvolid)
 		return BINO_OK;
@@ -147,21 +171,7 @@ enum bino_error bino__audit_note_subvol(struct audit_walk *aw,
 		}
 	}
 	target->n_subvols++;
-	fd = open(bino_entry_path(entry),
-		  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		subvol->info_error = BINO_ERROR_OPEN_FAILED;
-	else if (bino__subvol_info_fd(fd, &subvol->info) != 0)
-		subvol->info_error = BINO_ERROR_SUBVOL_INFO_FAILED;
-	if (subvol->info_error) {
-		subvol->info_errno = errno ? errno : EIO;
-	} else if (subvol->info.id != subvol->id) {
-		/* replaced since it was walked */
-		subvol->info_error = BINO_ERROR_CHANGED_DURING_WALK;
-		subvol->info_errno = ESTALE;
-	}
-	if (fd >= 0)
-		close(fd);
+	audit_subvol_info(subvol, bino_entry_path(entry));
 	return BINO_OK;
 }
 
