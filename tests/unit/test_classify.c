@@ -9,6 +9,7 @@
  * at its higher ID).
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
