@@ -217,13 +217,14 @@ static void audit_links_read(struct audit_walk *aw, uint32_t id,
 	struct inoset *links = bino__ckey_identity_links(aw->groups, id);
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC |
 				   O_NONBLOCK);
+	int errnum;
 
 	identity->links = CKEY_LINKS_UNAVAILABLE;
 	if (fd < 0)
 		return;
-	if (bino__btrfs_multilinked_set(fd, subvolid, links) == 0)
+	if (bino__btrfs_multilinked_set(fd, subvolid, links, &errnum) == BINO_OK)
 		identity->links = CKEY_LINKS_READ;
-	else if (errno == EPERM || errno == EACCES)
+	else if (errnum == EPERM || errnum == EACCES)
 		aw->audit->no_tree_search = true;
 	close(fd);
 }
@@ -386,7 +387,7 @@ static void audit_links_ahead_start(struct audit_walk *aw,
 	    aw->count_names)
 		return;
 	if (bino__links_ahead_create(bino_entry_path(entry), level->key.dev,
-				     LINKS_AFTER_STATS, &aw->ahead) != 0)
+				     LINKS_AFTER_STATS, &aw->ahead) != BINO_OK)
 		aw->ahead = NULL;
 }
 

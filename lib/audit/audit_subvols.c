@@ -241,16 +241,17 @@ struct uuid_lookup {
 	uint64_t id;
 };
 
-static int uuid_lookup_one(const char *path,
-			   const struct bino__subvol_info *info, void *data)
+static enum bino_error uuid_lookup_one(const char *path,
+				       const struct bino__subvol_info *info,
+				       void *data)
 {
 	struct uuid_lookup *lookup = data;
 
 	(void)path;
 	if (memcmp(info->uuid, lookup->uuid, sizeof(info->uuid)) != 0)
-		return 0;
+		return BINO_OK;
 	lookup->id = info->id;
-	return 1;
+	return BINO_ERROR_STOP_ITERATION; /* found */
 }
 
 enum bino_error bino__audit_finish_subvols(struct bino_audit *audit,
@@ -259,6 +260,7 @@ enum bino_error bino__audit_finish_subvols(struct bino_audit *audit,
 	struct audit_fs_mounts fs = { 0 };
 	enum bino_error err = BINO_OK;
 	size_t i, j;
+	int errnum;
 
 	for (i = 0; i < target->n_subvols; i++) {
 		struct bino_audit_subvol *subvol = &target->subvols[i];
@@ -288,10 +290,12 @@ enum bino_error bino__audit_finish_subvols(struct bino_audit *audit,
 		/* Outside the tree: the whole list needs CAP_SYS_ADMIN. */
 		lookup.uuid = subvol->info.parent_uuid;
 		lookup.id = 0;
+		/* Best effort: a listing that fails leaves it unknown. */
 		if (bino__subvol_list(target->path, true, uuid_lookup_one,
-				      &lookup) != 1)
+				      &lookup, &errnum) !=
+		    BINO_ERROR_STOP_ITERATION)
 			bino__subvol_list(target->path, false, uuid_lookup_one,
-					  &lookup);
+					  &lookup, &errnum);
 		subvol->snapshot_of = lookup.id;
 	}
 	free(fs.mounts);

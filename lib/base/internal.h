@@ -10,7 +10,12 @@
  *   out-parameter (last) or through the error slot of the object it works
  *   on; it does not leave the caller to read errno after other calls.
  * - Only a thin wrapper of one system call, documented as such at its
- *   declaration, returns 0 / -1 with errno set, like the call it wraps.
+ *   declaration, returns 0 / -1 with errno set, like the call it wraps;
+ *   and a function that opens a file descriptor returns it, or -1 with
+ *   errno set, as openat(2) does (documented so at its declaration).
+ * - A callback of the library's own returns enum bino_error too: BINO_OK
+ *   goes on, BINO_ERROR_STOP_ITERATION stops without an error, anything
+ *   else stops and is passed up.
  * - No "bool plus an enum out-parameter": the enum is the return value.
  * - No bare multi-valued ints (-1/0/1/2): a result with several non-error
  *   outcomes is a named enum whose values say what happened.  A plain bool

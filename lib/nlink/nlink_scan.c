@@ -56,33 +56,41 @@ struct linkscan {
 	size_t names_len, names_cap;
 	struct linkscan_level levels[LINKSCAN_DEPTH_MAX];
 	int depth; /* levels in use */
+	int errnum; /* why the scan failed */
 	char buffer[LINKSCAN_BUFFER_SIZE] __attribute__((aligned(8)));
 };
 
+/* Fail the scan with @err, the cause @errnum kept in the scan. */
+static enum bino_error linkscan_fail(struct linkscan *scan, enum bino_error err,
+				     int errnum)
+{
+	scan->errnum = errnum;
+	return err;
+}
+
 /* Count one non-directory name of inode @ino. */
-static int linkscan_count(struct linkscan *scan, uint64_t ino)
+static enum bino_error linkscan_count(struct linkscan *scan, uint64_t ino)
 {
 	enum inoset_added added = bino__inoset_add(&scan->seen, ino);
 
 	if (added == INOSET_PRESENT)
 		added = bino__inoset_add(scan->linked, ino);
-	if (added == INOSET_NO_MEMORY) {
-		errno = ENOMEM;
-		return -1;
-	}
-	return 0;
+	if (added == INOSET_NO_MEMORY)
+		return linkscan_fail(scan, BINO_ERROR_NO_MEMORY, ENOMEM);
+	return BINO_OK;
 }
 
 /*
  * Read the directory @fd whole as a new level: count its non-directories,
  * keep its subdirectories' names.  The level owns @fd from here.
  */
-static int linkscan_push(struct linkscan *scan, int fd)
+static enum bino_error linkscan_push(struct linkscan *scan, int fd)
 {
 	struct linkscan_level *level = &scan->levels[scan->depth++];
 	const struct linux_dirent64 *dent;
 	struct bino_dirents dirents;
 	enum bino_dirents_next next;
+	enum bino_error err;
 
 	level->fd = fd;
 	level->names_start = scan->names_len;
@@ -92,79 +100,82 @@ static int linkscan_push(struct linkscan *scan, int fd)
 	       BINO_DIRENTS_RECORD) {
 		size_t size;
 
-		if (dent->d_type == DT_UNKNOWN) {
-			errno = EPROTO;
-			return -1;
-		}
+		if (dent->d_type == DT_UNKNOWN)
+			return linkscan_fail(scan, BINO_ERROR_READDIR_FAILED,
+					     EPROTO);
 		if (dent->d_type != DT_DIR) {
-			if (linkscan_count(scan, dent->d_ino) != 0)
-				return -1;
+			err = linkscan_count(scan, dent->d_ino);
+			if (err)
+				return err;
 			continue;
 		}
 		size = strlen(dent->d_name) + 1;
 		if (ARRAY_RESERVE(scan->names, scan->names_cap,
-				  scan->names_len + size)) {
-			errno = ENOMEM;
-			return -1;
-		}
+				  scan->names_len + size))
+			return linkscan_fail(scan, BINO_ERROR_NO_MEMORY, ENOMEM);
 		memcpy(scan->names + scan->names_len, dent->d_name, size);
 		scan->names_len += size;
 	}
-	return next == BINO_DIRENTS_FAILED ? -1 : 0;
+	if (next == BINO_DIRENTS_FAILED)
+		return linkscan_fail(scan, BINO_ERROR_READDIR_FAILED, errno);
+	return BINO_OK;
 }
 
 /*
- * Open subdirectory @name of the top level: its fd, -2 when it is not part
- * of the subvolume's names (a nested subvolume, or gone since it was read),
- * or -1 with errno.
+ * Open subdirectory @name of the top level into *@fd, or -1 there when it
+ * is not part of the subvolume's names (a nested subvolume, or gone since
+ * it was read).
  */
-static int linkscan_open(struct linkscan *scan, const char *name)
+static enum bino_error linkscan_open(struct linkscan *scan, const char *name,
+				     int *fd)
 {
 	int dirfd = scan->levels[scan->depth - 1].fd;
 	struct bino_kstatx stx;
-	int fd;
+	enum bino_error err = BINO_OK;
 
-	fd = openat(dirfd, name,
-		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return errno == ENOENT ? -2 : -1;
-	if (bino__statx(fd, "", AT_EMPTY_PATH, &stx) != 0)
-		goto out_close;
-	if (!(stx.mask & BINO_STATX_MNT_ID) || stx.mnt_id != scan->mnt_id) {
-		errno = EXDEV; /* a mount hides what is below */
-		goto out_close;
+	*fd = openat(dirfd, name,
+		     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC |
+			     O_NONBLOCK);
+	if (*fd < 0)
+		return errno == ENOENT ? BINO_OK :
+		       linkscan_fail(scan, BINO_ERROR_OPEN_FAILED, errno);
+	if (bino__statx(*fd, "", AT_EMPTY_PATH, &stx) != 0)
+		err = linkscan_fail(scan, BINO_ERROR_STAT_FAILED, errno);
+	else if (!(stx.mask & BINO_STATX_MNT_ID) || stx.mnt_id != scan->mnt_id)
+		/* a mount hides what is below */
+		err = linkscan_fail(scan, BINO_ERROR_READDIR_FAILED, EXDEV);
+	if (err || stx.ino == BTRFS_FIRST_FREE_OBJECTID) {
+		close(*fd); /* or a nested subvolume's root: its own names */
+		*fd = -1;
 	}
-	if (stx.ino == BTRFS_FIRST_FREE_OBJECTID) {
-		close(fd); /* a nested subvolume's root: its own names */
-		return -2;
-	}
-	return fd;
-
-out_close:
-	close(fd);
-	return -1;
+	return err;
 }
 
-static int linkscan_run(struct linkscan *scan, int root_fd)
+/* Check that @root_fd is a subvolume's root, and start at it. */
+static enum bino_error linkscan_start(struct linkscan *scan, int root_fd)
 {
 	struct bino_kstatx stx;
 	int fd;
 
 	if (bino__statx(root_fd, "", AT_EMPTY_PATH, &stx) != 0)
-		return -1;
-	if (stx.ino != BTRFS_FIRST_FREE_OBJECTID || !S_ISDIR(stx.mode)) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (!(stx.mask & BINO_STATX_MNT_ID)) {
-		errno = EXDEV; /* mounts below could not be told */
-		return -1;
-	}
+		return linkscan_fail(scan, BINO_ERROR_STAT_FAILED, errno);
+	if (stx.ino != BTRFS_FIRST_FREE_OBJECTID || !S_ISDIR(stx.mode))
+		return linkscan_fail(scan, BINO_ERROR_INVALID_ARGUMENT, EINVAL);
+	if (!(stx.mask & BINO_STATX_MNT_ID)) /* mounts below could not be told */
+		return linkscan_fail(scan, BINO_ERROR_STAT_FAILED, EXDEV);
 	scan->mnt_id = stx.mnt_id;
 	fd = openat(root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || linkscan_push(scan, fd) != 0)
-		return -1;
-	while (scan->depth > 0) {
+	if (fd < 0)
+		return linkscan_fail(scan, BINO_ERROR_OPEN_FAILED, errno);
+	return linkscan_push(scan, fd);
+}
+
+static enum bino_error linkscan_run(struct linkscan *scan, int root_fd)
+{
+	enum bino_error err = linkscan_start(scan, root_fd);
+	int fd;
+
+	while (!err && scan->depth > 0) {
 		struct linkscan_level *level = &scan->levels[scan->depth - 1];
 		const char *name;
 
@@ -174,44 +185,40 @@ static int linkscan_run(struct linkscan *scan, int root_fd)
 			scan->depth--;
 			continue;
 		}
-		if (scan->stop && __atomic_load_n(scan->stop, __ATOMIC_RELAXED)) {
-			errno = ECANCELED;
-			return -1;
-		}
+		if (scan->stop && __atomic_load_n(scan->stop, __ATOMIC_RELAXED))
+			return linkscan_fail(scan, BINO_ERROR_STOP_ITERATION,
+					     ECANCELED);
 		name = scan->names + level->next;
 		level->next += strlen(name) + 1;
-		if (scan->depth == LINKSCAN_DEPTH_MAX) {
-			errno = ELOOP;
-			return -1;
-		}
-		fd = linkscan_open(scan, name);
-		if (fd == -2)
-			continue;
-		if (fd < 0 || linkscan_push(scan, fd) != 0)
-			return -1;
+		if (scan->depth == LINKSCAN_DEPTH_MAX)
+			return linkscan_fail(scan, BINO_ERROR_OPEN_FAILED, ELOOP);
+		err = linkscan_open(scan, name, &fd);
+		if (!err && fd >= 0)
+			err = linkscan_push(scan, fd);
 	}
-	return 0;
+	return err;
 }
 
-int bino__linkscan_set(int root_fd, const bool *stop, struct inoset *linked)
+enum bino_error bino__linkscan_set(int root_fd, const bool *stop,
+				   struct inoset *linked, int *errnum)
 {
 	struct linkscan *scan = calloc(1, sizeof(*scan));
-	int ret, err;
+	enum bino_error err;
 
-	if (!scan)
-		return -1;
+	if (!scan) {
+		*errnum = ENOMEM;
+		return BINO_ERROR_NO_MEMORY;
+	}
 	scan->stop = stop;
 	scan->linked = linked;
-	ret = linkscan_run(scan, root_fd);
-	err = errno;
+	err = linkscan_run(scan, root_fd);
+	*errnum = scan->errnum;
 	while (scan->depth > 0)
 		close(scan->levels[--scan->depth].fd);
 	bino__inoset_clear(&scan->seen);
 	free(scan->names);
 	free(scan);
-	if (ret != 0) {
+	if (err)
 		bino__inoset_clear(linked); /* part of the answer is none */
-		errno = err;
-	}
-	return ret;
+	return err;
 }

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 
+#include "btrfsino.h"
 #include "inoset.h"
 
 /*
@@ -19,12 +20,16 @@
  * between directories: once true, the scan ends with ECANCELED.
  *
  * The count is nlink only when every name was seen, so the scan fails
- * rather than answer from part of the subvolume: 0, or -1 with errno and
- * @linked left empty: EACCES or another open or read error of a
- * directory, EXDEV when a mount covers one of its directories (the names
- * below are hidden), ELOOP deeper than the scan keeps fds for, EPROTO for
- * an entry of unknown type, EINVAL when @root_fd is not a subvolume's root.
+ * rather than answer from part of the subvolume, @linked left empty and
+ * the cause in *@errnum: BINO_ERROR_OPEN_FAILED, _STAT_FAILED or
+ * _READDIR_FAILED for a directory that could not be read (EACCES...),
+ * _READDIR_FAILED with EXDEV when a mount covers one of its directories
+ * (the names below are hidden) or EPROTO for an entry of unknown type,
+ * _OPEN_FAILED with ELOOP deeper than the scan keeps fds for,
+ * _INVALID_ARGUMENT when @root_fd is not a subvolume's root,
+ * _STOP_ITERATION (ECANCELED) when stopped, _NO_MEMORY.
  */
-int bino__linkscan_set(int root_fd, const bool *stop, struct inoset *linked);
+enum bino_error bino__linkscan_set(int root_fd, const bool *stop,
+				   struct inoset *linked, int *errnum);
 
 #endif

@@ -94,16 +94,21 @@ static uint64_t ref_names(uint32_t type, const uint8_t *item, uint32_t len)
 	return at == len ? names : 0;
 }
 
-int bino__btrfs_multilinked(int fd, uint64_t subvolid, const bool *stop,
-			    bino__btrfs_multilinked_fn *fn, void *data)
+enum bino_error bino__btrfs_multilinked(int fd, uint64_t subvolid,
+					const bool *stop,
+					bino__btrfs_multilinked_fn *fn,
+					void *data, int *errnum)
 {
 	struct btrfs_ioctl_search_args_v2 *args;
 	uint64_t ino = 0, names = 0;
-	int ret = 0;
+	enum bino_error err = BINO_OK;
 
+	*errnum = 0;
 	args = calloc(1, sizeof(*args) + SEARCH_BUFFER_SIZE);
-	if (!args)
-		return -1;
+	if (!args) {
+		*errnum = ENOMEM;
+		return BINO_ERROR_NO_MEMORY;
+	}
 	args->key.tree_id = subvolid;
 	args->key.min_objectid = BTRFS_FIRST_FREE_OBJECTID;
 	args->key.max_objectid = BTRFS_LAST_FREE_OBJECTID;
@@ -123,14 +128,15 @@ int bino__btrfs_multilinked(int fd, uint64_t subvolid, const bool *stop,
 		uint32_t i;
 
 		if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED)) {
-			errno = ECANCELED;
-			ret = -1;
+			*errnum = ECANCELED;
+			err = BINO_ERROR_STOP_ITERATION;
 			goto out_args;
 		}
 		args->key.nr_items = (uint32_t)-1;
 		args->buf_size = SEARCH_BUFFER_SIZE;
 		if (ioctl(fd, BTRFS_IOC_TREE_SEARCH_V2, args) < 0) {
-			ret = -1;
+			*errnum = errno;
+			err = BINO_ERROR_SUBVOL_INFO_FAILED;
 			goto out_args;
 		}
 		if (args->key.nr_items == 0)
@@ -139,10 +145,10 @@ int bino__btrfs_multilinked(int fd, uint64_t subvolid, const bool *stop,
 			memcpy(&header, args->buf + at, sizeof(header));
 			at += sizeof(header);
 			if (header.objectid != ino) {
-				if (names >= 2 && fn(ino, data) != 0) {
-					ret = -1;
+				if (names >= 2)
+					err = fn(ino, data, errnum);
+				if (err)
 					goto out_args;
-				}
 				ino = header.objectid;
 				names = 0;
 			}
@@ -167,17 +173,18 @@ int bino__btrfs_multilinked(int fd, uint64_t subvolid, const bool *stop,
 			}
 		}
 	}
-	if (names >= 2 && fn(ino, data) != 0)
-		ret = -1;
+	if (names >= 2)
+		err = fn(ino, data, errnum);
 out_args:
 	free(args);
-	return ret;
+	return err;
 }
 
 /*
  * Whether subvolume @subvolid holds an item of an inode number from @ino up
  * (to the last one): a search for one item.  An item too big for the small
- * buffer is one found (EOVERFLOW).  0 or -1 with errno.
+ * buffer is one found (EOVERFLOW).  A thin wrapper of one ioctl: 0, or -1
+ * with its errno.
  */
 static int has_inode_from(int fd, uint64_t subvolid, uint64_t ino, bool *ret)
 {
@@ -206,9 +213,10 @@ static int has_inode_from(int fd, uint64_t subvolid, uint64_t ino, bool *ret)
 
 /*
  * The highest inode number (objectid of an item, up to the last free one)
- * of subvolume @subvolid, of the btrfs @fd is on.  0, or -1 with errno.
+ * of subvolume @subvolid, of the btrfs @fd is on (a tree search failed:
+ * BINO_ERROR_SUBVOL_INFO_FAILED).
  */
-static int highest_inode(int fd, uint64_t subvolid, uint64_t *ret)
+static enum bino_error highest_inode(int fd, uint64_t subvolid, uint64_t *ret)
 {
 	uint64_t low = BTRFS_FIRST_FREE_OBJECTID, high, mid;
 	bool found;
@@ -223,7 +231,7 @@ static int highest_inode(int fd, uint64_t subvolid, uint64_t *ret)
 			break;
 		}
 		if (has_inode_from(fd, subvolid, high, &found) != 0)
-			return -1;
+			return BINO_ERROR_SUBVOL_INFO_FAILED;
 		if (!found)
 			break;
 		low = high;
@@ -232,14 +240,14 @@ static int highest_inode(int fd, uint64_t subvolid, uint64_t *ret)
 	while (high - low > 1) {
 		mid = low + (high - low) / 2;
 		if (has_inode_from(fd, subvolid, mid, &found) != 0)
-			return -1;
+			return BINO_ERROR_SUBVOL_INFO_FAILED;
 		if (found)
 			low = mid;
 		else
 			high = mid;
 	}
 	*ret = low;
-	return 0;
+	return BINO_OK;
 }
 
 /* ---- reading ahead ------------------------------------------------------ */
@@ -310,8 +318,10 @@ static bool ahead_snapshot_related(const struct ahead_subvol *a,
 		 memcmp(a->parent_uuid, b->parent_uuid, 16) == 0));
 }
 
-static int ahead_list_one(const char *path,
-			  const struct bino__subvol_info *info, void *data)
+/* A bino__subvol_list_fn: @info joins the subvolumes to read. */
+static enum bino_error ahead_list_one(const char *path,
+				      const struct bino__subvol_info *info,
+				      void *data)
 {
 	struct bino__links_ahead *ahead = data;
 	struct ahead_subvol *subvol;
@@ -320,7 +330,7 @@ static int ahead_list_one(const char *path,
 	assert(!ahead->started);
 	if (ARRAY_RESERVE(ahead->subvols, ahead->cap_subvols,
 			  ahead->n_subvols + 1))
-		return -1;
+		return BINO_ERROR_NO_MEMORY;
 	subvol = &ahead->subvols[ahead->n_subvols];
 	memset(subvol, 0, sizeof(*subvol));
 	subvol->id = info->id;
@@ -328,46 +338,48 @@ static int ahead_list_one(const char *path,
 	memcpy(subvol->parent_uuid, info->parent_uuid, 16);
 	subvol->path = strdup(path);
 	if (!subvol->path)
-		return -1;
+		return BINO_ERROR_NO_MEMORY;
 	for (i = 0; i < ahead->n_subvols && !subvol->snapshot_related; i++)
 		subvol->snapshot_related =
 			ahead_snapshot_related(&ahead->subvols[i], subvol);
 	ahead->n_subvols++;
-	return 0;
+	return BINO_OK;
 }
 
 /* A bino__btrfs_multilinked_fn adding to the struct inoset @data. */
-static int links_add(uint64_t ino, void *data)
+static enum bino_error links_add(uint64_t ino, void *data, int *errnum)
 {
 	if (bino__inoset_add(data, ino) == INOSET_NO_MEMORY) {
-		errno = ENOMEM;
-		return -1;
+		*errnum = ENOMEM;
+		return BINO_ERROR_NO_MEMORY;
 	}
-	return 0;
+	return BINO_OK;
 }
 
-int bino__btrfs_multilinked_set(int fd, uint64_t subvolid, struct inoset *set)
+enum bino_error bino__btrfs_multilinked_set(int fd, uint64_t subvolid,
+					    struct inoset *set, int *errnum)
 {
 	uint64_t fd_subvolid;
-	int err;
+	enum bino_error err;
 
-	if (bino__subvolid_ioctl(fd, &fd_subvolid) != 0)
-		return -1;
-	if (fd_subvolid != subvolid) {
-		errno = EXDEV;
-		return -1;
+	if (bino__subvolid_ioctl(fd, &fd_subvolid) != 0) {
+		*errnum = errno;
+		return BINO_ERROR_SUBVOLID_FAILED;
 	}
-	if (bino__btrfs_multilinked(fd, subvolid, NULL, links_add, set) == 0)
-		return 0;
-	err = errno;
-	bino__inoset_clear(set); /* what the failed read added */
-	errno = err;
-	return -1;
+	if (fd_subvolid != subvolid) {
+		*errnum = EXDEV;
+		return BINO_ERROR_INVALID_ARGUMENT;
+	}
+	err = bino__btrfs_multilinked(fd, subvolid, NULL, links_add, set,
+				      errnum);
+	if (err)
+		bino__inoset_clear(set); /* what the failed read added */
+	return err;
 }
 
 /*
  * @subvol's root, found by the listing's path and checked to be the one
- * listed: an fd, or -1 with errno.
+ * listed: an fd, or -1 with errno, as openat(2).
  */
 static int ahead_open(const struct bino__links_ahead *ahead,
 		      const struct ahead_subvol *subvol)
@@ -391,9 +403,10 @@ static int ahead_open(const struct bino__links_ahead *ahead,
 /*
  * Count into @inodes and @dirs the inode items of subvolume @subvolid
  * whose numbers run from @ino for SCAN_PROBE_RUN_LENGTH, as far as one
- * search of @args's buffer returns them.  0 or -1 with errno.
+ * search of @args's buffer returns them (a failed search:
+ * BINO_ERROR_SUBVOL_INFO_FAILED).
  */
-static int probe_run(int fd, uint64_t subvolid, uint64_t ino,
+static enum bino_error probe_run(int fd, uint64_t subvolid, uint64_t ino,
 		     struct btrfs_ioctl_search_args_v2 *args, uint64_t *inodes,
 		     uint64_t *dirs)
 {
@@ -411,7 +424,9 @@ static int probe_run(int fd, uint64_t subvolid, uint64_t ino,
 	args->key.nr_items = (uint32_t)-1;
 	args->buf_size = SCAN_PROBE_BUFFER_SIZE;
 	if (ioctl(fd, BTRFS_IOC_TREE_SEARCH_V2, args) < 0)
-		return errno == EOVERFLOW ? 0 : -1; /* one item too big: none */
+		/* one item too big: none */
+		return errno == EOVERFLOW ? BINO_OK :
+					    BINO_ERROR_SUBVOL_INFO_FAILED;
 	for (i = 0; i < args->key.nr_items; i++) {
 		uint32_t mode;
 
@@ -429,7 +444,7 @@ static int probe_run(int fd, uint64_t subvolid, uint64_t ino,
 		}
 		at += header.len;
 	}
-	return 0;
+	return BINO_OK;
 }
 
 /*
@@ -475,33 +490,33 @@ static bool ahead_scan_is_cheaper(int fd, uint64_t subvolid, uint64_t highest)
 /*
  * Learn @subvol's inodes with several names into @linked: with
  * CAP_SYS_ADMIN from its tree unless its directories are large enough for
- * counting their names to cost less; without it, by counting.  0, or -1
- * with errno (a count that fails, as when a mount hides names, leaves the
- * subvolume to the caller: it reads the tree itself, or stats).
+ * counting their names to cost less; without it, by counting.  A count
+ * that fails, as when a mount hides names, leaves the
+ * subvolume to the caller: it reads the tree itself, or stats.
  */
-static int ahead_read_links(struct bino__links_ahead *ahead,
-			    const struct ahead_subvol *subvol, uint64_t highest,
-			    struct inoset *linked)
+static enum bino_error ahead_read_links(struct bino__links_ahead *ahead,
+					const struct ahead_subvol *subvol,
+					uint64_t highest, struct inoset *linked)
 {
-	int fd, ret, err;
+	enum bino_error err;
+	int fd, errnum;
 
 	if (!ahead->scan &&
 	    !ahead_scan_is_cheaper(ahead->fd, subvol->id, highest)) {
-		ret = bino__btrfs_multilinked(ahead->fd, subvol->id,
-					      &ahead->stop, links_add, linked);
+		err = bino__btrfs_multilinked(ahead->fd, subvol->id,
+					      &ahead->stop, links_add, linked,
+					      &errnum);
 		/* Denied the tree search: denied every other subvolume's too. */
-		if (ret != 0 && (errno == EPERM || errno == EACCES))
+		if (err && (errnum == EPERM || errnum == EACCES))
 			__atomic_store_n(&ahead->stop, true, __ATOMIC_RELAXED);
-		return ret;
+		return err;
 	}
 	fd = ahead_open(ahead, subvol);
 	if (fd < 0)
-		return -1;
-	ret = bino__linkscan_set(fd, &ahead->stop, linked);
-	err = errno;
+		return BINO_ERROR_OPEN_FAILED;
+	err = bino__linkscan_set(fd, &ahead->stop, linked, &errnum);
 	close(fd);
-	errno = err;
-	return ret;
+	return err;
 }
 
 /*
@@ -518,7 +533,7 @@ static void ahead_read(struct bino__links_ahead *ahead,
 	subvol->state = AHEAD_READING;
 	pthread_mutex_unlock(&ahead->lock);
 	if (!ahead->scan && !highest &&
-	    highest_inode(ahead->fd, subvol->id, &highest) != 0)
+	    highest_inode(ahead->fd, subvol->id, &highest) != BINO_OK)
 		highest = 0; /* then read the tree */
 	ret = ahead_read_links(ahead, subvol, highest, &linked);
 	pthread_mutex_lock(&ahead->lock);
@@ -628,15 +643,18 @@ static void *ahead_run(void *data)
 	return NULL;
 }
 
-int bino__links_ahead_create(const char *path, uint64_t dev,
-			     uint64_t min_shared, struct bino__links_ahead **ret)
+enum bino_error bino__links_ahead_create(const char *path, uint64_t dev,
+					 uint64_t min_shared,
+					 struct bino__links_ahead **ret)
 {
 	struct bino__links_ahead *ahead = calloc(1, sizeof(*ahead));
 	struct bino__subvol_info own;
+	enum bino_error err = BINO_ERROR_OPEN_FAILED;
 	size_t i;
+	int errnum;
 
 	if (!ahead)
-		return -1;
+		return BINO_ERROR_NO_MEMORY;
 	ahead->dev = dev;
 	ahead->min_shared = min_shared;
 	ahead->scan = !bino__btrfs_can_search_trees();
@@ -644,17 +662,21 @@ int bino__links_ahead_create(const char *path, uint64_t dev,
 	ahead->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
 	if (ahead->fd < 0)
 		goto out_free;
+	err = BINO_ERROR_SUBVOL_INFO_FAILED;
 	if (bino__subvol_info_fd(ahead->fd, &own) != 0)
 		goto out_close;
-	if (ahead_list_one(".", &own, ahead) != 0 ||
-	    bino__subvol_list(path, false, ahead_list_one, ahead) != 0)
+	err = ahead_list_one(".", &own, ahead);
+	if (!err)
+		err = bino__subvol_list(path, false, ahead_list_one, ahead,
+					&errnum);
+	if (err)
 		goto out_close;
 	pthread_mutex_init(&ahead->lock, NULL);
 	pthread_cond_init(&ahead->changed, NULL);
 	if (pthread_create(&ahead->thread, NULL, ahead_run, ahead) == 0)
 		ahead->started = true;
 	*ret = ahead;
-	return 0;
+	return BINO_OK;
 
 out_close:
 	close(ahead->fd);
@@ -663,7 +685,7 @@ out_free:
 		free(ahead->subvols[i].path);
 	free(ahead->subvols);
 	free(ahead);
-	return -1;
+	return err;
 }
 
 void bino__links_ahead_destroy(struct bino__links_ahead *ahead)

@@ -6,28 +6,38 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "btrfsino.h"
 #include "inoset.h"
 
-/* Called for each inode number with two names or more; nonzero stops. */
-typedef int bino__btrfs_multilinked_fn(uint64_t ino, void *data);
+/*
+ * Called for each inode number with two names or more; anything but
+ * BINO_OK stops the search and is returned by it (the cause in *@errnum).
+ */
+typedef enum bino_error bino__btrfs_multilinked_fn(uint64_t ino, void *data,
+						   int *errnum);
 
 /*
  * Call @fn for every inode of subvolume @subvolid, of the btrfs that @fd is
  * on, that has more than one name, in ascending order.  Needs CAP_SYS_ADMIN.
  * @stop, if not NULL, is read (atomically) between batches: once true, the
- * search ends with ECANCELED.  Returns 0, or -1 with errno set (EPERM
- * unprivileged, ENOTTY off btrfs, or @fn's errno when it stopped the search).
+ * search ends with BINO_ERROR_STOP_ITERATION (ECANCELED).  A failed search
+ * is BINO_ERROR_SUBVOL_INFO_FAILED, the cause in *@errnum (EPERM
+ * unprivileged, ENOTTY off btrfs); else what @fn returned.
  */
-int bino__btrfs_multilinked(int fd, uint64_t subvolid, const bool *stop,
-			    bino__btrfs_multilinked_fn *fn, void *data);
+enum bino_error bino__btrfs_multilinked(int fd, uint64_t subvolid,
+					const bool *stop,
+					bino__btrfs_multilinked_fn *fn,
+					void *data, int *errnum);
 
 /*
  * Add to @set (empty) every inode with more than one name of subvolume
- * @subvolid, reading from @fd, a directory in that subvolume.  0, or -1
- * with errno (EXDEV: @fd is in another subvolume; else as
- * bino__btrfs_multilinked()) and @set left empty.
+ * @subvolid, reading from @fd, a directory in that subvolume; on failure
+ * @set is left empty (BINO_ERROR_INVALID_ARGUMENT with EXDEV: @fd is in
+ * another subvolume; BINO_ERROR_SUBVOLID_FAILED; else as
+ * bino__btrfs_multilinked()).
  */
-int bino__btrfs_multilinked_set(int fd, uint64_t subvolid, struct inoset *set);
+enum bino_error bino__btrfs_multilinked_set(int fd, uint64_t subvolid,
+					    struct inoset *set, int *errnum);
 
 /*
  * Whether this process may search btrfs trees (CAP_SYS_ADMIN in its
@@ -48,11 +58,12 @@ struct bino__links_ahead;
  * it, by counting
  * the names in their directories, the snapshots and sources of subvolumes
  * listed before them, and every subvolume after one the caller waited for.
- * 0, or -1 with errno (not btrfs, not a subvolume's root, out of memory).
+ * BINO_ERROR_OPEN_FAILED, _SUBVOL_INFO_FAILED (not btrfs, not a subvolume's
+ * root) or _NO_MEMORY.
  */
-int bino__links_ahead_create(const char *path, uint64_t dev,
-			     uint64_t min_shared,
-			     struct bino__links_ahead **ret);
+enum bino_error bino__links_ahead_create(const char *path, uint64_t dev,
+					 uint64_t min_shared,
+					 struct bino__links_ahead **ret);
 /* Stop the thread and release everything; NULL is accepted. */
 void bino__links_ahead_destroy(struct bino__links_ahead *ahead);
 /*

@@ -119,42 +119,39 @@ int bino__subvol_info_fd(int fd, struct bino__subvol_info *ret)
 }
 
 /* Call @fn for each subvolume @iter yields, then destroy it. */
-static int subvol_list_iter(struct btrfs_util_subvolume_iterator *iter,
-			    bino__subvol_list_fn *fn, void *data)
+static enum bino_error subvol_list_iter(struct btrfs_util_subvolume_iterator *iter,
+					bino__subvol_list_fn *fn, void *data,
+					int *errnum)
 {
 	struct btrfs_util_subvolume_info info;
 	struct bino__subvol_info copy;
-	enum btrfs_util_error err;
+	enum btrfs_util_error util_err;
+	enum bino_error err = BINO_OK;
 	char *sub_path;
-	int ret = 0;
 
-	for (;;) {
+	*errnum = 0;
+	while (!err) {
 		errno = 0;
-		err = btrfs_util_subvolume_iterator_next_info(iter, &sub_path,
-							      &info);
-		if (err == BTRFS_UTIL_ERROR_STOP_ITERATION)
+		util_err = btrfs_util_subvolume_iterator_next_info(
+			iter, &sub_path, &info);
+		if (util_err == BTRFS_UTIL_ERROR_STOP_ITERATION)
 			break;
-		if (err != BTRFS_UTIL_OK) {
-			btrfs_util_destroy_subvolume_iterator(iter);
-			goto out_errno;
+		if (util_err != BTRFS_UTIL_OK) {
+			*errnum = errno ? errno : EIO;
+			err = BINO_ERROR_SUBVOL_INFO_FAILED;
+			break;
 		}
 		subvol_info_copy(&copy, &info);
-		ret = fn(sub_path, &copy, data);
+		err = fn(sub_path, &copy, data);
 		free(sub_path);
-		if (ret)
-			break;
 	}
 	btrfs_util_destroy_subvolume_iterator(iter);
-	return ret;
-
-out_errno:
-	if (errno == 0)
-		errno = EIO;
-	return -1;
+	return err;
 }
 
-int bino__subvol_list(const char *path, bool whole_fs,
-		      bino__subvol_list_fn *fn, void *data)
+enum bino_error bino__subvol_list(const char *path, bool whole_fs,
+				  bino__subvol_list_fn *fn, void *data,
+				  int *errnum)
 {
 	struct btrfs_util_subvolume_iterator *iter;
 
@@ -162,11 +159,10 @@ int bino__subvol_list(const char *path, bool whole_fs,
 	if (btrfs_util_create_subvolume_iterator(
 		    path, whole_fs ? BTRFS_FS_TREE_OBJECTID : 0, 0, &iter) !=
 	    BTRFS_UTIL_OK) {
-		if (errno == 0)
-			errno = EIO;
-		return -1;
+		*errnum = errno ? errno : EIO;
+		return BINO_ERROR_SUBVOL_INFO_FAILED;
 	}
-	return subvol_list_iter(iter, fn, data);
+	return subvol_list_iter(iter, fn, data, errnum);
 }
 
 /* ---- the root tree, searched whole ------------------------------------ */
@@ -204,22 +200,31 @@ struct tree_range {
 	uint32_t type;
 };
 
+/* What a tree search's item function says after an item. */
+enum tree_item_next {
+	TREE_ITEM_MORE, /* give it the next item */
+	TREE_ITEM_ENOUGH, /* it has what it wanted: stop */
+	TREE_ITEM_NO_MEMORY, /* stop: out of memory */
+};
+
 /* How a tree search ended. */
 enum tree_search_end {
 	TREE_SEARCH_DONE, /* every item of the range was given to @fn */
-	TREE_SEARCH_STOPPED, /* @fn returned non-zero */
+	TREE_SEARCH_STOPPED, /* @fn said enough */
+	TREE_SEARCH_NO_MEMORY, /* @fn ran out of memory */
 	TREE_SEARCH_FAILED, /* the ioctl failed: errno set */
 };
 
+typedef enum tree_item_next tree_item_fn(
+	const struct btrfs_ioctl_search_header *header, const void *item,
+	void *data);
+
 /*
- * Call @fn(@header, item, @data) for each item of @range, in key order;
- * stop when @fn returns non-zero.
+ * Call @fn(@header, item, @data) for each item of @range, in key order,
+ * until it says enough or fails.
  */
-static enum tree_search_end
-tree_search(int fd, const struct tree_range *range,
-	    int (*fn)(const struct btrfs_ioctl_search_header *header,
-		      const void *item, void *data),
-	    void *data)
+static enum tree_search_end tree_search(int fd, const struct tree_range *range,
+					tree_item_fn *fn, void *data)
 {
 	const uint64_t max_objectid = range->max_objectid;
 	const uint32_t type = range->type;
@@ -235,6 +240,7 @@ tree_search(int fd, const struct tree_range *range,
 	key->max_offset = UINT64_MAX;
 	key->max_transid = UINT64_MAX;
 	for (;;) {
+		enum tree_item_next next;
 		size_t pos = 0;
 		uint32_t i;
 
@@ -248,9 +254,13 @@ tree_search(int fd, const struct tree_range *range,
 
 			memcpy(&header, args.buf + pos, sizeof(header));
 			pos += sizeof(header);
-			if (header.type == type &&
-			    fn(&header, args.buf + pos, data) != 0)
-				return TREE_SEARCH_STOPPED;
+			next = header.type == type ?
+				       fn(&header, args.buf + pos, data) :
+				       TREE_ITEM_MORE;
+			if (next != TREE_ITEM_MORE)
+				return next == TREE_ITEM_ENOUGH ?
+					       TREE_SEARCH_STOPPED :
+					       TREE_SEARCH_NO_MEMORY;
 			pos += header.len;
 			/* The next search starts after this key. */
 			key->min_objectid = header.objectid;
@@ -279,25 +289,26 @@ tree_search(int fd, const struct tree_range *range,
 	}
 }
 
-static int root_ref_add(const struct btrfs_ioctl_search_header *header,
-			const void *item, void *data)
+static enum tree_item_next
+root_ref_add(const struct btrfs_ioctl_search_header *header, const void *item,
+	     void *data)
 {
 	struct root_refs *refs = data;
 	struct btrfs_root_ref ref;
 	struct root_ref *slot;
 
 	if (header->len < sizeof(ref))
-		return 0;
+		return TREE_ITEM_MORE;
 	memcpy(&ref, item, sizeof(ref));
 	if (sizeof(ref) + le16toh(ref.name_len) > header->len)
-		return 0;
+		return TREE_ITEM_MORE;
 	if (refs->n == refs->cap) {
 		size_t cap = refs->cap ? 2 * refs->cap : 64;
 		struct root_ref *grown = reallocarray(refs->refs, cap,
 						      sizeof(*grown));
 
 		if (!grown)
-			return -1;
+			return TREE_ITEM_NO_MEMORY;
 		refs->refs = grown;
 		refs->cap = cap;
 	}
@@ -308,9 +319,9 @@ static int root_ref_add(const struct btrfs_ioctl_search_header *header,
 	slot->name = strndup((const char *)item + sizeof(ref),
 			     le16toh(ref.name_len));
 	if (!slot->name)
-		return -1;
+		return TREE_ITEM_NO_MEMORY;
 	refs->n++;
-	return 0;
+	return TREE_ITEM_MORE;
 }
 
 /* A path being built from its last name up: prepend "name/". */
@@ -320,8 +331,9 @@ struct up_path {
 	bool found;
 };
 
-static int inode_ref_prepend(const struct btrfs_ioctl_search_header *header,
-			     const void *item, void *data)
+static enum tree_item_next
+inode_ref_prepend(const struct btrfs_ioctl_search_header *header,
+		  const void *item, void *data)
 {
 	struct up_path *up = data;
 	struct btrfs_inode_ref ref;
@@ -329,15 +341,15 @@ static int inode_ref_prepend(const struct btrfs_ioctl_search_header *header,
 	char *grown;
 
 	if (header->len < sizeof(ref))
-		return 0;
+		return TREE_ITEM_MORE;
 	memcpy(&ref, item, sizeof(ref));
 	len = le16toh(ref.name_len);
 	if (sizeof(ref) + len > header->len)
-		return 0;
+		return TREE_ITEM_MORE;
 	old = strlen(up->text);
 	grown = malloc(len + 1 + old + 1);
 	if (!grown)
-		return -1;
+		return TREE_ITEM_NO_MEMORY;
 	memcpy(grown, (const char *)item + sizeof(ref), len);
 	grown[len] = '/';
 	memcpy(grown + len + 1, up->text, old + 1);
@@ -345,13 +357,17 @@ static int inode_ref_prepend(const struct btrfs_ioctl_search_header *header,
 	up->text = grown;
 	up->parent_ino = header->offset;
 	up->found = true;
-	return 1; /* a directory has one name */
+	return TREE_ITEM_ENOUGH; /* a directory has one name */
 }
 
-/* The path of directory @dirid inside subvolume @tree: "" or "a/b/". */
+/*
+ * The path of directory @dirid inside subvolume @tree: "" or "a/b/"; NULL
+ * with errno (ENOENT: not linked any more).
+ */
 static char *dir_path(int fd, uint64_t tree, uint64_t dirid)
 {
 	struct up_path up = { .text = strdup("") };
+	enum tree_search_end end;
 
 	while (up.text && dirid != BTRFS_FIRST_FREE_OBJECTID) {
 		struct tree_range refs = { .tree_id = tree, .objectid = dirid,
@@ -359,10 +375,12 @@ static char *dir_path(int fd, uint64_t tree, uint64_t dirid)
 					   .type = BTRFS_INODE_REF_KEY };
 
 		up.found = false;
-		if (tree_search(fd, &refs, inode_ref_prepend, &up) ==
-			    TREE_SEARCH_FAILED ||
+		end = tree_search(fd, &refs, inode_ref_prepend, &up);
+		if (end == TREE_SEARCH_FAILED || end == TREE_SEARCH_NO_MEMORY ||
 		    !up.found) {
-			if (!up.found && errno == 0)
+			if (end == TREE_SEARCH_NO_MEMORY)
+				errno = ENOMEM;
+			else if (!up.found && errno == 0)
 				errno = ENOENT;
 			free(up.text);
 			return NULL;
@@ -372,81 +390,110 @@ static char *dir_path(int fd, uint64_t tree, uint64_t dirid)
 	return up.text;
 }
 
+/* A listing of the root tree's subvolumes, parents before children. */
+struct root_listing {
+	int fd;
+	struct root_refs refs;
+	char **paths; /* by ref index, NULL until listed */
+	size_t *queue; /* ref indexes; SIZE_MAX is the top */
+	size_t head, tail;
+};
+
+/*
+ * List the subvolumes linked in subvolume @parent (at @parent_path) not
+ * listed yet, each queued for its own children.
+ */
+static enum bino_error tree_list_children(struct root_listing *l,
+					  uint64_t parent,
+					  const char *parent_path,
+					  bino__subvol_list_fn *fn, void *data)
+{
+	struct bino__subvol_info info;
+	enum bino_error err = BINO_OK;
+	size_t i;
+
+	for (i = 0; !err && i < l->refs.n; i++) {
+		struct root_ref *ref = &l->refs.refs[i];
+		char *dir;
+
+		if (ref->parent != parent || l->paths[i])
+			continue;
+		dir = dir_path(l->fd, parent, ref->dirid);
+		if (!dir) {
+			if (errno == ENOMEM)
+				return BINO_ERROR_NO_MEMORY;
+			continue; /* deleted meanwhile: left out */
+		}
+		if (asprintf(&l->paths[i], "%s%s%s%s", parent_path,
+			     *parent_path ? "/" : "", dir, ref->name) < 0)
+			l->paths[i] = NULL;
+		free(dir);
+		if (!l->paths[i])
+			return BINO_ERROR_NO_MEMORY;
+		memset(&info, 0, sizeof(info));
+		info.id = ref->id;
+		info.parent_id = parent;
+		err = fn(l->paths[i], &info, data);
+		l->queue[l->tail++] = i;
+	}
+	return err;
+}
+
 /*
  * The subvolumes below @top, parents first, each path built from its
  * parent's.  A subvolume whose directory cannot be named (deleted
  * meanwhile) is left out with those below it.
  */
-static int subvol_list_tree(int fd, uint64_t top, bino__subvol_list_fn *fn,
-			    void *data)
+static enum bino_error subvol_list_tree(int fd, uint64_t top,
+					bino__subvol_list_fn *fn, void *data,
+					int *errnum)
 {
 	static const struct tree_range root_refs = {
 		.tree_id = BTRFS_ROOT_TREE_OBJECTID, .max_objectid = UINT64_MAX,
 		.type = BTRFS_ROOT_REF_KEY
 	};
-	struct root_refs refs = { 0 };
-	struct bino__subvol_info info;
-	char **paths = NULL;
-	size_t *queue = NULL, head = 0, tail = 0, i;
-	int ret = -1;
+	struct root_listing l = { .fd = fd };
+	enum bino_error err = BINO_ERROR_NO_MEMORY;
+	size_t i;
 
-	errno = 0;
-	if (tree_search(fd, &root_refs, root_ref_add, &refs) !=
-	    TREE_SEARCH_DONE) {
-		if (errno == 0)
-			errno = ENOMEM;
+	*errnum = ENOMEM;
+	switch (tree_search(fd, &root_refs, root_ref_add, &l.refs)) {
+	case TREE_SEARCH_DONE:
+		break;
+	case TREE_SEARCH_FAILED:
+		*errnum = errno;
+		err = BINO_ERROR_SUBVOL_INFO_FAILED;
+		/* fall through */
+	default:
 		goto out_free;
 	}
-	paths = calloc(refs.n + 1, sizeof(*paths));
-	queue = calloc(refs.n + 1, sizeof(*queue));
-	if (!paths || !queue)
+	l.paths = calloc(l.refs.n + 1, sizeof(*l.paths));
+	l.queue = calloc(l.refs.n + 1, sizeof(*l.queue));
+	if (!l.paths || !l.queue)
 		goto out_free;
-	/* Breadth first from @top: queue holds ref indexes; SIZE_MAX is @top. */
-	queue[tail++] = SIZE_MAX;
-	ret = 0;
-	while (!ret && head < tail) {
-		size_t at = queue[head++];
-		uint64_t parent = at == SIZE_MAX ? top : refs.refs[at].id;
-		const char *parent_path = at == SIZE_MAX ? "" : paths[at];
+	/* Breadth first from @top. */
+	l.queue[l.tail++] = SIZE_MAX;
+	err = BINO_OK;
+	while (!err && l.head < l.tail) {
+		size_t at = l.queue[l.head++];
 
-		for (i = 0; !ret && i < refs.n; i++) {
-			struct root_ref *ref = &refs.refs[i];
-			char *dir;
-
-			if (ref->parent != parent || paths[i])
-				continue;
-			dir = dir_path(fd, parent, ref->dirid);
-			if (!dir) {
-				if (errno == ENOMEM)
-					ret = -1;
-				continue;
-			}
-			if (asprintf(&paths[i], "%s%s%s%s", parent_path,
-				     *parent_path ? "/" : "", dir, ref->name) < 0) {
-				paths[i] = NULL;
-				ret = -1;
-			}
-			free(dir);
-			if (ret)
-				break;
-			memset(&info, 0, sizeof(info));
-			info.id = ref->id;
-			info.parent_id = parent;
-			ret = fn(paths[i], &info, data);
-			queue[tail++] = i;
-		}
+		err = tree_list_children(&l,
+					 at == SIZE_MAX ? top : l.refs.refs[at].id,
+					 at == SIZE_MAX ? "" : l.paths[at], fn,
+					 data);
 	}
-
+	if (err != BINO_ERROR_NO_MEMORY)
+		*errnum = 0;
 out_free:
-	for (i = 0; i < refs.n; i++) {
-		free(refs.refs[i].name);
-		if (paths)
-			free(paths[i]);
+	for (i = 0; i < l.refs.n; i++) {
+		free(l.refs.refs[i].name);
+		if (l.paths)
+			free(l.paths[i]);
 	}
-	free(refs.refs);
-	free(paths);
-	free(queue);
-	return ret;
+	free(l.refs.refs);
+	free(l.paths);
+	free(l.queue);
+	return err;
 }
 
 /*
@@ -456,25 +503,27 @@ out_free:
  * cannot reach and stops at a path beyond 4080 bytes.  @fd must be a
  * subvolume's root.
  */
-int bino__subvol_list_fd(int fd, bino__subvol_list_fn *fn, void *data)
+enum bino_error bino__subvol_list_fd(int fd, bino__subvol_list_fn *fn,
+				     void *data, int *errnum)
 {
 	struct btrfs_util_subvolume_iterator *iter;
+	enum bino_error err;
 	uint64_t top;
-	int rc;
 
-	if (bino__subvolid_ioctl(fd, &top) != 0)
-		return -1;
-	rc = subvol_list_tree(fd, top, fn, data);
-	if (!(rc == -1 && errno == EPERM))
-		return rc;
+	if (bino__subvolid_ioctl(fd, &top) != 0) {
+		*errnum = errno;
+		return BINO_ERROR_SUBVOLID_FAILED;
+	}
+	err = subvol_list_tree(fd, top, fn, data, errnum);
+	if (!(err == BINO_ERROR_SUBVOL_INFO_FAILED && *errnum == EPERM))
+		return err;
 	errno = 0;
 	if (btrfs_util_create_subvolume_iterator_fd(fd, 0, 0, &iter) !=
 	    BTRFS_UTIL_OK) {
-		if (errno == 0)
-			errno = EIO;
-		return -1;
+		*errnum = errno ? errno : EIO;
+		return BINO_ERROR_SUBVOL_INFO_FAILED;
 	}
-	return subvol_list_iter(iter, fn, data);
+	return subvol_list_iter(iter, fn, data, errnum);
 }
 
 int bino__fs_uuid_fd(int fd, uint8_t uuid[16])

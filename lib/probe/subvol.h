@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "btrfsino.h"
+
 /*
  * The subvolume of the open file @fd, by libbtrfsutil (one ioctl): a thin
  * wrapper, 0 or -1 with errno.
@@ -39,22 +41,23 @@ int bino__subvol_info_fd(int fd, struct bino__subvol_info *ret);
 
 /*
  * Called by bino__subvol_list() for each subvolume; @path is relative to the
- * subvolume the listing started at.  A non-zero return stops the listing and
- * is returned by it.
+ * subvolume the listing started at.  Anything but BINO_OK stops the listing
+ * and is returned by it (BINO_ERROR_STOP_ITERATION: found what it wanted).
  */
-typedef int bino__subvol_list_fn(const char *path,
-				 const struct bino__subvol_info *info,
-				 void *data);
+typedef enum bino_error bino__subvol_list_fn(const char *path,
+					     const struct bino__subvol_info *info,
+					     void *data);
 
 /*
  * List the subvolumes below the one holding @path: the whole filesystem
  * (paths relative to the top level, needs CAP_SYS_ADMIN) when @whole_fs,
  * else those below @path's own subvolume that the caller can reach (no
- * privilege needed on Linux 4.18 and later).  0, -1 with errno, or what @fn
- * returned.
+ * privilege needed on Linux 4.18 and later).  What @fn returned, or
+ * BINO_ERROR_SUBVOL_INFO_FAILED with the cause in *@errnum.
  */
-int bino__subvol_list(const char *path, bool whole_fs,
-		      bino__subvol_list_fn *fn, void *data);
+enum bino_error bino__subvol_list(const char *path, bool whole_fs,
+				  bino__subvol_list_fn *fn, void *data,
+				  int *errnum);
 
 /*
  * List the subvolumes below the one whose root directory is the open file
@@ -62,9 +65,11 @@ int bino__subvol_list(const char *path, bool whole_fs,
  * all of them, whatever their paths' length, with CAP_SYS_ADMIN (the root
  * tree searched; @fn's info then has only id and parent_id), else those
  * the caller can reach (libbtrfsutil's unprivileged iterator, Linux 4.18
- * and later).  0, -1 with errno, or what @fn returned.
+ * and later).  What @fn returned, BINO_ERROR_SUBVOLID_FAILED or
+ * _SUBVOL_INFO_FAILED with the cause in *@errnum, or _NO_MEMORY.
  */
-int bino__subvol_list_fd(int fd, bino__subvol_list_fn *fn, void *data);
+enum bino_error bino__subvol_list_fd(int fd, bino__subvol_list_fn *fn,
+				     void *data, int *errnum);
 
 /*
  * The UUID of the btrfs filesystem holding the open file @fd, as blkid and

@@ -698,8 +698,9 @@ static char *path_join(const char *root, const char *rel)
  * path, is not kept already (its first path, as a walk meets it first),
  * and is reachable there.
  */
-static int tree_add_one(const char *rel, const struct bino__subvol_info *info,
-			void *data)
+static enum bino_error tree_add_one(const char *rel,
+				    const struct bino__subvol_info *info,
+				    void *data)
 {
 	struct tree_listing *listing = data;
 	struct subvol_plan *sp = listing->sp;
@@ -708,7 +709,7 @@ static int tree_add_one(const char *rel, const struct bino__subvol_info *info,
 
 	if (!path) {
 		listing->err = BINO_ERROR_NO_MEMORY;
-		return 1;
+		return listing->err;
 	}
 	if (bino__path_below(path, sp->base.path) && !subvol_plan_has(sp, info->id) &&
 	    tree_reaches(sp, path, info->id, &owner))
@@ -716,21 +717,27 @@ static int tree_add_one(const char *rel, const struct bino__subvol_info *info,
 					       tree_mounted(sp, listing->mounts,
 							    path, info->id));
 	free(path);
-	return listing->err != BINO_OK;
+	return listing->err;
 }
 
 /*
  * List the subvolumes below the subvolume whose root is @root_fd, which
- * is at @root.  -1 with errno when the listing failed.
+ * is at @root: what adding them failed with, or
+ * BINO_ERROR_SUBVOL_INFO_FAILED with errno set when the listing failed
+ * (the public API's callers read it).
  */
-static int tree_list(struct tree_listing *listing, const char *root,
-		     int root_fd)
+static enum bino_error tree_list(struct tree_listing *listing,
+				 const char *root, int root_fd)
 {
-	int rc;
+	enum bino_error err;
+	int errnum = 0;
 
 	listing->root = root;
-	rc = bino__subvol_list_fd(root_fd, tree_add_one, listing);
-	return rc < 0 ? -1 : 0;
+	err = bino__subvol_list_fd(root_fd, tree_add_one, listing, &errnum);
+	if (listing->err)
+		return listing->err;
+	errno = errnum;
+	return err ? BINO_ERROR_SUBVOL_INFO_FAILED : BINO_OK;
 }
 
 /*
@@ -771,7 +778,8 @@ static enum bino_error tree_list_holding(struct tree_listing *listing)
 {
 	struct subvol_plan *sp = listing->sp;
 	char *root = subvol_root_path(&sp->base);
-	int fd, rc;
+	enum bino_error err;
+	int fd;
 
 	if (!root)
 		return BINO_ERROR_OPEN_FAILED;
@@ -780,12 +788,10 @@ static enum bino_error tree_list_holding(struct tree_listing *listing)
 		free(root);
 		return BINO_ERROR_OPEN_FAILED;
 	}
-	rc = tree_list(listing, root, fd);
+	err = tree_list(listing, root, fd);
 	close_keep_errno(fd);
 	free(root);
-	if (listing->err)
-		return listing->err;
-	return rc < 0 ? BINO_ERROR_SUBVOL_INFO_FAILED : BINO_OK;
+	return err;
 }
 
 /*
