@@ -242,11 +242,13 @@ static enum bino_error audit_count_collided(struct audit_walk *aw,
 	struct audit_example_draft draft;
 	uint64_t count;
 	enum bino_error err;
-	int collide = bino__ckey_table_collide(aw->groups, meet->id, meet->ino);
+	bool first_time;
 
-	if (collide < 0)
-		return BINO_ERROR_NO_MEMORY;
-	count = collide ? 2 : 1;
+	err = bino__ckey_table_collide(aw->groups, meet->id, meet->ino,
+				       &first_time);
+	if (err)
+		return err;
+	count = first_time ? 2 : 1;
 	target->collisions[BINO_COLLISION_PLAIN] += count;
 	err = audit_add_pair(target, audit_subvolid(aw, first),
 			     audit_subvolid(aw, meet->id), BINO_COLLISION_PLAIN,

@@ -271,20 +271,23 @@ enum bino_error bino__ckey_table_add(struct ckey_table *table, uint32_t identity
 	return BINO_OK;
 }
 
-int bino__ckey_table_collide(struct ckey_table *table, uint32_t other,
-			     uint64_t ino)
+enum bino_error bino__ckey_table_collide(struct ckey_table *table,
+					 uint32_t other, uint64_t ino,
+					 bool *first_time)
 {
+	enum inoset_added added;
 	size_t client_fs;
-	int added;
 
 	assert(other < table->n_identities);
 	client_fs = table->identities[other]->id.client_fs;
 	assert(client_fs < table->n_seen);
 	added = bino__inoset_add(&table->collided[client_fs], ino);
-	if (added == 1 &&
-	    bino__inoset_add(&table->identities[other]->other, ino) < 0)
-		return -1;
-	return added;
+	*first_time = added == INOSET_ADDED;
+	if (*first_time &&
+	    bino__inoset_add(&table->identities[other]->other, ino) ==
+		    INOSET_NO_MEMORY)
+		return BINO_ERROR_NO_MEMORY;
+	return added == INOSET_NO_MEMORY ? BINO_ERROR_NO_MEMORY : BINO_OK;
 }
 
 bool bino__ckey_table_collided(const struct ckey_table *table,

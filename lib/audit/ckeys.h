@@ -103,11 +103,12 @@ enum bino_error bino__ckey_table_add(struct ckey_table *table, uint32_t identity
 				     struct ckey_group **ret);
 /*
  * The key of inode @ino, without a group, met in identity @other, not the
- * one it was first met in: 1 the first time (@other is its plain class's
- * other from then on), 0 if it had collided already, -1 out of memory.
+ * one it was first met in: *@first_time true the first time (@other is its
+ * plain class's other from then on), false if it had collided already.
  */
-int bino__ckey_table_collide(struct ckey_table *table, uint32_t other,
-			     uint64_t ino);
+enum bino_error bino__ckey_table_collide(struct ckey_table *table,
+					 uint32_t other, uint64_t ino,
+					 bool *first_time);
 /* Whether the key (@client_fs, @ino) was met in a second identity. */
 bool bino__ckey_table_collided(const struct ckey_table *table,
 			       size_t client_fs, uint64_t ino);

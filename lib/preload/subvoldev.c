@@ -215,12 +215,14 @@ static uint64_t export_root_scan(int fd, dev_t dev)
 			const char *name = buffer + offset + 19;
 			unsigned short reclen;
 			struct bino_nfs_fh fh;
+			int errnum;
 
 			memcpy(&reclen, buffer + offset + 16, sizeof(reclen));
 			offset += reclen;
 			if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 				continue;
-			if (bino__nfs_fh_of(dirfd, name, 0, &fh) != 0)
+			if (bino__nfs_fh_of(dirfd, name, 0, &fh, &errnum) !=
+			    BINO_OK)
 				continue;
 			if (fh.kind == BINO_NFS_FH_OTHER) {
 				kind_store(dev, DEV_NFS_NOT_BTRFS);
@@ -272,6 +274,7 @@ static bool subvol_dev(const struct bino_stat_target *t, dev_t raw, ino_t ino,
 	struct bino_nfs_fh fh;
 	uint64_t subvolid;
 	int flags = t->flags & AT_EMPTY_PATH;
+	int errnum;
 
 	if (kind == DEV_UNKNOWN)
 		kind = kind_probe(t, raw);
@@ -279,9 +282,9 @@ static bool subvol_dev(const struct bino_stat_target *t, dev_t raw, ino_t ino,
 		return false;
 	if (!(t->flags & AT_SYMLINK_NOFOLLOW))
 		flags |= AT_SYMLINK_FOLLOW;
-	if (bino__nfs_fh_of(t->dirfd, t->path, flags, &fh) != 0) {
+	if (bino__nfs_fh_of(t->dirfd, t->path, flags, &fh, &errnum) != BINO_OK) {
 		/* EOPNOTSUPP: no export operations (NFSv4.0) or not knfsd's. */
-		if (errno == EOPNOTSUPP || errno == EOVERFLOW)
+		if (errnum == EOPNOTSUPP || errnum == EOVERFLOW)
 			kind_store(raw, DEV_NFS_NO_HANDLES);
 		return false;
 	}

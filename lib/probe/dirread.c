@@ -100,21 +100,22 @@ struct bino_dirread {
 	pthread_t threads[];
 };
 
-static int dir_append_record(char **records, size_t *len, size_t *cap,
-			     const struct linux_dirent64 *dent)
+static enum bino_error dir_append_record(char **records, size_t *len,
+					 size_t *cap,
+					 const struct linux_dirent64 *dent)
 {
 	size_t name_len = strlen(dent->d_name);
 	size_t size = bino__dir_record_size(name_len);
 	struct dir_record *record;
 
 	if (size > SIZE_MAX - *len || ARRAY_RESERVE(*records, *cap, *len + size))
-		return -1;
+		return BINO_ERROR_NO_MEMORY;
 	record = (struct dir_record *)(*records + *len);
 	record->ino = dent->d_ino;
 	record->type = dent->d_type;
 	memcpy(record->name, dent->d_name, name_len + 1);
 	*len += size;
-	return 0;
+	return BINO_OK;
 }
 
 enum bino_error bino__dir_read(int fd, char **records, size_t *len,

@@ -68,8 +68,15 @@ static uint32_t load_le32(const unsigned char *p)
 	       (uint32_t)p[3] << 24;
 }
 
-int bino__nfs_fh_decode(const unsigned char *bytes, size_t len,
-			struct bino_nfs_fh *ret)
+/* Fail a decode: not a handle this knows, the cause in *@errnum. */
+static enum bino_error fh_refused(int *errnum, int why)
+{
+	*errnum = why;
+	return BINO_ERROR_FILE_HANDLE_FAILED;
+}
+
+enum bino_error bino__nfs_fh_decode(const unsigned char *bytes, size_t len,
+				    struct bino_nfs_fh *ret, int *errnum)
 {
 	uint32_t high, low;
 	uint16_t server_size;
@@ -77,51 +84,39 @@ int bino__nfs_fh_decode(const unsigned char *bytes, size_t len,
 	size_t fsid_length, fileid_offset;
 
 	memset(ret, 0, sizeof(*ret));
-	if (len < CLIENT_HEADER_SIZE + sizeof(server_size)) {
-		errno = EINVAL;
-		return -1;
-	}
+	if (len < CLIENT_HEADER_SIZE + sizeof(server_size)) 
+		return fh_refused(errnum, EINVAL);
 	memcpy(&high, bytes, sizeof(high));
 	memcpy(&low, bytes + 4, sizeof(low));
 	ret->fileid = (uint64_t)high << 32 | low;
 	memcpy(&server_size, bytes + CLIENT_HEADER_SIZE, sizeof(server_size));
 	server = bytes + CLIENT_HEADER_SIZE + sizeof(server_size);
-	if (server_size > len - CLIENT_HEADER_SIZE - sizeof(server_size)) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (server_size < KNFSD_HEADER_SIZE || server[0] != KNFSD_FH_VERSION) {
-		errno = EOPNOTSUPP;
-		return -1;
-	}
+	if (server_size > len - CLIENT_HEADER_SIZE - sizeof(server_size)) 
+		return fh_refused(errnum, EINVAL);
+	if (server_size < KNFSD_HEADER_SIZE || server[0] != KNFSD_FH_VERSION) 
+		return fh_refused(errnum, EOPNOTSUPP);
 	ret->fsid_type = server[2];
 	ret->fileid_type = server[3];
 	fsid_length = knfsd_fsid_length(ret->fsid_type);
-	if (fsid_length == 0) {
-		errno = EOPNOTSUPP;
-		return -1;
-	}
+	if (fsid_length == 0) 
+		return fh_refused(errnum, EOPNOTSUPP);
 	fileid_offset = KNFSD_HEADER_SIZE + fsid_length;
-	if (fileid_offset > server_size) {
-		errno = EINVAL;
-		return -1;
-	}
+	if (fileid_offset > server_size) 
+		return fh_refused(errnum, EINVAL);
 	switch (ret->fileid_type) {
 	case FILEID_ROOT:
 		ret->kind = BINO_NFS_FH_EXPORT_ROOT;
-		return 0;
+		return BINO_OK;
 	case FILEID_BTRFS_WITHOUT_PARENT:
 	case FILEID_BTRFS_WITH_PARENT:
 	case FILEID_BTRFS_WITH_PARENT_ROOT:
 		break;
 	default:
 		ret->kind = BINO_NFS_FH_OTHER;
-		return 0;
+		return BINO_OK;
 	}
-	if (server_size - fileid_offset < BTRFS_FID_MIN_SIZE) {
-		errno = EINVAL;
-		return -1;
-	}
+	if (server_size - fileid_offset < BTRFS_FID_MIN_SIZE) 
+		return fh_refused(errnum, EINVAL);
 	ret->kind = BINO_NFS_FH_BTRFS;
 	ret->objectid = load_le64(server + fileid_offset +
 				  BTRFS_FID_OBJECTID_OFFSET);
@@ -129,16 +124,16 @@ int bino__nfs_fh_decode(const unsigned char *bytes, size_t len,
 				       BTRFS_FID_ROOT_OFFSET);
 	ret->generation = load_le32(server + fileid_offset +
 				    BTRFS_FID_GEN_OFFSET);
-	return 0;
+	return BINO_OK;
 }
 
-int bino__nfs_fh_of(int dirfd, const char *name, int at_flags,
-		    struct bino_nfs_fh *ret)
+enum bino_error bino__nfs_fh_of(int dirfd, const char *name, int at_flags,
+				struct bino_nfs_fh *ret, int *errnum)
 {
 	union bino__fhandle fh;
 
 	if (bino__fhandle_at(dirfd, name, at_flags, &fh) != 0)
-		return -1;
+		return fh_refused(errnum, errno);
 	return bino__nfs_fh_decode(fh.handle.f_handle,
-				   fh.handle.handle_bytes, ret);
+				   fh.handle.handle_bytes, ret, errnum);
 }

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "btrfsino.h"
+
 enum bino_nfs_fh_kind {
 	BINO_NFS_FH_BTRFS, /* knfsd handle of a btrfs inode: fields valid */
 	BINO_NFS_FH_EXPORT_ROOT, /* the export's root: no inode fields */
@@ -26,14 +28,18 @@ struct bino_nfs_fh {
  * Decode the bytes of a Linux NFS client's file handle (from
  * name_to_handle_at): the client's header, then the server's handle, which
  * for knfsd is a version-1 handle (fsid, then the filesystem's fileid).
- * Returns 0, or -1 with errno EINVAL (malformed) or EOPNOTSUPP (not a
- * knfsd version-1 handle).  Never reads outside @len bytes.
+ * BINO_ERROR_FILE_HANDLE_FAILED with *@errnum EINVAL (malformed) or
+ * EOPNOTSUPP (not a knfsd version-1 handle).  Never reads outside @len
+ * bytes.
  */
-int bino__nfs_fh_decode(const unsigned char *bytes, size_t len,
-			struct bino_nfs_fh *ret);
+enum bino_error bino__nfs_fh_decode(const unsigned char *bytes, size_t len,
+				    struct bino_nfs_fh *ret, int *errnum);
 
-/* name_to_handle_at() and bino__nfs_fh_decode(); -1 with errno on failure. */
-int bino__nfs_fh_of(int dirfd, const char *name, int at_flags,
-		    struct bino_nfs_fh *ret);
+/*
+ * name_to_handle_at() and bino__nfs_fh_decode(): BINO_ERROR_FILE_HANDLE_FAILED
+ * with the cause in *@errnum (name_to_handle_at's errno, or the decode's).
+ */
+enum bino_error bino__nfs_fh_of(int dirfd, const char *name, int at_flags,
+				struct bino_nfs_fh *ret, int *errnum);
 
 #endif

@@ -34,31 +34,31 @@ int bino__subvolid_ioctl(int fd, uint64_t *ret)
 	return -1;
 }
 
-int bino__subvolid_file_handle(int dirfd, const char *name, int at_flags,
-			       uint64_t *ret)
+enum bino_error bino__subvolid_file_handle(int dirfd, const char *name,
+					   int at_flags, uint64_t *ret,
+					   int *errnum)
 {
 	union bino__fhandle fh;
 
-	if (bino__fhandle_at(dirfd, name, at_flags, &fh) != 0)
-		return -1;
+	*errnum = EOPNOTSUPP;
+	if (bino__fhandle_at(dirfd, name, at_flags, &fh) != 0) {
+		*errnum = errno;
+		return BINO_ERROR_FILE_HANDLE_FAILED;
+	}
 	switch (fh.handle.handle_type) {
 	case FILEID_BTRFS_WITHOUT_PARENT:
 	case FILEID_BTRFS_WITH_PARENT:
 	case FILEID_BTRFS_WITH_PARENT_ROOT:
 		break;
 	default:
-		errno = EOPNOTSUPP;
-		return -1;
+		return BINO_ERROR_FILE_HANDLE_FAILED;
 	}
-	if (fh.handle.handle_bytes < BTRFS_FID_ROOT_OFFSET + sizeof(*ret)) {
-		errno = EOPNOTSUPP;
-		return -1;
-	}
+	if (fh.handle.handle_bytes < BTRFS_FID_ROOT_OFFSET + sizeof(*ret))
+		return BINO_ERROR_FILE_HANDLE_FAILED;
 	memcpy(ret, fh.handle.f_handle + BTRFS_FID_ROOT_OFFSET,
 	       sizeof(*ret));
-	return 0;
+	return BINO_OK;
 }
-
 #define BTRFS_ROOT_SUBVOL_RDONLY (1ULL << 0)
 
 static void subvol_info_copy(struct bino__subvol_info *ret,

@@ -17,10 +17,12 @@ int bino__subvolid_ioctl(int fd, uint64_t *ret);
 /*
  * The subvolume of @name in @dirfd, from the root objectid of its btrfs file
  * handle.  @at_flags may hold AT_SYMLINK_FOLLOW and AT_EMPTY_PATH.
- * Returns 0, or -1 with errno (EOPNOTSUPP when the handle is not btrfs').
+ * BINO_ERROR_FILE_HANDLE_FAILED with the cause in *@errnum (EOPNOTSUPP when
+ * the handle is not btrfs').
  */
-int bino__subvolid_file_handle(int dirfd, const char *name, int at_flags,
-			       uint64_t *ret);
+enum bino_error bino__subvolid_file_handle(int dirfd, const char *name,
+					   int at_flags, uint64_t *ret,
+					   int *errnum);
 
 /* What the audit needs to know of a subvolume. */
 struct bino__subvol_info {
@@ -35,7 +37,8 @@ struct bino__subvol_info {
 /*
  * The subvolume holding the open file @fd, which need not be its root
  * (BTRFS_IOC_GET_SUBVOL_INFO: no privilege needed on Linux 4.18 and later):
- * a thin wrapper of that one ioctl, 0 or -1 with errno.
+ * a thin wrapper of that one ioctl (on an older kernel, of libbtrfsutil's
+ * equivalent), 0 or -1 with errno.
  */
 int bino__subvol_info_fd(int fd, struct bino__subvol_info *ret);
 

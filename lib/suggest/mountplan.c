@@ -218,7 +218,8 @@ static int openat2_call(int dirfd, const char *path, int flags, uint64_t resolve
  * Without openat2: @path below @dirfd one name at a time, each opened with
  * O_NOFOLLOW | O_DIRECTORY (a symbolic link is then ENOTDIR or ELOOP) and
  * ".." refused (EXDEV), as RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS would.
- * An absolute @path starts at "/" (then @dirfd is not used).
+ * An absolute @path starts at "/" (then @dirfd is not used).  An fd, or -1
+ * with errno, as openat(2).
  */
 static int open_by_names(int dirfd, const char *path, int flags)
 {
@@ -268,7 +269,7 @@ out_close:
 
 /*
  * Open the directory @path (absolute) with @flags, following no symbolic
- * link in any of its components.
+ * link in any of its components: an fd, or -1 with errno, as openat(2).
  */
 static int open_no_symlinks(const char *path, int flags)
 {
@@ -283,7 +284,8 @@ static int open_no_symlinks(const char *path, int flags)
 /*
  * Open the directory @path, relative to @dirfd, with @flags: never through a
  * symbolic link, never outside @dirfd (EXDEV, ELOOP or ENOTDIR otherwise).
- * Mount points on the way are crossed, as a path lookup would.
+ * Mount points on the way are crossed, as a path lookup would.  An fd, or
+ * -1 with errno, as openat(2).
  */
 static int open_beneath(int dirfd, const char *path, int flags)
 {
@@ -637,7 +639,7 @@ static bool tree_reaches(const struct subvol_plan *sp, const char *path,
 	uint8_t uuid[16];
 	struct stat st;
 	bool same = false;
-	int fd;
+	int fd, errnum;
 
 	/* Beyond PATH_MAX openat2 cannot take it whole: a name at a time. */
 	fd = strlen(rel) >= PATH_MAX ? open_by_names(sp->base.fd, rel, O_PATH) :
@@ -645,7 +647,8 @@ static bool tree_reaches(const struct subvol_plan *sp, const char *path,
 	if (fd < 0)
 		return false;
 	if (fstat(fd, &st) != 0 || st.st_ino != SUBVOL_ROOT_INO ||
-	    bino__subvolid_file_handle(fd, "", AT_EMPTY_PATH, &found_id) != 0 ||
+	    bino__subvolid_file_handle(fd, "", AT_EMPTY_PATH, &found_id,
+				       &errnum) != BINO_OK ||
 	    found_id != id)
 		goto out_close;
 	same = true;
@@ -1156,7 +1159,8 @@ out_close:
 
 /*
  * Open the mount point of an unmount @step, which must show the very mount
- * the plan read from mountinfo (its mount ID; ESTALE otherwise).
+ * the plan read from mountinfo (its mount ID; ESTALE otherwise): an fd, or
+ * -1 with errno, as openat(2).
  */
 static int step_open_mount(const struct bino_mountplan_step *step)
 {

@@ -146,31 +146,33 @@ static bool suggest_is_placeholder(const struct bino_suggestion *s,
 
 /*
  * If @snapshot's path with @source_path replaced by its own at the start of
- * @candidate names a placeholder, record it.  Returns -1 when out of memory,
- * 1 when added, else 0.
+ * @candidate names a placeholder, record it (one more in *@added).
  */
-static int suggest_try(struct bino_suggestion *s, const char *snapshot,
-		       const char *source_path, const char *candidate)
+static enum bino_error suggest_try(struct bino_suggestion *s,
+				   const char *snapshot,
+				   const char *source_path,
+				   const char *candidate, size_t *added)
 {
 	const char *rel = candidate + strlen(source_path);
 	char *path;
 
 	path = malloc(strlen(snapshot) + strlen(rel) + 1);
 	if (!path)
-		return -1;
+		return BINO_ERROR_NO_MEMORY;
 	strcpy(path, snapshot);
 	strcat(path, rel);
 	if (!suggest_is_placeholder(s, path)) {
 		free(path);
-		return 0;
+		return BINO_OK;
 	}
 	if (ARRAY_RESERVE(s->placeholders, s->cap_placeholders,
 			  s->n_placeholders + 1)) {
 		free(path);
-		return -1;
+		return BINO_ERROR_NO_MEMORY;
 	}
 	s->placeholders[s->n_placeholders++] = path;
-	return 1;
+	(*added)++;
+	return BINO_OK;
 }
 
 static const struct bino_audit_subvol *
@@ -190,13 +192,16 @@ suggest_find_subvol(const struct bino_suggestion *s, uint64_t id)
 
 /*
  * One pass over the snapshots: where the source has a subvolume or a
- * placeholder, the snapshot may have a placeholder.  Returns how many were
- * added, or -1 when out of memory.
+ * placeholder, the snapshot may have a placeholder: how many were added,
+ * in *@added.
  */
-static int suggest_placeholder_pass(struct bino_suggestion *s)
+static enum bino_error suggest_placeholder_pass(struct bino_suggestion *s,
+						size_t *added)
 {
 	size_t i, j, n = bino_audit_target_subvol_count(s->target);
-	int added = 0, rc;
+	enum bino_error err;
+
+	*added = 0;
 
 	for (i = 0; i < s->n_subvols; i++) {
 		const char *snapshot = bino_audit_subvol_path(s->subvols[i]);
@@ -213,22 +218,21 @@ static int suggest_placeholder_pass(struct bino_suggestion *s)
 
 			if (!other || !bino__path_below(other, source_path))
 				continue;
-			rc = suggest_try(s, snapshot, source_path, other);
-			if (rc < 0)
-				return -1;
-			added += rc;
+			err = suggest_try(s, snapshot, source_path, other,
+					  added);
+			if (err)
+				return err;
 		}
 		for (j = 0; j < known; j++) {
 			if (!bino__path_below(s->placeholders[j], source_path))
 				continue;
-			rc = suggest_try(s, snapshot, source_path,
-					 s->placeholders[j]);
-			if (rc < 0)
-				return -1;
-			added += rc;
+			err = suggest_try(s, snapshot, source_path,
+					  s->placeholders[j], added);
+			if (err)
+				return err;
 		}
 	}
-	return added;
+	return BINO_OK;
 }
 
 static int compare_paths(const void *a, const void *b)
@@ -238,15 +242,15 @@ static int compare_paths(const void *a, const void *b)
 
 static enum bino_error suggest_placeholders(struct bino_suggestion *s)
 {
-	size_t pass;
-	int rc;
+	size_t pass, added;
+	enum bino_error err;
 
 	/* Snapshots of snapshots inherit placeholders: go on until stable. */
 	for (pass = 0; pass <= s->n_subvols; pass++) {
-		rc = suggest_placeholder_pass(s);
-		if (rc < 0)
-			return BINO_ERROR_NO_MEMORY;
-		if (rc == 0)
+		err = suggest_placeholder_pass(s, &added);
+		if (err)
+			return err;
+		if (added == 0)
 			break;
 	}
 	if (s->n_placeholders)

@@ -171,7 +171,7 @@ static void parser_read_client(struct parser *p)
 }
 
 /* getexport(): the next client word on the line; 0 at its end. */
-static int parser_getexport(struct parser *p)
+static enum parser_word parser_getexport(struct parser *p)
 {
 	parser_skip(p, false);
 	return parser_gettok(p, EXPORTFS_CLIENT_SIZE);
@@ -192,22 +192,22 @@ static bool parser_getpath(struct parser *p)
 {
 	struct cursor start;
 	struct where at;
-	int ok;
+	enum parser_word word;
 
 	parser_end_line(p);
 	parser_skip(p, true);
 	start = p->at;
 	at = parser_where(p);
-	ok = parser_gettok(p, EXPORTFS_PATH_SIZE);
+	word = parser_gettok(p, EXPORTFS_PATH_SIZE);
 	if (p->status != BINO_OK)
 		return false;
-	if (ok < 0) {
+	if (word == PARSER_WORD_TOO_LONG) {
 		parser_fail(p, at,
 			    "path of 1025 bytes or more: exportfs stops "
 			    "reading the file here");
 		return false;
 	}
-	if (ok == 0) {
+	if (word == PARSER_WORD_EMPTY) {
 		/* exportfs stops; say so unless nothing was left to read. */
 		parser_skip(p, true);
 		if (parser_peek(p) != EOF)
@@ -235,9 +235,9 @@ static bool parser_getpath(struct parser *p)
 }
 
 /* Fail on a client word of 512 bytes or more, as getexport() does. */
-static bool parser_client_fits(struct parser *p, int ok)
+static bool parser_client_fits(struct parser *p, enum parser_word word)
 {
-	if (ok >= 0)
+	if (word != PARSER_WORD_TOO_LONG)
 		return true;
 	parser_fail(p, p->word.start,
 		    "client of 512 bytes or more (exportfs: expected "
@@ -248,30 +248,31 @@ static bool parser_client_fits(struct parser *p, int ok)
 /* getexportent() until it returns NULL. */
 static void parser_run(struct parser *p)
 {
+	enum parser_word word = PARSER_WORD_EMPTY;
 	bool first = true;
-	int ok = 0;
 
 	while (p->status == BINO_OK) {
-		if (first || (ok = parser_getexport(p)) == 0) {
+		if (first || (word = parser_getexport(p)) == PARSER_WORD_EMPTY) {
 			if (p->status != BINO_OK || !parser_getpath(p))
 				break;
 			p->has_defaults = false;
 			optlist_reset(&p->defaults);
-			ok = parser_getexport(p);
+			word = parser_getexport(p);
 		}
 		first = false;
-		if (p->status != BINO_OK || !parser_client_fits(p, ok))
+		if (p->status != BINO_OK || !parser_client_fits(p, word))
 			break;
-		if (ok > 0 && p->word.bytes[0] == '-') {
+		if (word == PARSER_WORD_READ && p->word.bytes[0] == '-') {
 			if (!parser_read_options(p, 1, p->word.length,
 						 &p->defaults))
 				break;
 			p->has_defaults = true;
-			ok = parser_getexport(p);
-			if (p->status != BINO_OK || !parser_client_fits(p, ok))
+			word = parser_getexport(p);
+			if (p->status != BINO_OK ||
+			    !parser_client_fits(p, word))
 				break;
 		}
-		if (ok == 0) {
+		if (word == PARSER_WORD_EMPTY) {
 			p->word.length = 0;
 			p->word.bytes[0] = '\0';
 			p->word.start = parser_where(p);

@@ -266,10 +266,11 @@ static void parser_decode_tail(struct parser *p)
  * does not skip) or at the end; a newline that ends it is left to be read
  * again.  A quote runs on over newlines, as in exportfs (we warn).
  *
- * Return: 1 for a word in p->word, 0 for an empty one, -1 if it has @size
- * bytes or more (then the rest is not read), and 0 once p->status is set.
+ * Return: PARSER_WORD_READ for a word in p->word, PARSER_WORD_EMPTY for an
+ * empty one and once p->status is set, PARSER_WORD_TOO_LONG if it has
+ * @size bytes or more (then the rest is not read).
  */
-int parser_gettok(struct parser *p, size_t size)
+enum parser_word parser_gettok(struct parser *p, size_t size)
 {
 	struct word *w = &p->word;
 	struct cursor before = p->at;
@@ -282,7 +283,7 @@ int parser_gettok(struct parser *p, size_t size)
 	w->start = parser_where(p);
 	if (!word_reserve(w, 1)) {
 		parser_no_memory(p);
-		return 0;
+		return PARSER_WORD_EMPTY;
 	}
 	w->bytes[0] = '\0';
 	while (w->length < size) {
@@ -310,7 +311,7 @@ int parser_gettok(struct parser *p, size_t size)
 		parser_decode_tail(p);
 	}
 	if (p->status != BINO_OK)
-		return 0;
+		return PARSER_WORD_EMPTY;
 	if (c == '\n')
 		p->at = before;
 	if (quoted && !warned)
@@ -318,8 +319,8 @@ int parser_gettok(struct parser *p, size_t size)
 			    "unterminated quote: exportfs reads on to the end "
 			    "of the file");
 	if (w->length == 0)
-		return 0;
+		return PARSER_WORD_EMPTY;
 	if (w->length >= size)
-		return -1;
-	return 1;
+		return PARSER_WORD_TOO_LONG;
+	return PARSER_WORD_READ;
 }

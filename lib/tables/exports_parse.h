@@ -136,11 +136,15 @@ void quote_bytes(char *out, size_t size, const char *s, size_t n);
 int parser_peek(const struct parser *p);
 /* xskip(): blanks and comments, and newlines too if @newlines. */
 void parser_skip(struct parser *p, bool newlines);
-/*
- * xgettok(): one word into p->word: 1, 0 for an empty one or once stopped,
- * -1 when it has @size bytes or more.
- */
-int parser_gettok(struct parser *p, size_t size);
+/* What xgettok() read (it returns 1, 0 and -1 for these). */
+enum parser_word {
+	PARSER_WORD_EMPTY, /* none, or the parser stopped */
+	PARSER_WORD_READ, /* a word, in p->word */
+	PARSER_WORD_TOO_LONG, /* @size bytes or more: the rest not read */
+};
+
+/* xgettok(): one word into p->word. */
+enum parser_word parser_gettok(struct parser *p, size_t size);
 
 /* exports_options.c: option lists and what they mean. */
 

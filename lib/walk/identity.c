@@ -82,23 +82,25 @@ static bool is_subvol_root_dir(const struct bino_kstatx *stx)
 }
 
 /* A file handle of the inode at @at, from its fd if it was opened. */
-static int identify_nfs_fh(const struct bino_inode_at *at,
-			   struct bino_nfs_fh *ret)
+static enum bino_error identify_nfs_fh(const struct bino_inode_at *at,
+				       struct bino_nfs_fh *ret, int *errnum)
 {
 	if (at->fd >= 0)
-		return bino__nfs_fh_of(at->fd, "", AT_EMPTY_PATH, ret);
+		return bino__nfs_fh_of(at->fd, "", AT_EMPTY_PATH, ret, errnum);
 	return bino__nfs_fh_of(at->dirfd, at->name,
-			       at->follow ? AT_SYMLINK_FOLLOW : 0, ret);
+			       at->follow ? AT_SYMLINK_FOLLOW : 0, ret, errnum);
 }
 
 /* The subvolume in the btrfs file handle of the inode at @at. */
-static int identify_btrfs_fh(const struct bino_inode_at *at, uint64_t *ret)
+static enum bino_error identify_btrfs_fh(const struct bino_inode_at *at,
+					 uint64_t *ret, int *errnum)
 {
 	if (at->fd >= 0)
-		return bino__subvolid_file_handle(at->fd, "", AT_EMPTY_PATH, ret);
+		return bino__subvolid_file_handle(at->fd, "", AT_EMPTY_PATH, ret,
+						  errnum);
 	return bino__subvolid_file_handle(at->dirfd, at->name,
 					  at->follow ? AT_SYMLINK_FOLLOW : 0,
-					  ret);
+					  ret, errnum);
 }
 
 /*
@@ -115,6 +117,7 @@ static void identify_btrfs_subvolid(const struct bino_identifier *idr,
 {
 	const struct bino_identity *parent = at->parent;
 	uint64_t subvolid;
+	int errnum;
 
 	if (!idr->no_statx_subvol && (stx->mask & BINO_STATX_SUBVOL)) {
 		id->key.subvolid = stx->subvol;
@@ -133,7 +136,7 @@ static void identify_btrfs_subvolid(const struct bino_identifier *idr,
 		id->source = BINO_SOURCE_IOCTL;
 		return;
 	}
-	if (identify_btrfs_fh(at, &subvolid) == 0) {
+	if (identify_btrfs_fh(at, &subvolid, &errnum) == BINO_OK) {
 		id->key.subvolid = subvolid;
 		id->source = BINO_SOURCE_FILE_HANDLE;
 		return;
@@ -142,7 +145,7 @@ static void identify_btrfs_subvolid(const struct bino_identifier *idr,
 	 * Nothing could tell.  The anonymous st_dev still separates
 	 * subvolumes on this host, so it stands in for (dev, subvolid).
 	 */
-	identify_uncertain(id, BINO_ERROR_SUBVOLID_FAILED, errno);
+	identify_uncertain(id, BINO_ERROR_SUBVOLID_FAILED, errnum);
 }
 
 /*
@@ -150,30 +153,30 @@ static void identify_btrfs_subvolid(const struct bino_identifier *idr,
  * rather than an inode: that of the first child that is not itself a
  * subvolume root (inode 256), which lives in the same subvolume.
  */
-static int identify_nfs_export_root(int fd, uint64_t *ret)
+static enum bino_error identify_nfs_export_root(int fd, uint64_t *ret)
 {
 	char buffer[8192] __attribute__((aligned(8)));
 	int dirfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct bino_dirents dirents;
 	const struct linux_dirent64 *dent;
+	int errnum;
 
 	if (dirfd < 0)
-		return -1;
+		return BINO_ERROR_OPEN_FAILED;
 	bino__dirents_init(&dirents, dirfd, buffer, sizeof(buffer));
 	while (bino__dirents_next(&dirents, &dent) == BINO_DIRENTS_RECORD) {
 		struct bino_nfs_fh fh;
 
-		if (bino__nfs_fh_of(dirfd, dent->d_name, 0, &fh) == 0 &&
+		if (bino__nfs_fh_of(dirfd, dent->d_name, 0, &fh, &errnum) == BINO_OK &&
 		    fh.kind == BINO_NFS_FH_BTRFS &&
 		    fh.objectid != BTRFS_FIRST_FREE_OBJECTID) {
 			*ret = fh.root_objectid;
 			close(dirfd);
-			return 0;
+			return BINO_OK;
 		}
 	}
 	close(dirfd);
-	errno = ENOENT;
-	return -1;
+	return BINO_ERROR_NOT_FOUND;
 }
 
 /*
@@ -188,6 +191,7 @@ static void identify_nfs_subvolid(const struct bino_inode_at *at,
 {
 	const struct bino_identity *parent = at->parent;
 	struct bino_nfs_fh fh;
+	int errnum;
 	bool is_dir = S_ISDIR(stx->mode);
 
 	id->key.dev = id->raw_dev;
@@ -205,12 +209,12 @@ static void identify_nfs_subvolid(const struct bino_inode_at *at,
 			id->flags |= BINO_ENTRY_SUBVOL_PLACEHOLDER;
 		return;
 	}
-	if (identify_nfs_fh(at, &fh) != 0) {
-		identify_uncertain(id, BINO_ERROR_FILE_HANDLE_FAILED, errno);
+	if (identify_nfs_fh(at, &fh, &errnum) != BINO_OK) {
+		identify_uncertain(id, BINO_ERROR_FILE_HANDLE_FAILED, errnum);
 		return;
 	}
 	if (fh.kind == BINO_NFS_FH_EXPORT_ROOT && at->fd >= 0 &&
-	    identify_nfs_export_root(at->fd, &id->key.subvolid) == 0) {
+	    identify_nfs_export_root(at->fd, &id->key.subvolid) == BINO_OK) {
 		id->source = BINO_SOURCE_NFS_HANDLE;
 		if (is_subvol_root_dir(stx))
 			id->flags |= BINO_ENTRY_SUBVOL_ROOT;

@@ -36,20 +36,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct bino_nfs_fh fh, again;
 	uint32_t high, low;
 	uint16_t server_size;
-	int ret;
+	enum bino_error err;
+	int errnum;
 
 	if (!bytes)
 		return 0;
 	memcpy(bytes, data, size);
-	errno = 0;
-	ret = bino__nfs_fh_decode(bytes, size, &fh);
-	CHECK(ret == 0 || ret == -1);
-	if (ret != 0) {
-		CHECK(errno == EINVAL || errno == EOPNOTSUPP);
+	err = bino__nfs_fh_decode(bytes, size, &fh, &errnum);
+	CHECK(err == BINO_OK || err == BINO_ERROR_FILE_HANDLE_FAILED);
+	if (err != BINO_OK) {
+		CHECK(errnum == EINVAL || errnum == EOPNOTSUPP);
 		goto out;
 	}
 	/* Deterministic. */
-	CHECK(bino__nfs_fh_decode(bytes, size, &again) == 0);
+	CHECK(bino__nfs_fh_decode(bytes, size, &again, &errnum) == BINO_OK);
 	CHECK(memcmp(&fh, &again, sizeof(fh)) == 0);
 	/* A success needs the client header, the size and the knfsd header. */
 	CHECK(size >= 12 + 2 + 4);

@@ -97,6 +97,7 @@ Test(ckeys, a_key_collides_once_with_the_first_other_identity_told)
 {
 	struct ckey_group *group;
 	uint32_t a, b, c, first;
+	bool first_time;
 
 	cr_assert_eq(bino__ckey_identity(table, 0, 10, 256, &a), BINO_OK);
 	cr_assert_eq(bino__ckey_identity(table, 0, 10, 257, &b), BINO_OK);
@@ -106,9 +107,13 @@ Test(ckeys, a_key_collides_once_with_the_first_other_identity_told)
 	cr_assert_not(bino__ckey_table_collided(table, 0, 400));
 	cr_assert_eq(bino__ckey_table_add(table, c, 400, &first, &group),
 		     BINO_OK);
-	cr_assert_eq(bino__ckey_table_collide(table, c, 400), 1);
+	cr_assert_eq(bino__ckey_table_collide(table, c, 400, &first_time),
+		     BINO_OK);
+	cr_assert(first_time);
 	cr_assert(bino__ckey_table_collided(table, 0, 400));
-	cr_assert_eq(bino__ckey_table_collide(table, b, 400), 0);
+	cr_assert_eq(bino__ckey_table_collide(table, b, 400, &first_time),
+		     BINO_OK);
+	cr_assert_not(first_time);
 	cr_assert_not(bino__ckey_table_collided(table, 1, 400));
 	cr_assert_eq(bino__ckey_table_group(table, 0, 400, first, &group),
 		     BINO_OK);
