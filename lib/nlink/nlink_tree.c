@@ -94,6 +94,45 @@ static uint64_t ref_names(uint32_t type, const uint8_t *item, uint32_t len)
 	return at == len ? names : 0;
 }
 
+/*
+ * The search of every item of subvolume @subvolid's inodes.  The range is
+ * one of whole keys (objectid, type, offset), so every item between is
+ * returned; only references are read.
+ */
+static void multilinked_search_init(struct btrfs_ioctl_search_key *key,
+				    uint64_t subvolid)
+{
+	key->tree_id = subvolid;
+	key->min_objectid = BTRFS_FIRST_FREE_OBJECTID;
+	key->max_objectid = BTRFS_LAST_FREE_OBJECTID;
+	key->min_type = 0;
+	key->max_type = 255; /* types are 8 bits */
+	key->min_offset = 0;
+	key->max_offset = (uint64_t)-1;
+	key->min_transid = 0;
+	key->max_transid = (uint64_t)-1;
+}
+
+/* Go on after @last, the last key returned; false past the last inode. */
+static bool search_after(struct btrfs_ioctl_search_key *key,
+			 const struct btrfs_ioctl_search_header *last)
+{
+	key->min_objectid = last->objectid;
+	key->min_type = last->type;
+	key->min_offset = last->offset + 1;
+	if (last->offset != (uint64_t)-1)
+		return true;
+	key->min_offset = 0;
+	key->min_type = last->type + 1;
+	if (last->type < 255)
+		return true;
+	key->min_type = 0;
+	if (last->objectid == BTRFS_LAST_FREE_OBJECTID)
+		return false;
+	key->min_objectid = last->objectid + 1;
+	return true;
+}
+
 enum bino_error bino__btrfs_multilinked(int fd, uint64_t subvolid,
 					const bool *stop,
 					bino__btrfs_multilinked_fn *fn,
@@ -109,19 +148,7 @@ enum bino_error bino__btrfs_multilinked(int fd, uint64_t subvolid,
 		*errnum = ENOMEM;
 		return BINO_ERROR_NO_MEMORY;
 	}
-	args->key.tree_id = subvolid;
-	args->key.min_objectid = BTRFS_FIRST_FREE_OBJECTID;
-	args->key.max_objectid = BTRFS_LAST_FREE_OBJECTID;
-	/*
-	 * The range is one of whole keys (objectid, type, offset), so every
-	 * item between is returned; only references are read.
-	 */
-	args->key.min_type = 0;
-	args->key.max_type = 255; /* types are 8 bits */
-	args->key.min_offset = 0;
-	args->key.max_offset = (uint64_t)-1;
-	args->key.min_transid = 0;
-	args->key.max_transid = (uint64_t)-1;
+	multilinked_search_init(&args->key, subvolid);
 	for (;;) {
 		struct btrfs_ioctl_search_header header;
 		size_t at = 0;
@@ -158,20 +185,8 @@ enum bino_error bino__btrfs_multilinked(int fd, uint64_t subvolid,
 						   header.len);
 			at += header.len;
 		}
-		/* Go on after the last key returned. */
-		args->key.min_objectid = header.objectid;
-		args->key.min_type = header.type;
-		args->key.min_offset = header.offset + 1;
-		if (header.offset == (uint64_t)-1) {
-			args->key.min_offset = 0;
-			args->key.min_type = header.type + 1;
-			if (header.type >= 255) {
-				args->key.min_type = 0;
-				if (header.objectid == BTRFS_LAST_FREE_OBJECTID)
-					break;
-				args->key.min_objectid = header.objectid + 1;
-			}
-		}
+		if (!search_after(&args->key, &header))
+			break;
 	}
 	if (names >= 2)
 		err = fn(ino, data, errnum);
