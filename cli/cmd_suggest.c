@@ -265,21 +265,145 @@ static int write_diff(struct suggest_diff *diff, enum suggest_block block,
 	return rc;
 }
 
-int cmd_suggest(int argc, char **argv)
-{
+/* What one run of suggest holds. */
+struct suggest_run {
 	struct suggest_options opts;
-	struct suggest_summary summary = { .first = true };
-	struct audit_request request;
-	struct audit_session session;
 	struct suggest_config config;
-	struct output *out = NULL;
-	struct suggest_diff *diff = NULL;
+	struct audit_session session;
+	struct suggest_summary summary;
+	struct output *out; /* JSON only */
+	struct suggest_diff *diff; /* --diff only */
+	int units_fd; /* --output-dir, else -1 */
 	size_t exports_errors;
-	bool changes = false;
-	int ret, units_fd = -1;
+};
+
+/* Audit @paths (none: every export): 0, or -1 with the reason said. */
+static int suggest_audit(struct suggest_run *run, char **paths,
+			 size_t n_paths)
+{
+	struct audit_request request;
+
+	memset(&request, 0, sizeof(request));
+	request.exports_file = run->opts.exports_file;
+	request.mountinfo_file = run->opts.mountinfo_file;
+	request.quiet = run->opts.quiet;
+	request.paths = paths;
+	request.n_paths = n_paths;
+	request.nothing_to_do = "nothing to suggest for: no exports; name a PATH";
+	if (audit_session_run(&request, &run->session) != 0)
+		return -1;
+	run->config = (struct suggest_config){
+		.exports = run->session.exports,
+		.mounts = run->session.mounts,
+		.server = run->opts.client.server,
+		.client_dir = run->opts.client.client_dir,
+	};
+	return 0;
+}
+
+/*
+ * Start the output with the exports file's errors and warnings: in JSON in
+ * the document; in text on stderr, first, in their own output, as stdout
+ * is what is pasted into a file or fed to patch.  0, or -1 (said).
+ */
+static int suggest_begin(struct suggest_run *run)
+{
+	const struct suggest_options *opts = &run->opts;
+	struct output *out;
+
+	if (opts->diff) {
+		run->diff = suggest_diff_create(opts->exports_file,
+						opts->fstab_file ?
+							opts->fstab_file :
+							SYSTEM_FSTAB);
+		if (!run->diff) {
+			diag_no_memory();
+			return -1;
+		}
+	}
+	out = opts->format == OUTPUT_JSON ? output_create(OUTPUT_JSON, stdout) :
+					    output_create(OUTPUT_TEXT, stderr);
+	if (!out) {
+		diag_no_memory();
+		return -1;
+	}
+	output_begin(out);
+	print_u64(out, PRINT_JSON, "version", NULL, SUGGEST_SCHEMA_VERSION);
+	run->exports_errors = print_exports_problems(out, run->session.exports);
+	if (opts->format == OUTPUT_JSON) {
+		output_open_array(out, "exports");
+		run->out = out;
+	} else {
+		/* Not output_end(): no newline after the text (stdout is checked below). */
+		output_destroy(out);
+	}
+	return 0;
+}
+
+/*
+ * Each audited target's suggestions, in the format asked, and its units
+ * with --output-dir.  0, or -1 when writing the units failed (said).
+ */
+static int suggest_targets(struct suggest_run *run)
+{
+	const struct bino_audit *audit = run->session.audit;
 	size_t i;
 
-	ret = parse_suggest_options(argc, argv, &opts);
+	for (i = 0; i < bino_audit_count(audit); i++) {
+		const struct bino_audit_target *target = suggest_source(audit, i);
+
+		if (!target)
+			continue;
+		if (run->opts.output_dir && !bino_audit_target_error(target) &&
+		    audit_target_unsafe(target) &&
+		    suggest_write_units(&run->config, target, run->units_fd,
+					run->opts.output_dir,
+					!run->opts.quiet) != 0)
+			return -1;
+		if (run->diff) {
+			if (suggest_diff_add(run->diff, &run->config, target) == 0)
+				run->summary.audited++;
+		} else if (run->out) {
+			suggest_json(run->out, &run->config, target,
+				     &run->summary);
+		} else {
+			suggest_text(&run->opts, &run->config, target,
+				     &run->summary);
+		}
+	}
+	return 0;
+}
+
+/*
+ * End the output: the exit status, EXIT_FINDINGS when something is to be
+ * changed (a diff that is not empty, errors in the exports file).
+ */
+static int suggest_end(struct suggest_run *run)
+{
+	bool changes = false;
+
+	if (run->out) {
+		output_close(run->out);
+		if (output_end(run->out) != 0)
+			run->summary.audited = 0;
+	}
+	if (run->diff && write_diff(run->diff, run->opts.block, &changes) != 0)
+		run->summary.audited = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		diag_write_error(errno);
+		return EXIT_USAGE;
+	}
+	if (!run->summary.audited)
+		return EXIT_USAGE;
+	return changes || run->exports_errors ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+int cmd_suggest(int argc, char **argv)
+{
+	struct suggest_run run = { .summary = { .first = true }, .units_fd = -1 };
+	int ret;
+
+	ret = parse_suggest_options(argc, argv, &run.opts);
 	if (ret < 0)
 		return stdout_done();
 	if (ret > 0)
@@ -288,96 +412,22 @@ int cmd_suggest(int argc, char **argv)
 	 * Root installs what is written there: only a directory no one else
 	 * can change will do, made now so that a bad one fails before the audit.
 	 */
-	if (opts.output_dir) {
-		units_fd = safe_dir_open(opts.output_dir,
-					 SAFE_DIR_MAKE_PARENTS | SAFE_DIR_OURS_ONLY);
-		if (units_fd < 0)
+	if (run.opts.output_dir) {
+		run.units_fd = safe_dir_open(run.opts.output_dir,
+					     SAFE_DIR_MAKE_PARENTS |
+						     SAFE_DIR_OURS_ONLY);
+		if (run.units_fd < 0)
 			return EXIT_USAGE;
 	}
-	memset(&request, 0, sizeof(request));
-	request.exports_file = opts.exports_file;
-	request.mountinfo_file = opts.mountinfo_file;
-	request.quiet = opts.quiet;
-	request.paths = argv + optind;
-	request.n_paths = (size_t)(argc - optind);
-	request.nothing_to_do = "nothing to suggest for: no exports; name a PATH";
 	ret = EXIT_USAGE;
-	if (audit_session_run(&request, &session) != 0)
-		goto out_units;
-	config = (struct suggest_config){
-		.exports = session.exports,
-		.mounts = session.mounts,
-		.server = opts.client.server,
-		.client_dir = opts.client.client_dir,
-	};
-	if (opts.diff) {
-		diff = suggest_diff_create(opts.exports_file,
-					   opts.fstab_file ? opts.fstab_file :
-							     SYSTEM_FSTAB);
-		if (!diff) {
-			diag_no_memory();
-			goto out_session;
-		}
+	if (suggest_audit(&run, argv + optind, (size_t)(argc - optind)) == 0) {
+		if (suggest_begin(&run) == 0 && suggest_targets(&run) == 0)
+			ret = suggest_end(&run);
+		suggest_diff_destroy(run.diff);
+		output_destroy(run.out);
+		audit_session_release(&run.session);
 	}
-	/*
-	 * In text the exports errors and warnings go to stderr, first, in their
-	 * own output: stdout is what is pasted into a file or fed to patch.
-	 */
-	out = opts.format == OUTPUT_JSON ? output_create(OUTPUT_JSON, stdout) :
-					   output_create(OUTPUT_TEXT, stderr);
-	if (!out) {
-		diag_no_memory();
-		goto out_session;
-	}
-	output_begin(out);
-	print_u64(out, PRINT_JSON, "version", NULL, SUGGEST_SCHEMA_VERSION);
-	exports_errors = print_exports_problems(out, session.exports);
-	if (opts.format == OUTPUT_JSON) {
-		output_open_array(out, "exports");
-	} else {
-		/* Not output_end(): no newline after the text (stdout is checked below). */
-		output_destroy(out);
-		out = NULL;
-	}
-	for (i = 0; i < bino_audit_count(session.audit); i++) {
-		const struct bino_audit_target *target =
-			suggest_source(session.audit, i);
-
-		if (!target)
-			continue;
-		if (opts.output_dir && !bino_audit_target_error(target) &&
-		    audit_target_unsafe(target) &&
-		    suggest_write_units(&config, target, units_fd, opts.output_dir,
-					!opts.quiet) != 0)
-			goto out_output;
-		if (diff) {
-			if (suggest_diff_add(diff, &config, target) == 0)
-				summary.audited++;
-		} else if (out)
-			suggest_json(out, &config, target, &summary);
-		else
-			suggest_text(&opts, &config, target, &summary);
-	}
-	if (out) {
-		output_close(out);
-		if (output_end(out) != 0)
-			summary.audited = 0;
-	}
-	if (diff && write_diff(diff, opts.block, &changes) != 0)
-		summary.audited = 0;
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		diag_write_error(errno);
-		goto out_output;
-	}
-	if (summary.audited)
-		ret = changes || exports_errors ? EXIT_FINDINGS : EXIT_CLEAN;
-out_output:
-	suggest_diff_destroy(diff);
-	output_destroy(out);
-out_session:
-	audit_session_release(&session);
-out_units:
-	if (units_fd >= 0)
-		close(units_fd);
+	if (run.units_fd >= 0)
+		close(run.units_fd);
 	return ret;
 }
