@@ -23,10 +23,10 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
+#include "array.h"
 #include "escape.h"
 
 #define OUTPUT_NESTING_MAX 16
-#define LINE_INITIAL_CAP 4096
 
 struct output {
 	enum output_format format;
@@ -79,20 +79,11 @@ enum output_format output_format(const struct output *out)
 
 static bool line_reserve(struct output *out, size_t extra)
 {
-	size_t cap = out->line_cap ? out->line_cap : LINE_INITIAL_CAP;
-	char *grown;
-
-	if (out->line_len + extra <= out->line_cap)
-		return true;
-	while (cap < out->line_len + extra)
-		cap *= 2;
-	grown = realloc(out->line, cap);
-	if (!grown) {
+	if (extra > SIZE_MAX - out->line_len ||
+	    ARRAY_RESERVE(out->line, out->line_cap, out->line_len + extra) != 0) {
 		out->failed = true;
 		return false;
 	}
-	out->line = grown;
-	out->line_cap = cap;
 	return true;
 }
 

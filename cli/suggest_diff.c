@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "btrfs-ino.h"
 #include "escape.h"
 #include "safe_file.h"
@@ -42,7 +43,7 @@ struct target {
 	char *name;
 	bool fstab;
 	struct edit *edit;
-	size_t n_edits;
+	size_t n_edits, cap_edits;
 	struct lines appended; /* fstab lines, in order */
 };
 
@@ -50,7 +51,7 @@ struct suggest_diff {
 	char *exports_file;
 	char *fstab_file;
 	struct target *target;
-	size_t n_targets;
+	size_t n_targets, cap_targets;
 };
 
 /* ---- small pieces ------------------------------------------------------ */
@@ -59,15 +60,8 @@ static bool lines_add(struct lines *l, const char *s, size_t n)
 {
 	char *copy;
 
-	if (l->n == l->size) {
-		size_t size = l->size ? 2 * l->size : 16;
-		char **grown = realloc(l->line, size * sizeof(*grown));
-
-		if (!grown)
-			return false;
-		l->line = grown;
-		l->size = size;
-	}
+	if (ARRAY_RESERVE(l->line, l->size, l->n + 1) != 0)
+		return false;
 	copy = strndup(s, n);
 	if (!copy)
 		return false;
@@ -198,10 +192,9 @@ static struct target *get_target(struct suggest_diff *diff, const char *name,
 		if (strcmp(diff->target[i].name, name) == 0)
 			return &diff->target[i];
 	}
-	grown = realloc(diff->target, (diff->n_targets + 1) * sizeof(*grown));
-	if (!grown)
+	if (ARRAY_RESERVE(diff->target, diff->cap_targets,
+			  diff->n_targets + 1) != 0)
 		return NULL;
-	diff->target = grown;
 	grown = &diff->target[diff->n_targets];
 	memset(grown, 0, sizeof(*grown));
 	grown->name = strdup(name);
@@ -233,15 +226,12 @@ static int add_replacement(struct suggest_diff *diff, const char *file,
 		if (e->first == first && e->last == last &&
 		    strcmp(e->new.line[0], line) == 0)
 			return 0;
-		fprintf(stderr, "%s: %s: two suggestions change line %zu: "
-				"apply one, then run suggest again\n",
-			PROGRAM_NAME, file, first);
+		diag_path(file, "two suggestions change line %zu: apply one, "
+				"then run suggest again", first);
 		return -1;
 	}
-	grown = realloc(t->edit, (t->n_edits + 1) * sizeof(*grown));
-	if (!grown)
+	if (ARRAY_RESERVE(t->edit, t->cap_edits, t->n_edits + 1) != 0)
 		goto no_memory;
-	t->edit = grown;
 	grown = &t->edit[t->n_edits];
 	memset(grown, 0, sizeof(*grown));
 	grown->first = first;
@@ -309,10 +299,10 @@ static int add_exports(struct suggest_diff *diff,
 			free(file);
 		} else if (!is_comment_or_blank(block.line[i])) {
 			/* Nothing exports it: the clients are the admin's choice. */
-			fprintf(stderr,
-				"%s: %s: not exported: no exports change is made; "
-				"add a line for its clients (see suggest --format exports)\n",
-				PROGRAM_NAME, bino_audit_target_path(target));
+			diag_path(bino_audit_target_path(target),
+				  "not exported: no exports change is made; "
+				  "add a line for its clients (see suggest "
+				  "--format exports)");
 		}
 	}
 	lines_free(&block);
@@ -375,14 +365,9 @@ static int read_lines(const char *name, struct lines *l, bool *newline_at_end)
 	for (;;) {
 		size_t n;
 
-		if (len == size) {
-			char *grown = realloc(text, size = size ? 2 * size : 65536);
-
-			if (!grown) {
-				rc = -1;
-				break;
-			}
-			text = grown;
+		if (len == size && ARRAY_RESERVE(text, size, len + 65536) != 0) {
+			rc = -1;
+			break;
 		}
 		n = fread(text + len, 1, size - len, f);
 		if (n == 0)
@@ -486,9 +471,9 @@ static int write_target(FILE *out, struct target *t)
 		goto out;
 	for (i = 0; i < t->n_edits; i++) {
 		if (t->edit[i].last > old.n) {
-			fprintf(stderr, "%s: %s has %zu lines, not %zu: "
-					"changed since it was read?\n",
-				PROGRAM_NAME, t->name, old.n, t->edit[i].last);
+			diag_path(t->name, "has %zu lines, not %zu: changed "
+					   "since it was read?",
+				  old.n, t->edit[i].last);
 			rc = -1;
 			goto out;
 		}
@@ -505,13 +490,12 @@ static int write_target(FILE *out, struct target *t)
 	}
 	if (t->appended.n) {
 		/* Lines only added, after the last line (given its newline). */
-		struct edit *grown = realloc(t->edit, (t->n_edits + 1) * sizeof(*grown));
+		struct edit *grown;
 
-		if (!grown) {
+		if (ARRAY_RESERVE(t->edit, t->cap_edits, t->n_edits + 1) != 0) {
 			rc = -1;
 			goto out;
 		}
-		t->edit = grown;
 		grown = &t->edit[t->n_edits++];
 		grown->first = old.n + 1;
 		grown->last = old.n;
