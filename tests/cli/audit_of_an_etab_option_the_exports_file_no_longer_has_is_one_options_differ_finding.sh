@@ -11,7 +11,7 @@ set -euo pipefail
 
 data=$(dirname "$0")/../data
 exports=$data/etab/debian12-nfs-utils-2.6.2.exports
-mountinfo=$data/mountinfo/server.mountinfo
+mountinfo=$data/mountinfo/btrfs-subvolumes-overlay-nfs4.mountinfo
 etab=$TMP/etab
 
 sed 's|^\(/srv/f\t127\.0\.0\.1(.*,refer=/srv/x@10\.0\.0\.9,\)\(anonuid=\)|\1squash_uids=0-15,\2|' \

@@ -11,7 +11,7 @@ set -euo pipefail
 data=$(dirname "$0")/../data
 etab=$data/etab/debian12-nfs-utils-2.6.2.etab
 exports=$data/etab/debian12-nfs-utils-2.6.2.exports
-mountinfo=$data/mountinfo/server.mountinfo
+mountinfo=$data/mountinfo/btrfs-subvolumes-overlay-nfs4.mountinfo
 
 run audit -q --json --etab "$etab" --exports "$exports" --mountinfo "$mountinfo"
 grep -qE 'Sanitizer|runtime error' "$ERR" && fail "$(cat "$ERR")"

@@ -26,7 +26,7 @@ holder() {
 }
 
 n=0
-for file in "$DATA"/server.mountinfo "$DATA"/util-linux-*.mountinfo \
+for file in "$DATA"/btrfs-subvolumes-overlay-nfs4.mountinfo "$DATA"/util-linux-*.mountinfo \
 	"$DATA"/systemd-rhbug-1554943.mountinfo; do
 	name=$(basename -- "$file" .mountinfo)
 	expected=$(holder "$file" "$FEX")

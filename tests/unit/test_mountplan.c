@@ -7,8 +7,9 @@
 #include "btrfsino.h"
 
 /*
- * tests/data/mountinfo/stale.mountinfo, as Linux 6.18 showed it after
- * "btrfs subvolume delete" of snapshots mounted elsewhere too (root, mount
+ * tests/data/mountinfo/btrfs-deleted-subvolume-mounts.mountinfo, as Linux
+ * 6.18 showed it after "btrfs subvolume delete" of snapshots mounted
+ * elsewhere too (root, mount
  * point, fstype, subvolid=):
  *   46 /                                /data             btrfs 5
  *   47 /fex/spool                       /data/fex/spool   btrfs 257
@@ -26,7 +27,7 @@ static void setup(void)
 	char *path;
 
 	cr_assert_not_null(dir, "BINO_TEST_DATA is not set");
-	cr_assert(asprintf(&path, "%s/mountinfo/stale.mountinfo", dir) > 0);
+	cr_assert(asprintf(&path, "%s/mountinfo/btrfs-deleted-subvolume-mounts.mountinfo", dir) > 0);
 	cr_assert_eq(bino_mounts_create(path, &mounts), BINO_OK);
 	free(path);
 	cr_assert_eq(bino_mountplan_create(0, &plan), BINO_OK);

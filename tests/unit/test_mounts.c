@@ -14,8 +14,9 @@
 #include "mounts.h"
 
 /*
- * tests/data/mountinfo/server.mountinfo, line by line (mount ID, parent ID,
- * MAJOR:MINOR, root, mount point, fstype, source):
+ * tests/data/mountinfo/btrfs-subvolumes-overlay-nfs4.mountinfo, line by
+ * line (mount ID, parent ID, MAJOR:MINOR, root, mount point, fstype,
+ * source):
  *   21 1  254:1 /          /                      ext4     /dev/vda1
  *   22 21 0:21  /          /proc                  proc     proc
  *   23 21 0:22  /          /sys                   sysfs    sysfs
@@ -41,7 +42,7 @@ static char *fixture(const char *name)
 
 static void load_server(void)
 {
-	char *path = fixture("server.mountinfo");
+	char *path = fixture("btrfs-subvolumes-overlay-nfs4.mountinfo");
 
 	cr_assert_eq(bino_mounts_create(path, &mounts), BINO_OK);
 	free(path);
@@ -447,7 +448,7 @@ Test(mounts_holding, is_null_where_the_table_has_no_mount_above)
 
 Test(mounts_holding, only_a_table_read_from_a_file_is_another_servers)
 {
-	char *file = fixture("server.mountinfo");
+	char *file = fixture("btrfs-subvolumes-overlay-nfs4.mountinfo");
 
 	cr_assert_eq(bino_mounts_read(file, NULL, &mounts), BINO_OK);
 	cr_assert(bino__mounts_from_file(mounts));
