@@ -9,8 +9,7 @@
 /*
  * tests/data/mountinfo/btrfs-deleted-subvolume-mounts.mountinfo, as Linux
  * 6.18 showed it after "btrfs subvolume delete" of snapshots mounted
- * elsewhere too (root, mount
- * point, fstype, subvolid=):
+ * elsewhere too (root, mount point, fstype, subvolid=):
  *   46 /                                /data             btrfs 5
  *   47 /fex/spool                       /data/fex/spool   btrfs 257
  *   49 /fex/spool/.snapshot/s1//deleted /data/fex/other   btrfs 259  stale, below /data/fex
