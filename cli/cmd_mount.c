@@ -78,9 +78,6 @@ enum {
 	OPT_MAX_USER_MOUNTS,
 };
 
-/* The subvolume mounts per owner other than root, without the option. */
-#define DEFAULT_MAX_USER_MOUNTS 100
-
 static int parse_mount_options(int argc, char **argv, struct mount_options *opts)
 {
 	static const struct option options[] = {
@@ -96,7 +93,7 @@ static int parse_mount_options(int argc, char **argv, struct mount_options *opts
 	int opt;
 
 	memset(opts, 0, sizeof(*opts));
-	opts->max_user_mounts = DEFAULT_MAX_USER_MOUNTS;
+	opts->max_user_mounts = BINO_MOUNTPLAN_DEFAULT_MAX_USER_MOUNTS;
 	while ((opt = getopt_long(argc, argv, "fqh", options, NULL)) != -1) {
 		switch (opt) {
 		case 'f':

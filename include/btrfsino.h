@@ -1515,12 +1515,19 @@ enum bino_error bino_mountplan_create(int flags, struct bino_mountplan **ret);
 /** bino_mountplan_destroy() - Release a plan; NULL is accepted. */
 void bino_mountplan_destroy(struct bino_mountplan *plan);
 
+/*
+ * BINO_MOUNTPLAN_DEFAULT_MAX_USER_MOUNTS - The limit of a plan whose
+ * bino_mountplan_set_max_user_mounts() was not called.
+ */
+#define BINO_MOUNTPLAN_DEFAULT_MAX_USER_MOUNTS 100
+
 /**
  * bino_mountplan_set_max_user_mounts() - Set how many subvolume mounts an
  * owner other than root may have below one audited path (see enum
  * bino_mountplan_skip); applies to suggestions added afterwards.
  * @plan: the plan.
- * @max: the limit; 100 unless set.  0 mounts no user's subvolume.
+ * @max: the limit; BINO_MOUNTPLAN_DEFAULT_MAX_USER_MOUNTS unless set.  0
+ *     mounts no user's subvolume.
  *
  * Return: BINO_OK or BINO_ERROR_INVALID_ARGUMENT (NULL).
  */

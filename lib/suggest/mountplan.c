@@ -75,8 +75,6 @@
 #define SUBVOL_ROOT_INO 256
 /* How mountinfo shows the root of a mount whose dentry was deleted. */
 #define DELETED_SUFFIX "//deleted"
-/* The subvolume mounts per owner other than root, unless set otherwise. */
-#define DEFAULT_MAX_USER_MOUNTS 100
 /* The owner of a mount point that could not be opened when planned. */
 #define OWNER_UNKNOWN (-1)
 
@@ -90,6 +88,7 @@ struct bino_mountplan_step {
 	ino_t base_ino;
 	char *source; /* the device to mount, or the stale mount's source */
 	char *options; /* mount: the fstab options, subvolid= last */
+	char *fs_path; /* unmount: the deleted subvolume's path in the filesystem */
 	bool has_uuid;
 	uint8_t uuid[16];
 	uint64_t subvolid;
@@ -118,6 +117,7 @@ static void step_free(struct bino_mountplan_step *step)
 	free(step->base);
 	free(step->source);
 	free(step->options);
+	free(step->fs_path);
 	free(step);
 }
 
@@ -157,7 +157,7 @@ BINO_PUBLIC enum bino_error bino_mountplan_create(int flags,
 	plan = calloc(1, sizeof(*plan));
 	if (!plan)
 		return BINO_ERROR_NO_MEMORY;
-	plan->max_user_mounts = DEFAULT_MAX_USER_MOUNTS;
+	plan->max_user_mounts = BINO_MOUNTPLAN_DEFAULT_MAX_USER_MOUNTS;
 	*ret = plan;
 	return BINO_OK;
 }
@@ -902,9 +902,8 @@ static enum bino_error plan_add_stale(struct bino_mountplan *plan,
 	step->subvolid = bino_mount_subvolid(mount);
 	step->mount_id = bino_mount_id(mount);
 	step->source = strdup(bino_mount_source(mount));
-	/* The deleted subvolume's path in the filesystem, for the record. */
-	step->options = strndup(root, root_len);
-	if (!step->source || !step->options) {
+	step->fs_path = strndup(root, root_len);
+	if (!step->source || !step->fs_path) {
 		step_free(step);
 		return BINO_ERROR_NO_MEMORY;
 	}
@@ -939,89 +938,67 @@ BINO_PUBLIC enum bino_error bino_mountplan_add_stale(struct bino_mountplan *plan
 
 BINO_PUBLIC size_t bino_mountplan_count(const struct bino_mountplan *plan)
 {
-	if (!plan)
-		return 0;
 	return plan ? plan->n_steps : 0;
 }
 
 BINO_PUBLIC const struct bino_mountplan_step *
 bino_mountplan_get(const struct bino_mountplan *plan, size_t index)
 {
-	if (!plan)
-		return NULL;
 	return plan && index < plan->n_steps ? plan->steps[index] : NULL;
 }
 
 BINO_PUBLIC enum bino_mountplan_action
 bino_mountplan_step_action(const struct bino_mountplan_step *step)
 {
-	if (!step)
-		return 0;
-	return step->action;
+	return step ? step->action : 0;
 }
 
 BINO_PUBLIC const char *
 bino_mountplan_step_path(const struct bino_mountplan_step *step)
 {
-	if (!step)
-		return NULL;
-	return step->path;
+	return step ? step->path : NULL;
 }
 
 BINO_PUBLIC const char *
 bino_mountplan_step_source(const struct bino_mountplan_step *step)
 {
-	if (!step)
-		return NULL;
-	return step->source;
+	return step ? step->source : NULL;
 }
 
 BINO_PUBLIC const uint8_t *
 bino_mountplan_step_fs_uuid(const struct bino_mountplan_step *step)
 {
-	if (!step)
-		return NULL;
-	return step->has_uuid ? step->uuid : NULL;
+	return step && step->has_uuid ? step->uuid : NULL;
 }
 
 BINO_PUBLIC uint64_t
 bino_mountplan_step_subvolid(const struct bino_mountplan_step *step)
 {
-	if (!step)
-		return 0;
-	return step->subvolid;
+	return step ? step->subvolid : 0;
 }
 
 BINO_PUBLIC const char *
 bino_mountplan_step_options(const struct bino_mountplan_step *step)
 {
-	if (!step)
-		return NULL;
-	return step->action != BINO_MOUNTPLAN_UMOUNT ? step->options : NULL;
+	return step ? step->options : NULL;
 }
 
 BINO_PUBLIC enum bino_mountplan_skip
 bino_mountplan_step_skip(const struct bino_mountplan_step *step)
 {
-	if (!step)
-		return 0;
-	return step->skip;
+	return step ? step->skip : 0;
 }
 
 BINO_PUBLIC int64_t
 bino_mountplan_step_owner(const struct bino_mountplan_step *step)
 {
-	if (!step)
-		return 0;
-	return step->owner;
+	return step ? step->owner : 0;
 }
 
 BINO_PUBLIC const char *
 bino_mountplan_step_fs_path(const struct bino_mountplan_step *step)
 {
-	if (!step)
-		return NULL;
-	return step->action == BINO_MOUNTPLAN_UMOUNT ? step->options : NULL;
+	return step ? step->fs_path : NULL;
 }
 
 /* ---- applying --------------------------------------------------------- */
