@@ -19,15 +19,36 @@ static void diag_line(const char *prefix, const char *fmt, va_list args)
 	fputc('\n', stderr);
 }
 
-void diag_path(const char *path, const char *fmt, ...)
+/* The line of diag_path() and diag_command_path(); @command may be NULL. */
+static void diag_vline(const char *command, const char *path, const char *fmt,
+		       va_list args)
 {
 	char *escaped = text_escape(path, strlen(path));
+
+	fprintf(stderr, "%s: ", PROGRAM_NAME);
+	if (command)
+		fprintf(stderr, "%s: ", command);
+	fprintf(stderr, "%s: ", escaped ? escaped : path);
+	free(escaped);
+	diag_line("", fmt, args);
+}
+
+void diag_path(const char *path, const char *fmt, ...)
+{
 	va_list args;
 
-	fprintf(stderr, "%s: %s: ", PROGRAM_NAME, escaped ? escaped : path);
-	free(escaped);
 	va_start(args, fmt);
-	diag_line("", fmt, args);
+	diag_vline(NULL, path, fmt, args);
+	va_end(args);
+}
+
+void diag_command_path(const char *command, const char *path,
+		       const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	diag_vline(command, path, fmt, args);
 	va_end(args);
 }
 

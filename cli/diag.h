@@ -10,6 +10,14 @@
 void diag_path(const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * "btrfs-ino: COMMAND: PATH: MESSAGE\n" on stderr, PATH escaped as for
+ * diag_path(): for a command that acts on many paths in one run (mount).
+ */
+void diag_command_path(const char *command, const char *path,
+		       const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* "btrfs-ino: MESSAGE\n" on stderr: a diagnostic that names no path. */
 void diag_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
