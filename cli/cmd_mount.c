@@ -166,10 +166,9 @@ static int check_exported(const struct bino_audit *audit)
 
 		if (bino_audit_target_error(target) || bino_audit_target_export(target))
 			continue;
-		fprintf(stderr, "%s: mount: ", PROGRAM_NAME);
-		put_path(stderr, bino_audit_target_path(target));
-		fputs(": not exported nor below an export; refusing to change "
-		      "mounts there\n", stderr);
+		diag_command_path("mount", bino_audit_target_path(target),
+				  "not exported nor below an export; refusing "
+				  "to change mounts there");
 		ret = EXIT_USAGE;
 	}
 	return ret;
@@ -322,6 +321,23 @@ static const char *refusal(const struct bino_mountplan_step *step,
 	}
 }
 
+/*
+ * "btrfs-ino: mount: PATH: refused: what differs [EXPORT]": a step whose
+ * path no longer leads to what was planned, with the export it is below
+ * unless the path is simply gone (@with_export false).
+ */
+static void say_refused(const struct mount_run *run, const char *path,
+			const char *refused, bool with_export)
+{
+	const char *export = run->export_path;
+	char *escaped = with_export ? text_escape(export, strlen(export)) : NULL;
+
+	diag_command_path("mount", path, "refused: %s%s%s", refused,
+			  with_export ? " " : "",
+			  with_export ? (escaped ? escaped : export) : "");
+	free(escaped);
+}
+
 /* Print a step, and carry it out unless --dry-run. */
 static void run_step(struct mount_run *run, const struct bino_mountplan_step *step)
 {
@@ -359,21 +375,12 @@ static void run_step(struct mount_run *run, const struct bino_mountplan_step *st
 		return;
 	saved = errno;
 	refused = refusal(step, err, saved);
-	fprintf(stderr, "%s: mount: ", PROGRAM_NAME);
 	if (refused) {
-		/* "refused PATH: what differed [EXPORT]" */
-		fputs("refused ", stderr);
-		put_path(stderr, path);
-		fprintf(stderr, ": %s", refused);
-		if (saved != ENOENT) {
-			fputc(' ', stderr);
-			put_path(stderr, run->export_path);
-		}
-		fputc('\n', stderr);
+		say_refused(run, path, refused, saved != ENOENT);
 		return;
 	}
-	put_path(stderr, path);
-	fprintf(stderr, ": %s: %s\n", bino_strerror(err), strerror(saved));
+	diag_command_path("mount", path, "%s: %s", bino_strerror(err),
+			  strerror(saved));
 	run->failed = true;
 }
 
@@ -398,9 +405,8 @@ static void mount_export(struct mount_run *run, const struct bino_audit_target *
 		int saved = bino_audit_target_error(target) ?
 			bino_audit_target_errno(target) : errno;
 
-		fprintf(stderr, "%s: mount: ", PROGRAM_NAME);
-		put_path(stderr, path);
-		fprintf(stderr, ": %s: %s\n", bino_strerror(err), strerror(saved));
+		diag_command_path("mount", path, "%s: %s", bino_strerror(err),
+				  strerror(saved));
 		run->failed = true;
 	}
 	for (i = first; i < bino_mountplan_count(run->plan); i++) {
@@ -411,11 +417,10 @@ static void mount_export(struct mount_run *run, const struct bino_audit_target *
 		mounted |= bino_mountplan_step_action(step) == BINO_MOUNTPLAN_MOUNT;
 	}
 	if (run->skipped && !run->opts->dry_run) {
-		fprintf(stderr, "%s: mount: ", PROGRAM_NAME);
-		put_path(stderr, path);
-		fprintf(stderr, ": skipped %zu subvolume%s by the mount policy "
-			"(--dry-run lists them)\n", run->skipped,
-			run->skipped == 1 ? "" : "s");
+		diag_command_path("mount", path,
+				  "skipped %zu subvolume%s by the mount policy "
+				  "(--dry-run lists them)",
+				  run->skipped, run->skipped == 1 ? "" : "s");
 	}
 	if (mounted && exported_now(path)) {
 		fputs("note: ", stdout);
@@ -446,8 +451,8 @@ int cmd_mount(int argc, char **argv)
 	if (ret > 0)
 		return ret;
 	if (!opts.dry_run && geteuid() != 0) {
-		fprintf(stderr, "%s: mount: only root can mount; --dry-run shows "
-			"what would be done\n", PROGRAM_NAME);
+		diag_message("mount: only root can mount; --dry-run shows what "
+			     "would be done");
 		return EXIT_USAGE;
 	}
 	ret = mount_tables_read(&opts, argv + optind, (size_t)(argc - optind),
