@@ -103,6 +103,36 @@ static void show_path(struct suggest_ctx *ctx)
 	free(text);
 }
 
+/*
+ * Whether subvolume @i is a snapshot: libbtrfsutil's parent_uuid is set
+ * (btrfs subvolume snapshot, snapper, btrbk; a received incremental too).
+ * Snapshots come and go: a fstab line or unit for one stops mount -a, and
+ * without nofail boot, once it is deleted, so they get none; btrfs-ino
+ * mount (its timer) mounts them.  A subvolume whose details could not be
+ * read counts as no snapshot: its line has nofail like every other.
+ */
+static bool is_snapshot(const struct suggest_ctx *ctx, size_t i)
+{
+	return bino_audit_subvol_parent_uuid(bino_suggestion_subvol(ctx->sug, i));
+}
+
+/* Whether subvolume @i gets a server fstab line or mount unit. */
+static bool gets_server_mount(const struct suggest_ctx *ctx, size_t i)
+{
+	return !bino_suggestion_subvol_mounted(ctx->sug, i) && !is_snapshot(ctx, i);
+}
+
+/* The comment line that says the snapshots are btrfs-ino mount's. */
+static void put_snapshots_note(const struct suggest_ctx *ctx)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < bino_suggestion_subvol_count(ctx->sug); i++)
+		n += is_snapshot(ctx, i);
+	fprintf(ctx->out, "# Snapshots (%zu below it now) get none: btrfs-ino mount mounts them "
+			  "(btrfs-ino-mount.timer), so deleting one never stops boot\n", n);
+}
+
 static size_t subvols_to_mount(const struct suggest_ctx *ctx)
 {
 	size_t i, n = 0;
@@ -294,16 +324,18 @@ static void block_server_fstab(const struct suggest_ctx *ctx)
 	FILE *out = ctx->out;
 
 	fprintf(out,
-		"# Server /etc/fstab: mount every subvolume below %s on its own path.\n"
-		"# nfsd gives a client a new filesystem only where the server has a mount;\n"
-		"# UUID= and subvolid= keep naming the same subvolume if paths or device\n"
-		"# names change; the options are those of the mount holding the export\n"
-		"# (%s) without subvol=/subvolid=.  Lines are in mount order (parents\n"
-		"# first).  Then: mount -a\n"
-		"# Or let btrfs-ino mount make these mounts, and keep making them for\n"
-		"# new snapshots: systemctl enable --now btrfs-ino-mount.timer\n",
+		"# Server /etc/fstab: mount every subvolume below %s that is not a\n"
+		"# snapshot on its own path.  nfsd gives a client a new filesystem only\n"
+		"# where the server has a mount; UUID= and subvolid= keep naming the same\n"
+		"# subvolume if paths or device names change; the options are those of\n"
+		"# the mount holding the export (%s) without subvol=/subvolid=,\n"
+		"# and nofail, so that a subvolume deleted later never stops boot.  Lines\n"
+		"# are in mount order (parents first).  Then: mount -a\n",
 		ctx->shown_path, bino_mount_target(fs));
+	put_snapshots_note(ctx);
 	for (i = 0; i < n; i++) {
+		if (is_snapshot(ctx, i))
+			continue;
 		if (bino_suggestion_subvol_mounted(ctx->sug, i)) {
 			fputs("# already mounted on its own path: ", out);
 			quote_fstab_field(out, subvol_path(ctx, i));
@@ -314,7 +346,7 @@ static void block_server_fstab(const struct suggest_ctx *ctx)
 		quote_fstab_field(out, subvol_path(ctx, i));
 		fputs(" btrfs ", out);
 		put_mount_options(ctx, i, quote_fstab_field);
-		fputs(" 0 0\n", out);
+		fputs(",nofail 0 0\n", out);
 	}
 }
 
@@ -341,13 +373,14 @@ static void block_mount_units(const struct suggest_ctx *ctx)
 		"# systemd mount units instead of fstab lines: the same mounts, one file\n"
 		"# each under /etc/systemd/system (the name must be the escaped mount\n"
 		"# point); systemd orders nested mounts by path.  Then: systemctl\n"
-		"# daemon-reload; systemctl enable --now UNIT...  (Or: btrfs-ino mount,\n"
-		"# and btrfs-ino-mount.timer for new snapshots.)\n");
+		"# daemon-reload; systemctl enable --now UNIT...  WantedBy= (not\n"
+		"# RequiredBy=): a unit that fails never stops boot.\n");
+	put_snapshots_note(ctx);
 	/* Refusals first: --output-dir takes a unit to run to the next one. */
 	for (i = 0; i < n; i++) {
 		const char *reason = mount_unit_refusal(ctx, i);
 
-		if (reason && !bino_suggestion_subvol_mounted(ctx->sug, i)) {
+		if (reason && gets_server_mount(ctx, i)) {
 			put_refusal(ctx, subvol_path(ctx, i), reason);
 			any = true;
 		}
@@ -356,8 +389,7 @@ static void block_mount_units(const struct suggest_ctx *ctx)
 		const char *fs_path =
 			bino_audit_subvol_fs_path(bino_suggestion_subvol(ctx->sug, i));
 
-		if (bino_suggestion_subvol_mounted(ctx->sug, i) ||
-		    mount_unit_refusal(ctx, i))
+		if (!gets_server_mount(ctx, i) || mount_unit_refusal(ctx, i))
 			continue;
 		fputs("\n# file: /etc/systemd/system/", out);
 		quote_mount_unit_name(out, subvol_path(ctx, i));
@@ -372,7 +404,7 @@ static void block_mount_units(const struct suggest_ctx *ctx)
 		any = true;
 	}
 	if (!any)
-		fputs("# (every subvolume is mounted already)\n", out);
+		fputs("# (every subvolume that is not a snapshot is mounted already)\n", out);
 }
 
 /*
@@ -673,35 +705,20 @@ static void block_snapshot_hook(const struct suggest_ctx *ctx)
 	      "# \"btrfs subvolume snapshot\" for each new snapshot below ", out);
 	fputs(ctx->shown_path, out);
 	fputs(".\n"
-	      "# It mounts the snapshot on its own path and adds its fstab line, so\n"
-	      "# clients see it as a filesystem of its own (with crossmnt; with\n"
-	      "# per-subvolume exports, also add its exports line and run exportfs -ra).\n"
-	      "# Before deleting a snapshot: umount it and remove its fstab line.\n"
+	      "# It mounts the snapshot on its own path at once, so clients see it as a\n"
+	      "# filesystem of its own (with crossmnt; with per-subvolume exports, also\n"
+	      "# add its exports line and run exportfs -ra).  No fstab line: one for a\n"
+	      "# snapshot stops boot once the snapshot is deleted; after a reboot\n"
+	      "# btrfs-ino mount (btrfs-ino-mount.timer) mounts the snapshots again.\n"
+	      "# Before deleting a snapshot: umount it.\n"
 	      "set -eu\n", out);
 	fputs("uuid=", out);
 	quote_sh_word(out, ctx->uuid);
 	fputs("\noptions=", out);
 	quote_sh_word(out, bino_suggestion_mount_options(ctx->sug));
-	fputs("\nfstab=/etc/fstab\n"
-	      "# fstab_field PATH: PATH as an fstab(5) field: every byte but a\n"
-	      "# printable ASCII one, and blank, '#' and backslash, as \\ooo, so that\n"
-	      "# libmount reads back exactly PATH (a newline too).\n"
-	      "fstab_field() {\n"
-	      "\tprintf %s \"$1\" | LC_ALL=C od -An -v -tu1 | LC_ALL=C awk '{\n"
-	      "\t\tfor (i = 1; i <= NF; i++) {\n"
-	      "\t\t\tc = $i + 0\n"
-	      "\t\t\tif (c <= 32 || c >= 127 || c == 35 || c == 92)\n"
-	      "\t\t\t\tprintf \"\\\\%03o\", c\n"
-	      "\t\t\telse\n"
-	      "\t\t\t\tprintf \"%c\", c\n"
-	      "\t\t}\n"
-	      "\t}'\n"
-	      "}\n"
-	      "for snap in \"$@\"; do\n"
+	fputs("\nfor snap in \"$@\"; do\n"
 	      "\tid=$(btrfs inspect-internal rootid \"$snap\")\n"
 	      "\tmount -t btrfs -o \"$options,subvolid=$id\" \"UUID=$uuid\" \"$snap\"\n"
-	      "\tprintf 'UUID=%s %s btrfs %s,subvolid=%s 0 0\\n' \"$uuid\" \\\n"
-	      "\t\t\"$(fstab_field \"$snap\")\" \"$options\" \"$id\" >>\"$fstab\"\n"
 	      "done\n", out);
 }
 
