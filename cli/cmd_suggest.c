@@ -21,6 +21,7 @@
 #include "suggest_diff.h"
 #include "suggestion.h"
 #include "audit_session.h"
+#include "server_fstab.h"
 
 #define SUGGEST_SCHEMA_VERSION 1
 #define SYSTEM_FSTAB "/etc/fstab"
@@ -61,8 +62,10 @@ void usage_suggest(FILE *stream)
 		"                        fstab instead: apply with 'patch -d / -p0'; one\n"
 		"                        kind of file with --format exports or server-fstab,\n"
 		"                        which 'patch FILE' also applies\n"
-		"      --fstab FILE      the server fstab --diff appends to (default:\n"
-		"                        " SYSTEM_FSTAB ")\n"
+		"      --fstab FILE      the server fstab (default: " SYSTEM_FSTAB ", not\n"
+		"                        read with --exports or --mountinfo unless --diff):\n"
+		"                        its lines of deleted subvolumes and of snapshots\n"
+		"                        are to be removed; --diff changes it\n"
 		"      --output-dir DIR  also write the mount units into DIR, each in a file\n"
 		"                        named as systemd requires; DIR and its missing\n"
 		"                        parents are made, and a DIR others may write is\n"
@@ -162,8 +165,6 @@ static int parse_suggest_options(int argc, char **argv,
 	    opts->block != SUGGEST_EXPORTS && opts->block != SUGGEST_SERVER_FSTAB)
 		return usage_error("suggest",
 				   "--diff changes the exports and server-fstab files only");
-	if (opts->fstab_file && !opts->diff)
-		return usage_error("suggest", "--fstab goes with --diff");
 	return 0;
 }
 
@@ -274,6 +275,7 @@ int cmd_suggest(int argc, char **argv)
 	struct suggest_config config;
 	struct output *out = NULL;
 	struct suggest_diff *diff = NULL;
+	struct server_fstab fstab = { 0 };
 	size_t exports_errors;
 	bool changes = false;
 	int ret, units_fd = -1;
@@ -304,16 +306,20 @@ int cmd_suggest(int argc, char **argv)
 	ret = EXIT_USAGE;
 	if (audit_session_run(&request, &session) != 0)
 		goto out_units;
+	/* The system's fstab, as audit reads it: not offline, unless --diff changes it. */
+	if (!opts.fstab_file && (opts.diff || (!opts.exports_file && !opts.mountinfo_file)))
+		opts.fstab_file = SYSTEM_FSTAB;
+	if (opts.fstab_file && server_fstab_read(&fstab, opts.fstab_file, &session) != 0)
+		goto out_session;
 	config = (struct suggest_config){
 		.exports = session.exports,
 		.mounts = session.mounts,
 		.server = opts.client.server,
 		.client_dir = opts.client.client_dir,
+		.fstab = opts.fstab_file ? &fstab : NULL,
 	};
 	if (opts.diff) {
-		diff = suggest_diff_create(opts.exports_file,
-					   opts.fstab_file ? opts.fstab_file :
-							     SYSTEM_FSTAB);
+		diff = suggest_diff_create();
 		if (!diff) {
 			diag_no_memory();
 			goto out_session;
@@ -375,6 +381,7 @@ out_output:
 	suggest_diff_destroy(diff);
 	output_destroy(out);
 out_session:
+	server_fstab_free(&fstab);
 	audit_session_release(&session);
 out_units:
 	if (units_fd >= 0)

@@ -62,7 +62,7 @@ apply_and_run "$OUT/fstab" "$BTRFS_INO" audit -q --exports "$OUT/crossmnt" "$FEX
 check_eq "fstab alone: audit exit status" 1 "$rc"
 rc=0
 apply_and_run "$OUT/fstab" "$BTRFS_INO" suggest -q --exports "$OUT/crossmnt" \
-	--format server-fstab "$FEX" >"$OUT/rest" 2>&1 || rc=$?
+	--format server-fstab "$FEX" >"$OUT/rest" 2>"$OUT/rest.err" || rc=$?
 check_eq "fstab alone: suggest exit status" 0 "$rc"
 check_eq "fstab alone: no fstab line left to add" "" "$(config_lines "$OUT/rest")"
 apply_and_run "$OUT/fstab" "$BTRFS_INO" mount -q --dry-run --exports "$OUT/crossmnt" "$FEX" \
