@@ -212,6 +212,7 @@ static int add_line(struct server_fstab *fstab, struct libmnt_fs *fs,
 	}
 	fstab->n_lines++;
 	line->subvolid = subvolid_of(fs);
+	line->nofail = mnt_fs_get_option(fs, "nofail", NULL, NULL) == 0;
 	line->state = line_state(session, line);
 	return 0;
 }
@@ -286,6 +287,21 @@ void server_fstab_free(struct server_fstab *fstab)
 	free(fstab->line);
 	free(fstab->file);
 	memset(fstab, 0, sizeof(*fstab));
+}
+
+const struct fstab_line *server_fstab_find(const struct server_fstab *fstab,
+					   const char *target)
+{
+	size_t i;
+
+	for (i = 0; fstab && i < fstab->n_lines; i++) {
+		const struct fstab_line *line = &fstab->line[i];
+
+		if (strcmp(line->target, target) == 0 &&
+		    (line->state == FSTAB_MOUNTED || line->state == FSTAB_NOT_MOUNTED))
+			return line;
+	}
+	return NULL;
 }
 
 const char *fstab_line_removal(const struct fstab_line *line, char *buf,

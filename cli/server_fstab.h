@@ -8,6 +8,7 @@
 #ifndef BTRFS_INO_SERVER_FSTAB_H
 #define BTRFS_INO_SERVER_FSTAB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,7 @@ struct fstab_line {
 	char *source; /* as written ("UUID=..."), unescaped */
 	char *target; /* the mount point, unescaped */
 	uint64_t subvolid; /* its subvolid= option; 0: none */
+	bool nofail; /* it has the nofail option */
 	enum fstab_state state;
 };
 
@@ -53,6 +55,10 @@ struct server_fstab {
 int server_fstab_read(struct server_fstab *fstab, const char *file,
 		      const struct audit_session *session);
 void server_fstab_free(struct server_fstab *fstab);
+
+/* The line of @fstab that mounts on @target and may stay, or NULL. */
+const struct fstab_line *server_fstab_find(const struct server_fstab *fstab,
+					   const char *target);
 
 /*
  * "subvolume 259 deleted" or "leave this snapshot to btrfs-ino mount": why

@@ -396,10 +396,42 @@ static void put_exports_text(const struct suggest_ctx *ctx,
 
 /* ---- the edits to the server's files ------------------------------------ */
 
+/*
+ * The fstab line @t (closed here) for @path: appended, or where the fstab
+ * has a line for @path already (the old advice, or the admin's), that line
+ * replaced when it lacks nofail, else kept.
+ */
+static int add_fstab_line(const struct suggest_ctx *ctx, struct edit_list *list,
+			  const char *path, struct text *t)
+{
+	const struct server_fstab *fstab = ctx->config->fstab;
+	const struct fstab_line *old = server_fstab_find(fstab, path);
+	long e;
+
+	if (!old || !old->number)
+		return add_text_edit(list, EDIT_APPEND, fstab ? fstab->file : SYSTEM_FSTAB,
+				     0, 0, t, false) < 0 ? -1 : 0;
+	if (!old->nofail) {
+		e = add_text_edit(list, EDIT_REPLACE, fstab->file, old->number,
+				  old->number, t, false);
+		return e < 0 ? -1 : 0;
+	}
+	if (text_close(t) != 0)
+		return -1;
+	free(t->buf);
+	if (!text_open(t))
+		return -1;
+	fputs("mounted by line ", t->f);
+	fprintf(t->f, "%u of ", old->number);
+	quote_fstab_field(t->f, fstab->file);
+	fputs(" already: ", t->f);
+	quote_fstab_field(t->f, path);
+	return add_text_edit(list, EDIT_NOTE, NULL, 0, 0, t, true) < 0 ? -1 : 0;
+}
+
 static int edits_fstab_line(const struct suggest_ctx *ctx,
 			    struct edit_list *list, size_t i)
 {
-	const struct server_fstab *fstab = ctx->config->fstab;
 	struct text t;
 
 	if (!text_open(&t))
@@ -414,8 +446,7 @@ static int edits_fstab_line(const struct suggest_ctx *ctx,
 	fputs(" btrfs ", t.f);
 	put_mount_options(ctx, t.f, i, quote_fstab_field);
 	fputs(",nofail 0 0", t.f);
-	return add_text_edit(list, EDIT_APPEND, fstab ? fstab->file : SYSTEM_FSTAB,
-			     0, 0, &t, false) < 0 ? -1 : 0;
+	return add_fstab_line(ctx, list, subvol_path(ctx, i), &t);
 }
 
 /*
