@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "btrfs-ino.h"
-#include "escape.h"
 #include "report.h"
+#include "server_fstab.h"
 
 /* ---- what a list of options sets --------------------------------------- */
 
@@ -415,86 +415,58 @@ static long print_exports_drift(struct output *out,
 
 /* ---- the fstab drift --------------------------------------------------- */
 
-/* Whether @target is @path or below it. */
-static bool at_or_below(const char *target, const char *path)
+/* One line that must change: removed, or mounted. */
+static void print_fstab_line(struct output *out, const char *file,
+			     const struct fstab_line *line)
 {
-	size_t n = strlen(path);
+	static const char *const kinds[] = {
+		[FSTAB_NOT_MOUNTED] = "not_mounted",
+		[FSTAB_DELETED] = "subvolume_deleted",
+		[FSTAB_SNAPSHOT] = "snapshot",
+	};
+	char why[64];
+	const char *removal = fstab_line_removal(line, why, sizeof(why));
 
-	if (n > 1 && path[n - 1] == '/')
-		n--;
-	return strncmp(target, path, n) == 0 &&
-	       (target[n] == '\0' || target[n] == '/' || n == 1);
-}
-
-static bool below_an_export(const char *target, const struct bino_exports *a,
-			    const struct bino_exports *b)
-{
-	const struct bino_exports *tables[2] = { a, b };
-	size_t t, i;
-
-	for (t = 0; t < 2; t++) {
-		for (i = 0; tables[t] && i < bino_exports_count(tables[t]); i++) {
-			if (at_or_below(target,
-					bino_export_path(bino_exports_get(tables[t], i))))
-				return true;
-		}
+	output_open_object(out, NULL);
+	print_string(out, PRINT_JSON, "kind", NULL, kinds[line->state]);
+	if (removal) {
+		print_text_path(out, "file", "fstab drift: remove %s", file);
+		print_u64(out, PRINT_ANY, "line", " line %" PRIu64 ": ", line->number);
+		print_string(out, PRINT_TEXT, NULL, "%s (", removal);
+	} else {
+		print_text_path(out, "file", "fstab drift: %s", file);
+		print_u64(out, PRINT_ANY, "line", ":%" PRIu64 ": ", line->number);
 	}
-	return false;
-}
-
-static bool mounted(const struct bino_mounts *mounts, const char *target)
-{
-	size_t i;
-
-	for (i = 0; mounts && i < bino_mounts_count(mounts); i++) {
-		if (strcmp(bino_mount_target(bino_mounts_get(mounts, i)), target) == 0)
-			return true;
-	}
-	return false;
+	print_text_path(out, "source", "%s", line->source);
+	print_text_path(out, "mountpoint", " on %s", line->target);
+	if (line->subvolid)
+		print_u64(out, PRINT_JSON, "subvolid", NULL, line->subvolid);
+	else
+		print_string(out, PRINT_JSON, "subvolid", NULL, NULL);
+	print_string(out, PRINT_TEXT, NULL, "%s\n",
+		     removal ? "); suggest --diff removes it" :
+			       " is below an export but not mounted; run mount -a");
+	output_close(out);
 }
 
 static long print_fstab_drift(struct output *out, const struct drift_input *in)
 {
-	const struct audit_session *s = in->session;
-	char *line = NULL, *save, *spec, *target, *type;
-	size_t size = 0;
-	unsigned int number = 0;
+	struct server_fstab fstab = { 0 };
+	size_t i;
 	long n = 0;
-	FILE *f = NULL;
 
-	if (in->fstab_file) {
-		/* Missing is none; unreadable is said, and checked no further. */
-		f = fopen(in->fstab_file, "r");
-		if (!f && errno != ENOENT)
-			diag_path(in->fstab_file, "%s: not checked", strerror(errno));
-	}
+	if (in->fstab_file &&
+	    server_fstab_read(&fstab, in->fstab_file, in->session) != 0)
+		return -1;
 	output_open_array(out, "fstab_drift");
-	while (f && getline(&line, &size, f) > 0) {
-		number++;
-		spec = strtok_r(line, " \t\n", &save);
-		target = spec ? strtok_r(NULL, " \t\n", &save) : NULL;
-		type = target ? strtok_r(NULL, " \t\n", &save) : NULL;
-		if (!type || spec[0] == '#' || strcmp(type, "btrfs") != 0)
+	for (i = 0; i < fstab.n_lines; i++) {
+		if (fstab.line[i].state == FSTAB_MOUNTED)
 			continue;
-		unescape_octal(spec);
-		unescape_octal(target);
-		if (!below_an_export(target, s->files, s->etab) ||
-		    mounted(s->mounts, target))
-			continue;
-		output_open_object(out, NULL);
-		print_text_path(out, "file", "fstab drift: %s", in->fstab_file);
-		print_u64(out, PRINT_ANY, "line", ":%" PRIu64 ": ", number);
-		print_text_path(out, "source", "%s", spec);
-		print_text_path(out, "mountpoint", " on %s", target);
-		print_string(out, PRINT_TEXT, NULL, "%s\n",
-			     " is below an export but not mounted; run mount -a");
-		output_close(out);
+		print_fstab_line(out, in->fstab_file, &fstab.line[i]);
 		n++;
 	}
 	output_close(out);
-	free(line);
-	if (f)
-		fclose(f);
+	server_fstab_free(&fstab);
 	return n;
 }
 

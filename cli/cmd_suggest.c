@@ -21,6 +21,7 @@
 #include "suggest_diff.h"
 #include "suggestion.h"
 #include "audit_session.h"
+#include "server_fstab.h"
 
 #define SUGGEST_SCHEMA_VERSION 1
 #define SYSTEM_FSTAB "/etc/fstab"
@@ -61,8 +62,10 @@ void usage_suggest(FILE *stream)
 		"                        fstab instead: apply with 'patch -d / -p0'; one\n"
 		"                        kind of file with --format exports or server-fstab,\n"
 		"                        which 'patch FILE' also applies\n"
-		"      --fstab FILE      the server fstab --diff appends to (default:\n"
-		"                        " SYSTEM_FSTAB ")\n"
+		"      --fstab FILE      the server fstab (default: " SYSTEM_FSTAB ", not\n"
+		"                        read with --exports or --mountinfo unless --diff):\n"
+		"                        its lines of deleted subvolumes and of snapshots\n"
+		"                        are to be removed; --diff changes it\n"
 		"      --output-dir DIR  also write the mount units into DIR, each in a file\n"
 		"                        named as systemd requires; DIR and its missing\n"
 		"                        parents are made, and a DIR others may write is\n"
@@ -162,8 +165,6 @@ static int parse_suggest_options(int argc, char **argv,
 	    opts->block != SUGGEST_EXPORTS && opts->block != SUGGEST_SERVER_FSTAB)
 		return usage_error("suggest",
 				   "--diff changes the exports and server-fstab files only");
-	if (opts->fstab_file && !opts->diff)
-		return usage_error("suggest", "--fstab goes with --diff");
 	return 0;
 }
 
@@ -270,6 +271,7 @@ struct suggest_run {
 	struct suggest_options opts;
 	struct suggest_config config;
 	struct audit_session session;
+	struct server_fstab fstab; /* read when given, or the system's */
 	struct suggest_summary summary;
 	struct output *out; /* JSON only */
 	struct suggest_diff *diff; /* --diff only */
@@ -292,11 +294,21 @@ static int suggest_audit(struct suggest_run *run, char **paths,
 	request.nothing_to_do = "nothing to suggest for: no exports; name a PATH";
 	if (audit_session_run(&request, &run->session) != 0)
 		return -1;
+	/* The system's fstab, as audit reads it: not offline, unless --diff changes it. */
+	if (!run->opts.fstab_file &&
+	    (run->opts.diff ||
+	     (!run->opts.exports_file && !run->opts.mountinfo_file)))
+		run->opts.fstab_file = SYSTEM_FSTAB;
+	if (run->opts.fstab_file &&
+	    server_fstab_read(&run->fstab, run->opts.fstab_file,
+			      &run->session) != 0)
+		return -1;
 	run->config = (struct suggest_config){
 		.exports = run->session.exports,
 		.mounts = run->session.mounts,
 		.server = run->opts.client.server,
 		.client_dir = run->opts.client.client_dir,
+		.fstab = run->opts.fstab_file ? &run->fstab : NULL,
 	};
 	return 0;
 }
@@ -312,10 +324,7 @@ static int suggest_begin(struct suggest_run *run)
 	struct output *out;
 
 	if (opts->diff) {
-		run->diff = suggest_diff_create(opts->exports_file,
-						opts->fstab_file ?
-							opts->fstab_file :
-							SYSTEM_FSTAB);
+		run->diff = suggest_diff_create();
 		if (!run->diff) {
 			diag_no_memory();
 			return -1;
@@ -420,13 +429,13 @@ int cmd_suggest(int argc, char **argv)
 			return EXIT_USAGE;
 	}
 	ret = EXIT_USAGE;
-	if (suggest_audit(&run, argv + optind, (size_t)(argc - optind)) == 0) {
-		if (suggest_begin(&run) == 0 && suggest_targets(&run) == 0)
-			ret = suggest_end(&run);
-		suggest_diff_destroy(run.diff);
-		output_destroy(run.out);
-		audit_session_release(&run.session);
-	}
+	if (suggest_audit(&run, argv + optind, (size_t)(argc - optind)) == 0 &&
+	    suggest_begin(&run) == 0 && suggest_targets(&run) == 0)
+		ret = suggest_end(&run);
+	suggest_diff_destroy(run.diff);
+	output_destroy(run.out);
+	server_fstab_free(&run.fstab);
+	audit_session_release(&run.session);
 	if (run.units_fd >= 0)
 		close(run.units_fd);
 	return ret;

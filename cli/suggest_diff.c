@@ -1,73 +1,121 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * suggest --diff and --output-dir: what the exports, server-fstab and
- * mount-units blocks say (suggestion.c renders them; this file reads them
- * back) as unified diffs that patch(1) applies to the files as they are now,
- * and as unit files named as systemd requires.
+ * suggest --diff and --output-dir: the edits of the exports, server-fstab
+ * and mount-units blocks (suggestion_edits(), the same list the text shows)
+ * as unified diffs that patch(1) applies to the files as they are now, and
+ * as unit files named as systemd requires.
  */
 #include "diag.h"
 #include "suggest_diff.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "array.h"
 #include "btrfs-ino.h"
-#include "escape.h"
 #include "safe_file.h"
+#include "suggestion_edits.h"
 
-#define SYSTEM_EXPORTS "/etc/exports"
-#define UNIT_DIR_PREFIX "# file: /etc/systemd/system/"
 #define DIFF_CONTEXT 3
+
+/* The edits of every path, exports files' and the server fstab's apart. */
+struct suggest_diff {
+	struct edit_list exports;
+	struct edit_list fstab;
+};
+
+struct suggest_diff *suggest_diff_create(void)
+{
+	return calloc(1, sizeof(struct suggest_diff));
+}
+
+void suggest_diff_destroy(struct suggest_diff *diff)
+{
+	if (!diff)
+		return;
+	edit_list_free(&diff->exports);
+	edit_list_free(&diff->fstab);
+	free(diff);
+}
+
+/* ---- collecting the edits ---------------------------------------------- */
+
+static bool overlap(const struct edit *a, const struct edit *b)
+{
+	return a->kind != EDIT_APPEND && b->kind != EDIT_APPEND &&
+	       strcmp(a->file, b->file) == 0 && a->first <= b->last &&
+	       b->first <= a->last;
+}
+
+/*
+ * Add @e unless @list makes that change already (another path the same
+ * line or fstab line concerns); two different changes of one line are
+ * refused.  Returns 0, or -1 said on stderr.
+ */
+static int add_edit(struct edit_list *list, const struct edit *e)
+{
+	size_t i;
+
+	for (i = 0; i < list->n; i++) {
+		if (edit_same(&list->edit[i], e))
+			return 0;
+		if (overlap(&list->edit[i], e)) {
+			diag_path(e->file, "two suggestions change line %zu: "
+					   "apply one, then run suggest again",
+				  e->first);
+			return -1;
+		}
+	}
+	if (edit_copy(list, e) != 0) {
+		diag_no_memory();
+		return -1;
+	}
+	return 0;
+}
+
+static int add_block(struct edit_list *to, const struct suggest_config *config,
+		     const struct bino_audit_target *target,
+		     enum suggest_block block)
+{
+	struct edit_list list = { 0 };
+	size_t i;
+	int rc = suggestion_edits(config, target, block, &list);
+
+	for (i = 0; rc == 0 && i < list.n; i++) {
+		const struct edit *e = &list.edit[i];
+
+		if (e->kind == EDIT_REPLACE || e->kind == EDIT_REMOVE ||
+		    e->kind == EDIT_APPEND)
+			rc = add_edit(to, e);
+		else if (e->kind == EDIT_EXAMPLE)
+			/* Nothing exports it: the clients are the admin's choice. */
+			diag_path(bino_audit_target_path(target),
+				  "not exported: no exports change is made; "
+				  "add a line for its clients (see suggest --format exports)");
+	}
+	edit_list_free(&list);
+	return rc;
+}
+
+int suggest_diff_add(struct suggest_diff *diff,
+		     const struct suggest_config *config,
+		     const struct bino_audit_target *target)
+{
+	if (add_block(&diff->exports, config, target, SUGGEST_EXPORTS) != 0)
+		return -1;
+	return add_block(&diff->fstab, config, target, SUGGEST_SERVER_FSTAB);
+}
+
+/* ---- one file ---------------------------------------------------------- */
 
 /* Lines of text, each without its newline. */
 struct lines {
 	char **line;
 	size_t n;
-	size_t size;
+	size_t cap;
 };
-
-/* Old lines [first, last] (1-based) become @new; an append has first = n + 1. */
-struct edit {
-	size_t first;
-	size_t last;
-	struct lines new;
-};
-
-/* One file to change. */
-struct target {
-	char *name;
-	bool fstab;
-	struct edit *edit;
-	size_t n_edits, cap_edits;
-	struct lines appended; /* fstab lines, in order */
-};
-
-struct suggest_diff {
-	char *exports_file;
-	char *fstab_file;
-	struct target *target;
-	size_t n_targets, cap_targets;
-};
-
-/* ---- small pieces ------------------------------------------------------ */
-
-static bool lines_add(struct lines *l, const char *s, size_t n)
-{
-	char *copy;
-
-	if (ARRAY_RESERVE(l->line, l->size, l->n + 1) != 0)
-		return false;
-	copy = strndup(s, n);
-	if (!copy)
-		return false;
-	l->line[l->n++] = copy;
-	return true;
-}
 
 static void lines_free(struct lines *l)
 {
@@ -79,315 +127,157 @@ static void lines_free(struct lines *l)
 	memset(l, 0, sizeof(*l));
 }
 
-static bool lines_has(const struct lines *l, const char *s)
+static bool lines_has(char *const *line, size_t n, const char *s)
 {
 	size_t i;
 
-	for (i = 0; i < l->n; i++) {
-		if (strcmp(l->line[i], s) == 0)
+	for (i = 0; i < n; i++) {
+		if (strcmp(line[i], s) == 0)
 			return true;
 	}
 	return false;
 }
 
-/* Split @text of @len bytes into lines; *@newline_at_end tells the last one's. */
-static bool lines_split(struct lines *l, const char *text, size_t len,
-			bool *newline_at_end)
+/* The file as it is now (missing is empty); *@unended: no final newline. */
+static int read_lines(const char *name, struct lines *l, bool *unended)
 {
-	const char *p = text, *end = text + len;
-
-	*newline_at_end = true;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-
-		if (!lines_add(l, p, n))
-			return false;
-		if (!nl)
-			*newline_at_end = false;
-		p += n + 1;
-	}
-	return true;
-}
-
-static bool is_comment_or_blank(const char *line)
-{
-	return line[strspn(line, " \t")] == '\0' || line[0] == '#';
-}
-
-/* One block of the suggestion for @target, split into lines. */
-static int block_lines(const struct suggest_config *config,
-		       const struct bino_audit_target *target,
-		       enum suggest_block block, struct lines *out)
-{
-	char *text = NULL;
-	size_t len = 0;
-	bool needed, newline;
-	FILE *stream = open_memstream(&text, &len);
-	int rc;
-
-	if (!stream) {
-		diag_message("%s", strerror(errno));
-		return -1;
-	}
-	rc = suggestion_write(config, target, block, stream, &needed);
-	if (fclose(stream) != 0) {
-		diag_message("%s", strerror(errno));
-		rc = -1;
-	}
-	if (rc == 0 && needed && !lines_split(out, text, len, &newline)) {
-		diag_no_memory();
-		rc = -1;
-	}
-	free(text);
-	return rc;
-}
-
-/* ---- collecting the changes -------------------------------------------- */
-
-struct suggest_diff *suggest_diff_create(const char *exports_file,
-					 const char *fstab_file)
-{
-	struct suggest_diff *diff = calloc(1, sizeof(*diff));
-
-	if (!diff)
-		return NULL;
-	diff->exports_file = strdup(exports_file ? exports_file : SYSTEM_EXPORTS);
-	diff->fstab_file = strdup(fstab_file);
-	if (!diff->exports_file || !diff->fstab_file) {
-		suggest_diff_destroy(diff);
-		return NULL;
-	}
-	return diff;
-}
-
-void suggest_diff_destroy(struct suggest_diff *diff)
-{
-	size_t i, j;
-
-	if (!diff)
-		return;
-	for (i = 0; i < diff->n_targets; i++) {
-		struct target *t = &diff->target[i];
-
-		for (j = 0; j < t->n_edits; j++)
-			lines_free(&t->edit[j].new);
-		free(t->edit);
-		lines_free(&t->appended);
-		free(t->name);
-	}
-	free(diff->target);
-	free(diff->exports_file);
-	free(diff->fstab_file);
-	free(diff);
-}
-
-static struct target *get_target(struct suggest_diff *diff, const char *name,
-				 bool fstab)
-{
-	struct target *grown;
-	size_t i;
-
-	for (i = 0; i < diff->n_targets; i++) {
-		if (strcmp(diff->target[i].name, name) == 0)
-			return &diff->target[i];
-	}
-	if (ARRAY_RESERVE(diff->target, diff->cap_targets,
-			  diff->n_targets + 1) != 0)
-		return NULL;
-	grown = &diff->target[diff->n_targets];
-	memset(grown, 0, sizeof(*grown));
-	grown->name = strdup(name);
-	if (!grown->name)
-		return NULL;
-	grown->fstab = fstab;
-	diff->n_targets++;
-	return grown;
-}
-
-/*
- * Lines @first-@last of @file become @line.  The same lines replaced again
- * (another path the same export covers) must get the same text.
- */
-static int add_replacement(struct suggest_diff *diff, const char *file,
-			   size_t first, size_t last, const char *line)
-{
-	struct target *t = get_target(diff, file, false);
-	struct edit *grown;
-	size_t i;
-
-	if (!t)
-		goto no_memory;
-	for (i = 0; i < t->n_edits; i++) {
-		struct edit *e = &t->edit[i];
-
-		if (first > e->last || last < e->first)
-			continue;
-		if (e->first == first && e->last == last &&
-		    strcmp(e->new.line[0], line) == 0)
-			return 0;
-		diag_path(file, "two suggestions change line %zu: apply one, "
-				"then run suggest again", first);
-		return -1;
-	}
-	if (ARRAY_RESERVE(t->edit, t->cap_edits, t->n_edits + 1) != 0)
-		goto no_memory;
-	grown = &t->edit[t->n_edits];
-	memset(grown, 0, sizeof(*grown));
-	grown->first = first;
-	grown->last = last;
-	if (!lines_add(&grown->new, line, strlen(line)))
-		goto no_memory;
-	t->n_edits++;
-	return 0;
-
-no_memory:
-	diag_no_memory();
-	return -1;
-}
-
-/* "# replace line N of FILE with" or "# replace lines N-M of FILE with". */
-static bool parse_instruction(const char *line, size_t *first, size_t *last,
-			      char **file)
-{
-	const char *p;
-	char *end;
-	size_t len = strlen(line);
-
-	if (strncmp(line, "# replace line", 14) != 0 || len < 5 ||
-	    strcmp(line + len - 5, " with") != 0)
-		return false;
-	p = line + 14;
-	if (*p == 's')
-		p++;
-	if (*p++ != ' ')
-		return false;
-	*first = strtoul(p, &end, 10);
-	*last = *first;
-	if (*end == '-')
-		*last = strtoul(end + 1, &end, 10);
-	if (strncmp(end, " of ", 4) != 0 || *first == 0 || *last < *first)
-		return false;
-	p = end + 4;
-	*file = strndup(p, (size_t)(line + len - 5 - p));
-	if (!*file)
-		return false;
-	unescape_octal(*file);
-	return true;
-}
-
-static int add_exports(struct suggest_diff *diff,
-		       const struct suggest_config *config,
-		       const struct bino_audit_target *target)
-{
-	struct lines block = { 0 };
-	size_t i, first, last;
-	char *file;
+	char *line = NULL;
+	size_t size = 0;
+	ssize_t len;
+	FILE *f = fopen(name, "re");
 	int rc = 0;
 
-	if (block_lines(config, target, SUGGEST_EXPORTS, &block) != 0)
-		return -1;
-	for (i = 0; rc == 0 && i < block.n; i++) {
-		if (parse_instruction(block.line[i], &first, &last, &file)) {
-			/* A comment there: the line was refused (put_refusal()). */
-			if (i + 1 < block.n &&
-			    !is_comment_or_blank(block.line[i + 1])) {
-				rc = add_replacement(diff, file, first, last,
-						     block.line[i + 1]);
-				i++;
-			}
-			free(file);
-		} else if (!is_comment_or_blank(block.line[i])) {
-			/* Nothing exports it: the clients are the admin's choice. */
-			diag_path(bino_audit_target_path(target),
-				  "not exported: no exports change is made; "
-				  "add a line for its clients (see suggest "
-				  "--format exports)");
-		}
-	}
-	lines_free(&block);
-	return rc;
-}
-
-static int add_fstab(struct suggest_diff *diff,
-		     const struct suggest_config *config,
-		     const struct bino_audit_target *target)
-{
-	struct lines block = { 0 };
-	struct target *t;
-	size_t i;
-	int rc = 0;
-
-	if (block_lines(config, target, SUGGEST_SERVER_FSTAB, &block) != 0)
-		return -1;
-	t = block.n ? get_target(diff, diff->fstab_file, true) : NULL;
-	if (block.n && !t)
-		rc = -1;
-	for (i = 0; rc == 0 && i < block.n; i++) {
-		if (is_comment_or_blank(block.line[i]) ||
-		    lines_has(&t->appended, block.line[i]))
-			continue;
-		if (!lines_add(&t->appended, block.line[i], strlen(block.line[i])))
-			rc = -1;
-	}
-	if (rc)
-		diag_no_memory();
-	lines_free(&block);
-	return rc;
-}
-
-int suggest_diff_add(struct suggest_diff *diff,
-		     const struct suggest_config *config,
-		     const struct bino_audit_target *target)
-{
-	if (add_exports(diff, config, target) != 0)
-		return -1;
-	return add_fstab(diff, config, target);
-}
-
-/* ---- writing the diffs ------------------------------------------------- */
-
-/* The file as it is now: missing is empty. */
-static int read_lines(const char *name, struct lines *l, bool *newline_at_end)
-{
-	char *text = NULL;
-	size_t len = 0, size = 0;
-	FILE *f = fopen(name, "r");
-	int rc = 0;
-
-	*newline_at_end = true;
+	*unended = false;
 	if (!f) {
 		if (errno == ENOENT)
 			return 0;
 		diag_path(name, "%s", strerror(errno));
 		return -1;
 	}
-	for (;;) {
-		size_t n;
-
-		if (len == size && ARRAY_RESERVE(text, size, len + 65536) != 0) {
+	while ((len = getline(&line, &size, f)) > 0) {
+		*unended = line[len - 1] != '\n';
+		if (!*unended)
+			line[len - 1] = '\0';
+		if (ARRAY_RESERVE(l->line, l->cap, l->n + 1) != 0) {
 			rc = -1;
 			break;
 		}
-		n = fread(text + len, 1, size - len, f);
-		if (n == 0)
-			break;
-		len += n;
+		l->line[l->n++] = line;
+		line = NULL;
+		size = 0;
 	}
-	if (ferror(f)) {
+	if (rc == 0 && ferror(f)) {
 		diag_path(name, "%s", strerror(errno));
 		rc = -1;
+	} else if (rc) {
+		diag_no_memory();
 	}
+	free(line);
 	fclose(f);
-	if (rc == 0 && !lines_split(l, text, len, newline_at_end))
-		rc = -1;
-	free(text);
 	return rc;
 }
 
-static int compare_edits(const void *a, const void *b)
+/* Old lines [first, last] (1-based) become the @n lines at @line. */
+struct change {
+	size_t first;
+	size_t last;
+	char *const *line;
+	size_t n;
+};
+
+/* The changes to one file, and what they are made from. */
+struct file_diff {
+	const char *name;
+	struct lines old;
+	bool unended; /* the old file's last line has no newline */
+	struct change *change;
+	size_t n_changes, cap_changes;
+	char **appended; /* borrowed lines, the last line first when unended */
+	size_t n_appended, cap_appended;
+};
+
+static int add_change(struct file_diff *fd, size_t first, size_t last,
+		      char *const *line, size_t n)
 {
-	const struct edit *x = a, *y = b;
+	if (ARRAY_RESERVE(fd->change, fd->cap_changes, fd->n_changes + 1) != 0)
+		return -1;
+	fd->change[fd->n_changes++] = (struct change){ first, last, line, n };
+	return 0;
+}
+
+/* Whether @e's new lines are the old lines it replaces: no change. */
+static bool no_change(const struct file_diff *fd, const struct edit *e)
+{
+	size_t j;
+
+	if (e->kind != EDIT_REPLACE || e->n_lines != e->last + 1 - e->first)
+		return false;
+	for (j = 0; j < e->n_lines; j++) {
+		if (strcmp(e->lines[j], fd->old.line[e->first - 1 + j]) != 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A line to append, unless the file (or an earlier append) has it: once
+ * applied, a line is not suggested again.
+ */
+static int add_appended(struct file_diff *fd, char *line)
+{
+	if (lines_has(fd->old.line, fd->old.n, line) ||
+	    lines_has(fd->appended, fd->n_appended, line))
+		return 0;
+	if (ARRAY_RESERVE(fd->appended, fd->cap_appended, fd->n_appended + 1) != 0)
+		return -1;
+	fd->appended[fd->n_appended++] = line;
+	return 0;
+}
+
+/* The changes of @list's edits to fd->name. */
+static int collect(struct file_diff *fd, const struct edit_list *list)
+{
+	size_t i, j;
+
+	/* Unended, the last line is replaced by itself with its newline. */
+	if (fd->unended && fd->old.n) {
+		if (ARRAY_RESERVE(fd->appended, fd->cap_appended, 1) != 0)
+			return -1;
+		fd->appended[fd->n_appended++] = fd->old.line[fd->old.n - 1];
+	}
+	for (i = 0; i < list->n; i++) {
+		const struct edit *e = &list->edit[i];
+
+		if (strcmp(e->file, fd->name) != 0)
+			continue;
+		if (e->kind == EDIT_APPEND) {
+			for (j = 0; j < e->n_lines; j++) {
+				if (add_appended(fd, e->lines[j]) != 0)
+					return -1;
+			}
+			continue;
+		}
+		if (e->last > fd->old.n) {
+			diag_path(fd->name, "has %zu lines, not %zu: changed since it was read?",
+				  fd->old.n, e->last);
+			return -1;
+		}
+		if (!no_change(fd, e) &&
+		    add_change(fd, e->first, e->last, e->lines, e->n_lines) != 0)
+			return -1;
+	}
+	/* Lines only added, after the last line (given its newline). */
+	if (fd->n_appended > (fd->unended && fd->old.n ? 1u : 0u)) {
+		size_t first = fd->unended && fd->old.n ? fd->old.n : fd->old.n + 1;
+
+		return add_change(fd, first, fd->old.n, fd->appended, fd->n_appended);
+	}
+	return 0;
+}
+
+static int compare_changes(const void *a, const void *b)
+{
+	const struct change *x = a, *y = b;
 
 	return (x->first > y->first) - (x->first < y->first);
 }
@@ -400,24 +290,14 @@ static void put_line(FILE *out, char mark, const char *line, bool unended)
 		fputs("\\ No newline at end of file\n", out);
 }
 
-/* Edits [from, to) of a target, written as one hunk. */
-struct hunk {
-	size_t from;
-	size_t to;
-};
-
-/*
- * Write the hunk @h of @t over @old; @unended: @old's last line has no
- * newline.
- */
-static void put_hunk(FILE *out, const struct target *t, struct hunk h,
-		     const struct lines *old, bool unended, long *offset)
+/* Write changes [@from, @to) of @fd as one hunk. */
+static void put_hunk(FILE *out, const struct file_diff *fd, size_t from,
+		     size_t to, long *offset)
 {
-	size_t from = h.from, to = h.to;
-	size_t n = old->n, i, j, line;
-	size_t start = t->edit[from].first > DIFF_CONTEXT ?
-			       t->edit[from].first - DIFF_CONTEXT : 1;
-	size_t end = t->edit[to - 1].last + DIFF_CONTEXT;
+	const struct change *c = fd->change;
+	size_t n = fd->old.n, i, j, line;
+	size_t start = c[from].first > DIFF_CONTEXT ? c[from].first - DIFF_CONTEXT : 1;
+	size_t end = c[to - 1].last + DIFF_CONTEXT;
 	size_t old_count, new_count;
 
 	if (end > n)
@@ -425,23 +305,21 @@ static void put_hunk(FILE *out, const struct target *t, struct hunk h,
 	old_count = end >= start ? end - start + 1 : 0;
 	new_count = old_count;
 	for (i = from; i < to; i++)
-		new_count += t->edit[i].new.n - (t->edit[i].last + 1 - t->edit[i].first);
+		new_count += c[i].n - (c[i].last + 1 - c[i].first);
 	fprintf(out, "@@ -%zu,%zu +%zu,%zu @@\n", old_count ? start : start - 1,
 		old_count, (size_t)((long)(new_count ? start : start - 1) + *offset),
 		new_count);
 	line = start;
 	for (i = from; i < to; i++) {
-		const struct edit *e = &t->edit[i];
-
-		for (; line < e->first && line <= n; line++)
-			put_line(out, ' ', old->line[line - 1], unended && line == n);
-		for (; line <= e->last; line++)
-			put_line(out, '-', old->line[line - 1], unended && line == n);
-		for (j = 0; j < e->new.n; j++)
-			put_line(out, '+', e->new.line[j], false);
+		for (; line < c[i].first && line <= n; line++)
+			put_line(out, ' ', fd->old.line[line - 1], fd->unended && line == n);
+		for (; line <= c[i].last; line++)
+			put_line(out, '-', fd->old.line[line - 1], fd->unended && line == n);
+		for (j = 0; j < c[i].n; j++)
+			put_line(out, '+', c[i].line[j], false);
 	}
 	for (; line <= end; line++)
-		put_line(out, ' ', old->line[line - 1], unended && line == n);
+		put_line(out, ' ', fd->old.line[line - 1], fd->unended && line == n);
 	*offset += (long)new_count - (long)old_count;
 }
 
@@ -459,113 +337,71 @@ static void put_name(FILE *out, const char *mark, const char *name)
 		fprintf(out, "%s %s\n", mark, name);
 }
 
-static int write_target(FILE *out, struct target *t)
+/* The diff of the file @name from the edits of @list. */
+static int write_file_diff(FILE *out, const char *name,
+			   const struct edit_list *list)
 {
-	struct lines old = { 0 };
-	bool newline_at_end;
-	size_t i, from;
+	struct file_diff fd = { .name = name };
 	long offset = 0;
-	int rc = read_lines(t->name, &old, &newline_at_end);
+	size_t i, from;
+	int rc = read_lines(name, &fd.old, &fd.unended);
 
-	if (rc != 0)
-		goto out;
-	for (i = 0; i < t->n_edits; i++) {
-		if (t->edit[i].last > old.n) {
-			diag_path(t->name, "has %zu lines, not %zu: changed "
-					   "since it was read?",
-				  old.n, t->edit[i].last);
+	if (rc == 0 && collect(&fd, list) != 0) {
+		diag_path(name, "cannot write its diff");
+		rc = -1;
+	}
+	if (rc == 0 && fd.n_changes) {
+		qsort(fd.change, fd.n_changes, sizeof(*fd.change), compare_changes);
+		put_name(out, "---", name);
+		put_name(out, "+++", name);
+		for (from = 0; from < fd.n_changes; from = i) {
+			/* Changes whose context touches go in one hunk. */
+			for (i = from + 1; i < fd.n_changes &&
+					   fd.change[i].first <= fd.change[i - 1].last +
+									 2 * DIFF_CONTEXT + 1;
+			     i++)
+				;
+			put_hunk(out, &fd, from, i, &offset);
+		}
+	}
+	free(fd.change);
+	free(fd.appended);
+	lines_free(&fd.old);
+	return rc;
+}
+
+/* A diff per file @list changes, in the order the files first appear. */
+static int write_list(FILE *out, const struct edit_list *list)
+{
+	size_t i, j;
+	int rc = 0;
+
+	for (i = 0; i < list->n; i++) {
+		for (j = 0; j < i; j++) {
+			if (strcmp(list->edit[j].file, list->edit[i].file) == 0)
+				break;
+		}
+		if (j == i && write_file_diff(out, list->edit[i].file, list) != 0)
 			rc = -1;
-			goto out;
-		}
 	}
-	for (i = 0; i < t->appended.n;) {
-		/* Not twice: once applied, a line is not suggested again. */
-		if (lines_has(&old, t->appended.line[i])) {
-			free(t->appended.line[i]);
-			memmove(t->appended.line + i, t->appended.line + i + 1,
-				(--t->appended.n - i) * sizeof(char *));
-		} else {
-			i++;
-		}
-	}
-	if (t->appended.n) {
-		/* Lines only added, after the last line (given its newline). */
-		struct edit *grown;
-
-		if (ARRAY_RESERVE(t->edit, t->cap_edits, t->n_edits + 1) != 0) {
-			rc = -1;
-			goto out;
-		}
-		grown = &t->edit[t->n_edits++];
-		grown->first = old.n + 1;
-		grown->last = old.n;
-		grown->new = t->appended;
-		memset(&t->appended, 0, sizeof(t->appended));
-		if (!newline_at_end && old.n) {
-			/* The last line is replaced by itself with its newline. */
-			char *last;
-
-			grown->first = old.n;
-			if (!lines_add(&grown->new, old.line[old.n - 1],
-				       strlen(old.line[old.n - 1]))) {
-				rc = -1;
-				goto out;
-			}
-			last = grown->new.line[grown->new.n - 1];
-			memmove(grown->new.line + 1, grown->new.line,
-				(grown->new.n - 1) * sizeof(char *));
-			grown->new.line[0] = last;
-		}
-	}
-	if (t->n_edits == 0)
-		goto out;
-	qsort(t->edit, t->n_edits, sizeof(*t->edit), compare_edits);
-	put_name(out, "---", t->name);
-	put_name(out, "+++", t->name);
-	for (from = 0; from < t->n_edits; from = i) {
-		/* Edits whose context touches go in one hunk. */
-		for (i = from + 1; i < t->n_edits &&
-				   t->edit[i].first <= t->edit[i - 1].last + 2 * DIFF_CONTEXT + 1;
-		     i++)
-			;
-		put_hunk(out, t, (struct hunk){ .from = from, .to = i }, &old,
-			 !newline_at_end, &offset);
-	}
-out:
-	if (rc)
-		diag_path(t->name, "cannot write its diff");
-	lines_free(&old);
 	return rc;
 }
 
 int suggest_diff_write(struct suggest_diff *diff, enum suggest_block block,
 		       FILE *out)
 {
-	size_t i;
-	int pass, rc = 0;
+	int rc = 0;
 
 	/* Exports files first, then the fstab. */
-	for (pass = 0; pass < 2; pass++) {
-		bool fstab = pass == 1;
-
-		if (block != SUGGEST_ALL &&
-		    (block == SUGGEST_SERVER_FSTAB) != fstab)
-			continue;
-		for (i = 0; i < diff->n_targets; i++) {
-			if (diff->target[i].fstab == fstab &&
-			    write_target(out, &diff->target[i]) != 0)
-				rc = -1;
-		}
-	}
+	if (block != SUGGEST_SERVER_FSTAB && write_list(out, &diff->exports) != 0)
+		rc = -1;
+	if (block != SUGGEST_EXPORTS && write_list(out, &diff->fstab) != 0)
+		rc = -1;
 	return rc;
 }
 
 /* ---- mount units ------------------------------------------------------- */
 
-/*
- * Lines [@from, @to) of @l as the unit file @name in @dir_fd (@dir names
- * it), through safe_file: never through a link someone put there.
- */
 /* Where --output-dir writes, and whether to say each file written. */
 struct unit_dir {
 	int fd;
@@ -573,17 +409,20 @@ struct unit_dir {
 	bool verbose;
 };
 
-/* @n lines from @line, each ended by a newline, into the file @name of @dir. */
-static int write_file(const struct unit_dir *dir, const char *name,
-		      char *const *line, size_t n)
+/*
+ * The unit of edit @e into the directory, through safe_file: never through
+ * a link someone put there.
+ */
+static int write_unit(const struct unit_dir *dir, const struct edit *e)
 {
+	const char *name = strrchr(e->file, '/') + 1;
 	struct safe_file file;
 	size_t i;
 
 	if (safe_file_begin(&file, dir->fd, dir->name, name) != 0)
 		return -1;
-	for (i = 0; i < n; i++) {
-		if (safe_file_write(&file, line[i], strlen(line[i])) != 0 ||
+	for (i = 0; i < e->n_lines; i++) {
+		if (safe_file_write(&file, e->lines[i], strlen(e->lines[i])) != 0 ||
 		    safe_file_write(&file, "\n", 1) != 0) {
 			safe_file_discard(&file);
 			return -1;
@@ -601,28 +440,14 @@ int suggest_write_units(const struct suggest_config *config,
 			const char *dir, bool verbose)
 {
 	const struct unit_dir out = { dir_fd, dir, verbose };
-	struct lines block = { 0 };
-	size_t i, start = 0, end;
-	const char *name = NULL;
-	size_t prefix = strlen(UNIT_DIR_PREFIX);
-	int rc = 0;
+	struct edit_list list = { 0 };
+	size_t i;
+	int rc = suggestion_edits(config, target, SUGGEST_MOUNT_UNITS, &list);
 
-	if (block_lines(config, target, SUGGEST_MOUNT_UNITS, &block) != 0)
-		return -1;
-	/* A unit runs from its "# file:" line to the blank lines before the next. */
-	for (i = 0; rc == 0 && i <= block.n; i++) {
-		if (i < block.n && strncmp(block.line[i], UNIT_DIR_PREFIX, prefix) != 0)
-			continue;
-		if (name) {
-			for (end = i; end > start && block.line[end - 1][0] == '\0'; end--)
-				;
-			rc = write_file(&out, name, block.line + start, end - start);
-		}
-		if (i < block.n) {
-			name = block.line[i] + prefix;
-			start = i + 1;
-		}
+	for (i = 0; rc == 0 && i < list.n; i++) {
+		if (list.edit[i].kind == EDIT_CREATE)
+			rc = write_unit(&out, &list.edit[i]);
 	}
-	lines_free(&block);
+	edit_list_free(&list);
 	return rc;
 }

@@ -12,19 +12,18 @@
 struct suggest_diff;
 
 /*
- * Collect the changes of every unsafe export, to write as one unified diff
- * per file: @exports_file is the file new exports lines would go to (as
- * given, or /etc/exports), @fstab_file the server fstab the mounts are
- * appended to.  Returns NULL when out of memory.
+ * Collect the edits of every path (suggestion_edits()), to write as one
+ * unified diff per file they change: the exports files, and the server
+ * fstab of the suggest_config.  Returns NULL when out of memory.
  */
-struct suggest_diff *suggest_diff_create(const char *exports_file,
-					 const char *fstab_file);
+struct suggest_diff *suggest_diff_create(void);
 void suggest_diff_destroy(struct suggest_diff *diff);
 
 /*
- * Add what the exports and server-fstab blocks of @target say: each "replace
- * line(s) N[-M] of FILE" with the line after it, each fstab line not in the
- * fstab already.  Returns 0, or -1 with the reason on stderr.
+ * Add the edits of @target's exports and server-fstab blocks: each exports
+ * line replaced, each fstab line appended and each stale fstab line
+ * removed; the same edit from another path once.  Returns 0, or -1 with
+ * the reason on stderr (two different changes of one line).
  */
 int suggest_diff_add(struct suggest_diff *diff,
 		     const struct suggest_config *config,

@@ -23,8 +23,12 @@
 #include "quote.h"
 #include "report.h"
 #include "suggestion_ctx.h"
+#include "suggestion_edits.h"
+#include "server_fstab.h"
+#include "path.h"
 
 #define AUTOFS_MAP "/etc/auto.btrfs-ino"
+#define SYSTEM_FSTAB "/etc/fstab"
 #define HOOK_PATH "/usr/local/sbin/btrfs-ino-mount-snapshot"
 /* The client of an export the admin must choose: never the world ("*"). */
 #define CLIENT_PLACEHOLDER "CLIENT"
@@ -84,6 +88,80 @@ static void put_refusal(const struct suggest_ctx *ctx, const char *path,
 	fprintf(stderr, ": not written: %s\n", reason);
 }
 
+/* A memory stream one edit's text or reason is written into. */
+struct text {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+static FILE *text_open(struct text *t)
+{
+	t->buf = NULL;
+	t->len = 0;
+	t->f = open_memstream(&t->buf, &t->len);
+	return t->f;
+}
+
+/* Close @t: 0, or -1 (out of memory) with nothing left to free. */
+static int text_close(struct text *t)
+{
+	if (fclose(t->f) == 0)
+		return 0;
+	free(t->buf);
+	t->buf = NULL;
+	return -1;
+}
+
+/*
+ * Add an edit of @kind with the text of @t (closed here and freed) as its
+ * new lines, or with @as_reason as its reason.  Returns its index, or -1.
+ */
+static long add_text_edit(struct edit_list *list, enum edit_kind kind,
+			  const char *file, size_t first, size_t last,
+			  struct text *t, bool as_reason)
+{
+	long i = -1;
+
+	if (text_close(t) != 0)
+		return -1;
+	i = edit_add(list, kind, file, first, last);
+	if (i >= 0 && as_reason) {
+		list->edit[i].reason = t->buf;
+		return i;
+	}
+	if (i >= 0 && edit_add_text(list, i, t->buf, t->len) != 0)
+		i = -1;
+	free(t->buf);
+	return i;
+}
+
+/* A note with @text: 0, or -1. */
+static int add_note(struct edit_list *list, const char *text)
+{
+	long i = edit_add(list, EDIT_NOTE, NULL, 0, 0);
+
+	return i < 0 ? -1 : edit_set_reason(list, i, "%s", text);
+}
+
+/* put_refusal() as an edit: a note in the block, and a line on stderr. */
+static int refuse_edit(const struct suggest_ctx *ctx, struct edit_list *list,
+		       const char *path, const char *reason)
+{
+	struct text t;
+
+	fprintf(stderr, "%s: ", PROGRAM_NAME);
+	quote_comment(stderr, path);
+	fprintf(stderr, ": not written: %s\n", reason);
+	if (!text_open(&t))
+		return -1;
+	fputs("not written: ", t.f);
+	quote_comment(t.f, path);
+	fprintf(t.f, ": %s", reason);
+	(void)ctx;
+	return add_text_edit(list, EDIT_NOTE, NULL, 0, 0, &t, true) < 0 ? -1 : 0;
+}
+
 /* ctx->shown_path: the path as comments show it, one line whatever it holds. */
 static void show_path(struct suggest_ctx *ctx)
 {
@@ -103,6 +181,36 @@ static void show_path(struct suggest_ctx *ctx)
 	free(text);
 }
 
+/*
+ * Whether subvolume @i is a snapshot: libbtrfsutil's parent_uuid is set
+ * (btrfs subvolume snapshot, snapper, btrbk; a received incremental too).
+ * Snapshots come and go: a fstab line or unit for one stops mount -a, and
+ * without nofail boot, once it is deleted, so they get none; btrfs-ino
+ * mount (its timer) mounts them.  A subvolume whose details could not be
+ * read counts as no snapshot: its line has nofail like every other.
+ */
+static bool is_snapshot(const struct suggest_ctx *ctx, size_t i)
+{
+	return bino_audit_subvol_parent_uuid(bino_suggestion_subvol(ctx->sug, i));
+}
+
+/* Whether subvolume @i gets a server fstab line or mount unit. */
+static bool gets_server_mount(const struct suggest_ctx *ctx, size_t i)
+{
+	return !bino_suggestion_subvol_mounted(ctx->sug, i) && !is_snapshot(ctx, i);
+}
+
+/* The comment line that says the snapshots are btrfs-ino mount's. */
+static void put_snapshots_note(const struct suggest_ctx *ctx)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < bino_suggestion_subvol_count(ctx->sug); i++)
+		n += is_snapshot(ctx, i);
+	fprintf(ctx->out, "# Snapshots (%zu below it now) get none: btrfs-ino mount mounts them "
+			  "(btrfs-ino-mount.timer), so deleting one never stops boot\n", n);
+}
+
 static size_t subvols_to_mount(const struct suggest_ctx *ctx)
 {
 	size_t i, n = 0;
@@ -113,16 +221,16 @@ static size_t subvols_to_mount(const struct suggest_ctx *ctx)
 }
 
 /* The options of the subvolume mount: the parent's, then subvolid=. */
-static void put_mount_options(const struct suggest_ctx *ctx, size_t i,
-			      void (*put)(FILE *, const char *))
+static void put_mount_options(const struct suggest_ctx *ctx, FILE *out,
+			      size_t i, void (*put)(FILE *, const char *))
 {
 	const char *options = bino_suggestion_mount_options(ctx->sug);
 
 	if (strcmp(options, "defaults") != 0) {
-		put(ctx->out, options);
-		fputc(',', ctx->out);
+		put(out, options);
+		fputc(',', out);
 	}
-	fprintf(ctx->out, "subvolid=%" PRIu64,
+	fprintf(out, "subvolid=%" PRIu64,
 		bino_audit_subvol_id(bino_suggestion_subvol(ctx->sug, i)));
 }
 
@@ -194,23 +302,11 @@ static void put_line_range(FILE *out, const struct bino_export *e)
 	quote_fstab_field(out, bino_export_file(e));
 }
 
-/* Whether the comma-separated @options hold @name (or "@name=..."). */
-static bool has_option(const char *options, const char *name)
+/* The export flag of an option exports blocks add: crossmnt or nohide. */
+static int option_flag(const char *option)
 {
-	size_t len = strlen(name);
-	const char *p = options;
-
-	while (*p) {
-		size_t n = strcspn(p, ",");
-
-		if ((n == len || (n > len && p[len] == '=')) &&
-		    strncmp(p, name, len) == 0)
-			return true;
-		p += n;
-		if (*p == ',')
-			p++;
-	}
-	return false;
+	return strcmp(option, "crossmnt") == 0 ? BINO_EXPORT_CROSSMNT :
+						 BINO_EXPORT_NOHIDE;
 }
 
 /* @options without any fsid= (which must stay unique to the parent). */
@@ -235,30 +331,30 @@ static void put_options_without_fsid(FILE *out, const char *options,
 }
 
 /*
- * One exports(5) line for server path @path: every client of the export
- * table's line @line with its options, plus @extra (NULL for none).  With
- * @fsid (subvolume lines) the parent's fsid= is dropped and fsid=@fsid
- * added.  Without @line (nothing exports the path) the client is the
- * placeholder CLIENT, never the world.
+ * One exports(5) line for server path @path on @out: every client of the
+ * export table's line @line with its options, plus @extra (NULL for none)
+ * where the library reads it as not set.  With @fsid (subvolume lines) the
+ * parent's fsid= is dropped and fsid=@fsid added.  Without @line (nothing
+ * exports the path) the client is the placeholder CLIENT, never the world.
+ * Returns NULL, or why @path cannot be written (quote.h): then nothing is.
  */
-static void put_exports_line(const struct suggest_ctx *ctx,
-			     const struct bino_export *line, const char *path,
-			     const char *extra, const char *fsid)
+static const char *put_exports_line(const struct suggest_ctx *ctx, FILE *out,
+				    const struct bino_export *line,
+				    const char *path, const char *extra,
+				    const char *fsid)
 {
 	size_t i, n = bino_exports_count(ctx->config->exports);
 	const char *reason = quote_exports_refusal(path);
 	bool first;
 
-	if (reason) {
-		put_refusal(ctx, path, reason);
-		return;
-	}
-	quote_exports_path(ctx->out, path);
+	if (reason)
+		return reason;
+	quote_exports_path(out, path);
 	if (!line) {
-		fprintf(ctx->out, " " CLIENT_PLACEHOLDER "(ro,no_subtree_check%s%s%s%s)\n",
+		fprintf(out, " " CLIENT_PLACEHOLDER "(ro,no_subtree_check%s%s%s%s)",
 			extra ? "," : "", extra ? extra : "",
 			fsid ? ",fsid=" : "", fsid ? fsid : "");
-		return;
+		return NULL;
 	}
 	for (i = 0; i < n; i++) {
 		const struct bino_export *e = bino_exports_get(ctx->config->exports, i);
@@ -266,56 +362,129 @@ static void put_exports_line(const struct suggest_ctx *ctx,
 
 		if (!same_line(e, line))
 			continue;
-		fprintf(ctx->out, " %s(", bino_export_client(e));
+		fprintf(out, " %s(", bino_export_client(e));
 		first = true;
 		if (fsid) {
-			put_options_without_fsid(ctx->out, options, &first);
+			put_options_without_fsid(out, options, &first);
 		} else if (*options) {
-			fputs(options, ctx->out);
+			fputs(options, out);
 			first = false;
 		}
-		if (extra && !has_option(options, extra)) {
-			fprintf(ctx->out, "%s%s", first ? "" : ",", extra);
+		if (extra && !(bino_export_flags(e) & option_flag(extra))) {
+			fprintf(out, "%s%s", first ? "" : ",", extra);
 			first = false;
 		}
 		if (fsid)
-			fprintf(ctx->out, "%sfsid=%s", first ? "" : ",", fsid);
-		fputc(')', ctx->out);
+			fprintf(out, "%sfsid=%s", first ? "" : ",", fsid);
+		fputc(')', out);
 	}
-	fputc('\n', ctx->out);
+	return NULL;
 }
 
-/* ---- the blocks -------------------------------------------------------- */
-
-static void block_server_fstab(const struct suggest_ctx *ctx)
+/* put_exports_line() as a line of a text block, or its refusal. */
+static void put_exports_text(const struct suggest_ctx *ctx,
+			     const struct bino_export *line, const char *path,
+			     const char *extra, const char *fsid)
 {
-	const struct bino_mount *fs = bino_suggestion_mount(ctx->sug);
-	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
-	FILE *out = ctx->out;
+	const char *reason = put_exports_line(ctx, ctx->out, line, path, extra, fsid);
 
-	fprintf(out,
-		"# Server /etc/fstab: mount every subvolume below %s on its own path.\n"
-		"# nfsd gives a client a new filesystem only where the server has a mount;\n"
-		"# UUID= and subvolid= keep naming the same subvolume if paths or device\n"
-		"# names change; the options are those of the mount holding the export\n"
-		"# (%s) without subvol=/subvolid=.  Lines are in mount order (parents\n"
-		"# first).  Then: mount -a\n"
-		"# Or let btrfs-ino mount make these mounts, and keep making them for\n"
-		"# new snapshots: systemctl enable --now btrfs-ino-mount.timer\n",
-		ctx->shown_path, bino_mount_target(fs));
-	for (i = 0; i < n; i++) {
-		if (bino_suggestion_subvol_mounted(ctx->sug, i)) {
-			fputs("# already mounted on its own path: ", out);
-			quote_fstab_field(out, subvol_path(ctx, i));
-			fputc('\n', out);
-			continue;
-		}
-		fprintf(out, "UUID=%s ", ctx->uuid);
-		quote_fstab_field(out, subvol_path(ctx, i));
-		fputs(" btrfs ", out);
-		put_mount_options(ctx, i, quote_fstab_field);
-		fputs(" 0 0\n", out);
+	if (reason)
+		put_refusal(ctx, path, reason);
+	else
+		fputc('\n', ctx->out);
+}
+
+/* ---- the edits to the server's files ------------------------------------ */
+
+/*
+ * The fstab line @t (closed here) for @path: appended, or where the fstab
+ * has a line for @path already (the old advice, or the admin's), that line
+ * replaced when it lacks nofail, else kept.
+ */
+static int add_fstab_line(const struct suggest_ctx *ctx, struct edit_list *list,
+			  const char *path, struct text *t)
+{
+	const struct server_fstab *fstab = ctx->config->fstab;
+	const struct fstab_line *old = server_fstab_find(fstab, path);
+	long e;
+
+	if (!old || !old->number)
+		return add_text_edit(list, EDIT_APPEND, fstab ? fstab->file : SYSTEM_FSTAB,
+				     0, 0, t, false) < 0 ? -1 : 0;
+	if (!old->nofail) {
+		e = add_text_edit(list, EDIT_REPLACE, fstab->file, old->number,
+				  old->number, t, false);
+		return e < 0 ? -1 : 0;
 	}
+	if (text_close(t) != 0)
+		return -1;
+	free(t->buf);
+	if (!text_open(t))
+		return -1;
+	fputs("mounted by line ", t->f);
+	fprintf(t->f, "%u of ", old->number);
+	quote_fstab_field(t->f, fstab->file);
+	fputs(" already: ", t->f);
+	quote_fstab_field(t->f, path);
+	return add_text_edit(list, EDIT_NOTE, NULL, 0, 0, t, true) < 0 ? -1 : 0;
+}
+
+static int edits_fstab_line(const struct suggest_ctx *ctx,
+			    struct edit_list *list, size_t i)
+{
+	struct text t;
+
+	if (!text_open(&t))
+		return -1;
+	if (bino_suggestion_subvol_mounted(ctx->sug, i)) {
+		fputs("already mounted on its own path: ", t.f);
+		quote_fstab_field(t.f, subvol_path(ctx, i));
+		return add_text_edit(list, EDIT_NOTE, NULL, 0, 0, &t, true) < 0 ? -1 : 0;
+	}
+	fprintf(t.f, "UUID=%s ", ctx->uuid);
+	quote_fstab_field(t.f, subvol_path(ctx, i));
+	fputs(" btrfs ", t.f);
+	put_mount_options(ctx, t.f, i, quote_fstab_field);
+	fputs(",nofail 0 0", t.f);
+	return add_fstab_line(ctx, list, subvol_path(ctx, i), &t);
+}
+
+/*
+ * The lines of the server fstab at or below the path that must go: their
+ * subvolume was deleted, or it is a snapshot (the old advice).
+ */
+static int edits_fstab_removals(const struct suggest_ctx *ctx,
+				struct edit_list *list)
+{
+	const struct server_fstab *fstab = ctx->config->fstab;
+	size_t i;
+	char why[64];
+
+	for (i = 0; fstab && i < fstab->n_lines; i++) {
+		const struct fstab_line *line = &fstab->line[i];
+		const char *removal = fstab_line_removal(line, why, sizeof(why));
+		long e;
+
+		if (!removal || !line->number ||
+		    !bino__path_at_or_below(line->target, ctx->path))
+			continue;
+		e = edit_add(list, EDIT_REMOVE, fstab->file, line->number, line->number);
+		if (e < 0 || edit_set_reason(list, e, "%s", removal) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int edits_server_fstab(const struct suggest_ctx *ctx,
+			      struct edit_list *list)
+{
+	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
+
+	for (i = 0; i < n; i++) {
+		if (!is_snapshot(ctx, i) && edits_fstab_line(ctx, list, i) != 0)
+			return -1;
+	}
+	return edits_fstab_removals(ctx, list);
 }
 
 /*
@@ -331,48 +500,211 @@ static const char *mount_unit_refusal(const struct suggest_ctx *ctx, size_t i)
 	return reason || !fs_path ? reason : quote_unit_value_refusal(fs_path);
 }
 
-static void block_mount_units(const struct suggest_ctx *ctx)
+static int edits_mount_unit(const struct suggest_ctx *ctx,
+			    struct edit_list *list, size_t i)
+{
+	const char *fs_path =
+		bino_audit_subvol_fs_path(bino_suggestion_subvol(ctx->sug, i));
+	struct text name, t;
+	long e;
+
+	if (!text_open(&name))
+		return -1;
+	fputs("/etc/systemd/system/", name.f);
+	quote_mount_unit_name(name.f, subvol_path(ctx, i));
+	if (text_close(&name) != 0)
+		return -1;
+	if (!text_open(&t)) {
+		free(name.buf);
+		return -1;
+	}
+	fputs("[Unit]\nDescription=btrfs subvolume ", t.f);
+	quote_unit_value(t.f, fs_path ? fs_path : subvol_path(ctx, i));
+	fputs(" on its own path, for NFS clients\n", t.f);
+	fprintf(t.f, "\n[Mount]\nWhat=/dev/disk/by-uuid/%s\nWhere=", ctx->uuid);
+	quote_unit_value(t.f, subvol_path(ctx, i));
+	fputs("\nType=btrfs\nOptions=", t.f);
+	put_mount_options(ctx, t.f, i, quote_unit_value);
+	fputs("\n\n[Install]\nWantedBy=local-fs.target", t.f);
+	e = add_text_edit(list, EDIT_CREATE, name.buf, 0, 0, &t, false);
+	free(name.buf);
+	return e < 0 ? -1 : 0;
+}
+
+static int edits_mount_units(const struct suggest_ctx *ctx,
+			     struct edit_list *list)
 {
 	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
-	FILE *out = ctx->out;
-	bool any = false;
+	size_t before = list->n;
 
-	fprintf(out,
-		"# systemd mount units instead of fstab lines: the same mounts, one file\n"
-		"# each under /etc/systemd/system (the name must be the escaped mount\n"
-		"# point); systemd orders nested mounts by path.  Then: systemctl\n"
-		"# daemon-reload; systemctl enable --now UNIT...  (Or: btrfs-ino mount,\n"
-		"# and btrfs-ino-mount.timer for new snapshots.)\n");
 	/* Refusals first: --output-dir takes a unit to run to the next one. */
 	for (i = 0; i < n; i++) {
 		const char *reason = mount_unit_refusal(ctx, i);
 
-		if (reason && !bino_suggestion_subvol_mounted(ctx->sug, i)) {
-			put_refusal(ctx, subvol_path(ctx, i), reason);
-			any = true;
-		}
+		if (reason && gets_server_mount(ctx, i) &&
+		    refuse_edit(ctx, list, subvol_path(ctx, i), reason) != 0)
+			return -1;
 	}
 	for (i = 0; i < n; i++) {
-		const char *fs_path =
-			bino_audit_subvol_fs_path(bino_suggestion_subvol(ctx->sug, i));
-
-		if (bino_suggestion_subvol_mounted(ctx->sug, i) ||
-		    mount_unit_refusal(ctx, i))
-			continue;
-		fputs("\n# file: /etc/systemd/system/", out);
-		quote_mount_unit_name(out, subvol_path(ctx, i));
-		fputs("\n[Unit]\nDescription=btrfs subvolume ", out);
-		quote_unit_value(out, fs_path ? fs_path : subvol_path(ctx, i));
-		fputs(" on its own path, for NFS clients\n", out);
-		fprintf(out, "\n[Mount]\nWhat=/dev/disk/by-uuid/%s\nWhere=", ctx->uuid);
-		quote_unit_value(out, subvol_path(ctx, i));
-		fputs("\nType=btrfs\nOptions=", out);
-		put_mount_options(ctx, i, quote_unit_value);
-		fputs("\n\n[Install]\nWantedBy=local-fs.target\n", out);
-		any = true;
+		if (gets_server_mount(ctx, i) && !mount_unit_refusal(ctx, i) &&
+		    edits_mount_unit(ctx, list, i) != 0)
+			return -1;
 	}
-	if (!any)
-		fputs("# (every subvolume is mounted already)\n", out);
+	if (list->n == before)
+		return add_note(list, "(every subvolume that is not a snapshot is mounted already)");
+	return 0;
+}
+
+/* Whether every client of @line reads @option as set already. */
+static bool line_has(const struct suggest_ctx *ctx,
+		     const struct bino_export *line, const char *option)
+{
+	size_t i, n = bino_exports_count(ctx->config->exports);
+
+	for (i = 0; i < n; i++) {
+		const struct bino_export *e = bino_exports_get(ctx->config->exports, i);
+
+		if (same_line(e, line) && !(bino_export_flags(e) & option_flag(option)))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * exportfs's warnings on the lines of @line, as comments: the rewrite of
+ * "/p HOST (rw)" (a blank before "(") into "HOST() *(rw,...)" keeps the
+ * warning that the world gets the options beside it.
+ */
+static void put_line_warnings(const struct suggest_ctx *ctx, FILE *out,
+			      const struct bino_export *line)
+{
+	const struct bino_exports *exports = ctx->config->exports;
+	size_t i;
+
+	for (i = 0; i < bino_exports_warning_count(exports); i++) {
+		const struct bino_syntax_error *w = bino_exports_warning(exports, i);
+
+		if (strcmp(w->file, bino_export_file(line)) != 0 ||
+		    w->line < bino_export_line(line) ||
+		    w->line > bino_export_last_line(line))
+			continue;
+		fputs("# exports warning: ", out);
+		quote_comment(out, w->file);
+		fprintf(out, ":%u:%u: %s\n", w->line, w->column, w->message);
+	}
+}
+
+/* The replacement of @line: crossmnt for each client that lacks it. */
+static int edits_export_line(const struct suggest_ctx *ctx,
+			     struct edit_list *list,
+			     const struct bino_export *line)
+{
+	const char *reason;
+	struct text t;
+
+	if (!text_open(&t))
+		return -1;
+	put_line_warnings(ctx, t.f, line);
+	reason = put_exports_line(ctx, t.f, line, bino_export_path(line),
+				  "crossmnt", NULL);
+	if (reason) {
+		if (text_close(&t) == 0)
+			free(t.buf);
+		return refuse_edit(ctx, list, bino_export_path(line), reason);
+	}
+	return add_text_edit(list, EDIT_REPLACE, bino_export_file(line),
+			     bino_export_line(line), bino_export_last_line(line),
+			     &t, false) < 0 ? -1 : 0;
+}
+
+static int edits_exports(const struct suggest_ctx *ctx, struct edit_list *list)
+{
+	const struct bino_export *line;
+	size_t i = 0, n_lines = 0, n_have = 0;
+	const char *reason;
+	struct text t;
+
+	if (!bino_audit_target_export(ctx->target)) {
+		if (!text_open(&t))
+			return -1;
+		reason = put_exports_line(ctx, t.f, NULL, ctx->path, "crossmnt", NULL);
+		if (!reason)
+			return add_text_edit(list, EDIT_EXAMPLE, NULL, 0, 0, &t,
+					     false) < 0 ? -1 : 0;
+		if (text_close(&t) == 0)
+			free(t.buf);
+		return refuse_edit(ctx, list, ctx->path, reason);
+	}
+	while ((line = next_export_line(ctx, &i))) {
+		n_lines++;
+		/* A replacement that changes nothing is no suggestion. */
+		if (line_has(ctx, line, "crossmnt")) {
+			n_have++;
+			continue;
+		}
+		if (edits_export_line(ctx, list, line) != 0)
+			return -1;
+	}
+	if (n_lines && n_have == n_lines)
+		return add_note(list, "(every line that exports it has crossmnt already)");
+	return 0;
+}
+
+/* The edits of @block (server-fstab, mount-units or exports) into @list. */
+static int block_edits(const struct suggest_ctx *ctx, enum suggest_block block,
+		       struct edit_list *list)
+{
+	switch (block) {
+	case SUGGEST_SERVER_FSTAB:
+		return edits_server_fstab(ctx, list);
+	case SUGGEST_MOUNT_UNITS:
+		return edits_mount_units(ctx, list);
+	case SUGGEST_EXPORTS:
+		return edits_exports(ctx, list);
+	default:
+		return 0;
+	}
+}
+
+/* The edits of @block as the block's text. */
+static void put_edits(const struct suggest_ctx *ctx, enum suggest_block block)
+{
+	struct edit_list list = { 0 };
+
+	if (block_edits(ctx, block, &list) != 0)
+		diag_no_memory();
+	edits_write_text(ctx->out, &list);
+	edit_list_free(&list);
+}
+
+/* ---- the blocks -------------------------------------------------------- */
+
+static void block_server_fstab(const struct suggest_ctx *ctx)
+{
+	const struct bino_mount *fs = bino_suggestion_mount(ctx->sug);
+
+	fprintf(ctx->out,
+		"# Server /etc/fstab: mount every subvolume below %s that is not a\n"
+		"# snapshot on its own path.  nfsd gives a client a new filesystem only\n"
+		"# where the server has a mount; UUID= and subvolid= keep naming the same\n"
+		"# subvolume if paths or device names change; the options are those of\n"
+		"# the mount holding the export (%s) without subvol=/subvolid=,\n"
+		"# and nofail, so that a subvolume deleted later never stops boot.  Lines\n"
+		"# are in mount order (parents first).  Then: mount -a\n",
+		ctx->shown_path, bino_mount_target(fs));
+	put_snapshots_note(ctx);
+	put_edits(ctx, SUGGEST_SERVER_FSTAB);
+}
+
+static void block_mount_units(const struct suggest_ctx *ctx)
+{
+	fputs("# systemd mount units instead of fstab lines: the same mounts, one file\n"
+	      "# each under /etc/systemd/system (the name must be the escaped mount\n"
+	      "# point); systemd orders nested mounts by path.  Then: systemctl\n"
+	      "# daemon-reload; systemctl enable --now UNIT...  WantedBy= (not\n"
+	      "# RequiredBy=): a unit that fails never stops boot.\n", ctx->out);
+	put_snapshots_note(ctx);
+	put_edits(ctx, SUGGEST_MOUNT_UNITS);
 }
 
 /*
@@ -405,23 +737,12 @@ static void put_exports_target(const struct suggest_ctx *ctx, const char *what)
 
 static void block_exports(const struct suggest_ctx *ctx)
 {
-	const struct bino_export *line;
-	FILE *out = ctx->out;
-	size_t i = 0;
-
 	put_exports_target(ctx, "Each gets crossmnt; other options are kept.");
 	fputs("# crossmnt lets clients cross into every mount below the export, each a\n"
 	      "# filesystem of its own: Linux clients do so with NFSv3 and NFSv4 (each\n"
 	      "# mount's fsid comes from its subvolume).\n"
-	      "# Then: exportfs -ra\n", out);
-	if (!bino_audit_target_export(ctx->target))
-		put_exports_line(ctx, NULL, ctx->path, "crossmnt", NULL);
-	while ((line = next_export_line(ctx, &i))) {
-		fputs("# replace ", out);
-		put_line_range(out, line);
-		fputs(" with\n", out);
-		put_exports_line(ctx, line, bino_export_path(line), "crossmnt", NULL);
-	}
+	      "# Then: exportfs -ra\n", ctx->out);
+	put_edits(ctx, SUGGEST_EXPORTS);
 }
 
 static void block_exports_nohide(const struct suggest_ctx *ctx)
@@ -439,9 +760,9 @@ static void block_exports_nohide(const struct suggest_ctx *ctx)
 	      "# stable across reboots and unique, so file handles stay valid.\n"
 	      "# Then: exportfs -ra\n", out);
 	if (!bino_audit_target_export(ctx->target))
-		put_exports_line(ctx, NULL, ctx->path, NULL, NULL);
+		put_exports_text(ctx, NULL, ctx->path, NULL, NULL);
 	for (j = 0; (line = next_export_line(ctx, &j));)
-		put_exports_line(ctx, line, bino_export_path(line), NULL, NULL);
+		put_exports_text(ctx, line, bino_export_path(line), NULL, NULL);
 	for (i = 0; i < n; i++) {
 		const uint8_t *uuid =
 			bino_audit_subvol_uuid(bino_suggestion_subvol(ctx->sug, i));
@@ -452,10 +773,10 @@ static void block_exports_nohide(const struct suggest_ctx *ctx)
 		else
 			fputs("# subvolume UUID unknown: choose a unique fsid=\n", out);
 		if (!bino_audit_target_export(ctx->target))
-			put_exports_line(ctx, NULL, subvol_path(ctx, i), "nohide",
+			put_exports_text(ctx, NULL, subvol_path(ctx, i), "nohide",
 					 uuid ? fsid : NULL);
 		for (j = 0; (line = next_export_line(ctx, &j));)
-			put_exports_line(ctx, line, subvol_path(ctx, i), "nohide",
+			put_exports_text(ctx, line, subvol_path(ctx, i), "nohide",
 					 uuid ? fsid : NULL);
 	}
 }
@@ -673,35 +994,20 @@ static void block_snapshot_hook(const struct suggest_ctx *ctx)
 	      "# \"btrfs subvolume snapshot\" for each new snapshot below ", out);
 	fputs(ctx->shown_path, out);
 	fputs(".\n"
-	      "# It mounts the snapshot on its own path and adds its fstab line, so\n"
-	      "# clients see it as a filesystem of its own (with crossmnt; with\n"
-	      "# per-subvolume exports, also add its exports line and run exportfs -ra).\n"
-	      "# Before deleting a snapshot: umount it and remove its fstab line.\n"
+	      "# It mounts the snapshot on its own path at once, so clients see it as a\n"
+	      "# filesystem of its own (with crossmnt; with per-subvolume exports, also\n"
+	      "# add its exports line and run exportfs -ra).  No fstab line: one for a\n"
+	      "# snapshot stops boot once the snapshot is deleted; after a reboot\n"
+	      "# btrfs-ino mount (btrfs-ino-mount.timer) mounts the snapshots again.\n"
+	      "# Before deleting a snapshot: umount it.\n"
 	      "set -eu\n", out);
 	fputs("uuid=", out);
 	quote_sh_word(out, ctx->uuid);
 	fputs("\noptions=", out);
 	quote_sh_word(out, bino_suggestion_mount_options(ctx->sug));
-	fputs("\nfstab=/etc/fstab\n"
-	      "# fstab_field PATH: PATH as an fstab(5) field: every byte but a\n"
-	      "# printable ASCII one, and blank, '#' and backslash, as \\ooo, so that\n"
-	      "# libmount reads back exactly PATH (a newline too).\n"
-	      "fstab_field() {\n"
-	      "\tprintf %s \"$1\" | LC_ALL=C od -An -v -tu1 | LC_ALL=C awk '{\n"
-	      "\t\tfor (i = 1; i <= NF; i++) {\n"
-	      "\t\t\tc = $i + 0\n"
-	      "\t\t\tif (c <= 32 || c >= 127 || c == 35 || c == 92)\n"
-	      "\t\t\t\tprintf \"\\\\%03o\", c\n"
-	      "\t\t\telse\n"
-	      "\t\t\t\tprintf \"%c\", c\n"
-	      "\t\t}\n"
-	      "\t}'\n"
-	      "}\n"
-	      "for snap in \"$@\"; do\n"
+	fputs("\nfor snap in \"$@\"; do\n"
 	      "\tid=$(btrfs inspect-internal rootid \"$snap\")\n"
 	      "\tmount -t btrfs -o \"$options,subvolid=$id\" \"UUID=$uuid\" \"$snap\"\n"
-	      "\tprintf 'UUID=%s %s btrfs %s,subvolid=%s 0 0\\n' \"$uuid\" \\\n"
-	      "\t\t\"$(fstab_field \"$snap\")\" \"$options\" \"$id\" >>\"$fstab\"\n"
 	      "done\n", out);
 }
 
@@ -914,6 +1220,27 @@ void suggest_unsafe(const struct suggest_ctx *ctx)
 	suggest_export(ctx);
 }
 
+/*
+ * A safe path: the one-line note, and the stale server fstab lines below
+ * it (the full report and the server-fstab block only).
+ */
+static void suggest_safe(const struct suggest_ctx *ctx)
+{
+	struct edit_list list = { 0 };
+	bool fstab = ctx->block == SUGGEST_ALL || ctx->block == SUGGEST_SERVER_FSTAB;
+
+	if (fstab && edits_fstab_removals(ctx, &list) != 0)
+		diag_no_memory();
+	if (list.n)
+		fprintf(ctx->out, "# %s: safe for NFS clients; the server fstab is not:\n",
+			ctx->shown_path);
+	else if (ctx->block == SUGGEST_ALL)
+		fprintf(ctx->out, "# %s: safe for NFS clients, nothing to change.\n",
+			ctx->shown_path);
+	edits_write_text(ctx->out, &list);
+	edit_list_free(&list);
+}
+
 int suggestion_write(const struct suggest_config *config,
 		     const struct bino_audit_target *target,
 		     enum suggest_block block, FILE *stream, bool *needed)
@@ -929,9 +1256,29 @@ int suggestion_write(const struct suggest_config *config,
 	*needed = bino_suggestion_needed(sug);
 	if (*needed)
 		suggest_unsafe(&ctx);
-	else if (block == SUGGEST_ALL)
-		fprintf(stream, "# %s: safe for NFS clients, nothing to change.\n",
-			ctx.shown_path);
+	else
+		suggest_safe(&ctx);
 	bino_suggestion_destroy(sug);
 	return 0;
+}
+
+int suggestion_edits(const struct suggest_config *config,
+		     const struct bino_audit_target *target,
+		     enum suggest_block block, struct edit_list *list)
+{
+	struct bino_suggestion *sug = NULL;
+	struct suggest_ctx ctx;
+	int rc = 0;
+
+	if (suggest_begin(&ctx, config, target, &sug) != BINO_OK)
+		return -1;
+	ctx.block = block;
+	if (bino_suggestion_needed(sug) && suggest_applies(&ctx))
+		rc = block_edits(&ctx, block, list);
+	else if (block == SUGGEST_SERVER_FSTAB)
+		rc = edits_fstab_removals(&ctx, list);
+	if (rc)
+		diag_no_memory();
+	bino_suggestion_destroy(sug);
+	return rc;
 }

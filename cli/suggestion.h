@@ -30,13 +30,22 @@ const char *suggest_block_name(enum suggest_block block);
 /* The block of a --format name, or -1. */
 int suggest_block_from_name(const char *name);
 
+struct server_fstab;
+
 /* What every suggestion of one run is written with; all borrowed. */
 struct suggest_config {
 	const struct bino_exports *exports; /* as given to the audit */
 	const struct bino_mounts *mounts; /* as given to the audit, or NULL */
 	const char *server; /* in client lines; NULL: this host's name */
 	const char *client_dir; /* where clients mount the path; NULL: itself */
+	/*
+	 * The server fstab read (server_fstab.h): the file new lines go to and
+	 * the stale lines to remove; NULL: /etc/fstab, not read.
+	 */
+	const struct server_fstab *fstab;
 };
+
+struct edit_list;
 
 /*
  * Write what suggest prints for one audited path to @stream: @block (or
@@ -49,6 +58,17 @@ struct suggest_config {
 int suggestion_write(const struct suggest_config *config,
 		     const struct bino_audit_target *target,
 		     enum suggest_block block, FILE *stream, bool *needed);
+
+/*
+ * Add the edits of @block (SUGGEST_SERVER_FSTAB, SUGGEST_MOUNT_UNITS or
+ * SUGGEST_EXPORTS) for @target to @list (suggestion_edits.h): what that
+ * block shows, as data, for --diff and --output-dir.  Those that make the
+ * path safe only when it is unsafe; the removal of stale server fstab
+ * lines below it always.  Returns 0, or -1 with the reason on stderr.
+ */
+int suggestion_edits(const struct suggest_config *config,
+		     const struct bino_audit_target *target,
+		     enum suggest_block block, struct edit_list *list);
 
 /*
  * The suggestion as a JSON object under @key (NULL inside an array), see

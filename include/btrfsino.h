@@ -1398,8 +1398,9 @@ const uint8_t *bino_suggestion_fs_uuid(const struct bino_suggestion *suggestion)
 
 /**
  * bino_suggestion_mount_options() - The options of
- * bino_suggestion_mount() without subvol= and subvolid= (and without
- * repeats), comma-separated, for the subvolume mounts; "defaults" when none
+ * bino_suggestion_mount() without subvol= and subvolid=, without seclabel
+ * (the kernel shows it on SELinux systems; no mount takes it) and without
+ * repeats, comma-separated, for the subvolume mounts; "defaults" when none
  * remain.  Valid as long as @suggestion.
  */
 const char *

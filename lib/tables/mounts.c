@@ -735,7 +735,8 @@ static bool option_dropped(const char *opt, size_t len, const char *out)
 {
 	const char *p = out;
 
-	if ((len >= 7 && strncmp(opt, "subvol=", 7) == 0) ||
+	if ((len == 8 && strncmp(opt, "seclabel", 8) == 0) ||
+	    (len >= 7 && strncmp(opt, "subvol=", 7) == 0) ||
 	    (len >= 9 && strncmp(opt, "subvolid=", 9) == 0) ||
 	    (len == 6 && strncmp(opt, "subvol", 6) == 0) ||
 	    (len == 8 && strncmp(opt, "subvolid", 8) == 0) || len == 0)

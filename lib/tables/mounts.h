@@ -57,8 +57,10 @@ bool bino__mounts_from_file(const struct bino_mounts *mounts);
 
 /*
  * @mount's options as the fstab line of another subvolume of its filesystem
- * carries them: without subvol= and subvolid=, each option once, "defaults"
- * when none is left.  Shared by suggestions and mount plans, so the two
+ * carries them: without subvol= and subvolid=, without the options the
+ * kernel only shows (seclabel, which SELinux adds and mount(8) does not
+ * take on a system without it), each option once, "defaults" when none is
+ * left.  Shared by suggestions and mount plans, so the two
  * always agree.  Allocated; NULL when out of memory.
  */
 char *bino__mount_options_for_subvol(const struct bino_mount *mount);

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# --format mount-units: one unit per subvolume below the export, named as
+# --format mount-units: one unit per subvolume below the export that is not
+# a snapshot (btrfs subvolume list -q: no parent_uuid), named as
 # systemd-escape --path names its mount point, which systemd-analyze verify
 # accepts, and each has What=, Where=, Type=btrfs and Options= with
 # subvolid=.  --format snapshot-hook is a shell script (sh -n).
@@ -15,7 +16,7 @@ awk -v dir="$OUT/units" '/^# file: \/etc\/systemd\/system\// {
 	f = dir "/" substr($3, length("/etc/systemd/system/") + 1); next }
 	f { print > f }' "$OUT/units.txt"
 
-expected_subvols | while IFS=$'\t' read -r id path; do
+expected_plain_subvols | while IFS=$'\t' read -r id path; do
 	printf '%s %s\n' "$(systemd-escape --path --suffix=mount -- "$path")" "$id"
 done | sort >"$OUT/expected"
 for unit in "$OUT/units"/*.mount; do
@@ -23,6 +24,7 @@ for unit in "$OUT/units"/*.mount; do
 	printf '%s %s\n' "$(basename -- "$unit")" \
 		"$(sed -n 's/^Options=.*subvolid=\([0-9]*\)$/\1/p' "$unit")"
 done | sort >"$OUT/actual"
+check_eq "units expected" 2 "$(wc -l <"$OUT/expected")"
 check_files_eq "unit names and subvolume IDs" "$OUT/expected" "$OUT/actual"
 for unit in "$OUT/units"/*.mount; do
 	[[ -e $unit ]] || continue

@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # suggest --output-dir DIR, where DIR and two of its parents are missing,
 # makes them (mkdir -p), each a directory of root's, mode 0755 even under
-# umask 077, and writes one unit per subvolume below the export there
-# (names from systemd-escape of btrfs subvolume list's paths), each a
+# umask 077, and writes one unit per subvolume below the export that is
+# not a snapshot there (names from systemd-escape of btrfs subvolume list's paths), each a
 # regular file of mode 0644.
 source "$(dirname -- "$0")/suggest-lib.sh"
 setup_export
-expected_subvols | while IFS=$'\t' read -r _ path; do
+expected_plain_subvols | while IFS=$'\t' read -r _ path; do
 	systemd-escape --path --suffix=mount -- "$path"
 done | sort >"$OUT/names"
 

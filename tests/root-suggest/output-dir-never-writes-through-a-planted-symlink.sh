@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Links planted at the unit file names (names systemd-escape computes from
-# btrfs subvolume list) point to a stand-in for /etc/profile.d/x.sh: suggest
+# btrfs subvolume list -q, snapshots left out) point to a stand-in for /etc/profile.d/x.sh: suggest
 # --output-dir never writes through them.  A directory another user could
 # change is refused before anything is written, with one line naming it:
 # a sticky /tmp-like one (others could add units beside ours), a plain 0777
@@ -18,7 +18,7 @@ AS_NOBODY=(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups --)
 mkdir -- "$OUT/profile.d"
 printf '# stand-in for a profile.d fragment\n' >"$OUT/profile.d/x.sh"
 cp -p -- "$OUT/profile.d/x.sh" "$OUT/x.sh.before"
-expected_subvols | while IFS=$'\t' read -r _ path; do
+expected_plain_subvols | while IFS=$'\t' read -r _ path; do
 	systemd-escape --path --suffix=mount -- "$path"
 done | sort >"$OUT/names"
 [[ -s $OUT/names ]] || fail "the fixture has no subvolume below $FEX"

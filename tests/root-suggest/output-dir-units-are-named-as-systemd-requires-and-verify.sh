@@ -19,7 +19,7 @@ awk -v dir="$OUT/expected" '
 suggest with-dir --exports "$EXPORTS" --format mount-units --output-dir "$OUT/units" "$FEX"
 check_suggest_rc with-dir 0
 check_files_eq "the text output is the same with --output-dir" "$OUT/units.txt" "$OUT/with-dir"
-expected_subvols | while IFS=$'\t' read -r _ path; do
+expected_plain_subvols | while IFS=$'\t' read -r _ path; do
 	systemd-escape --path --suffix=mount -- "$path"
 done | sort >"$OUT/names.expected"
 (cd "$OUT/units" && ls -1) | sort >"$OUT/names"

@@ -35,6 +35,16 @@ expected_subvols() {
 		path ~ /^fex\// { printf "%s\t%s/%s\n", $2, mnt, path }' | sort -t $'\t' -k2
 }
 
+# expected_plain_subvols: expected_subvols without the snapshots (those
+# whose parent_uuid btrfs subvolume list -q shows), which suggest leaves to
+# btrfs-ino mount.
+expected_plain_subvols() {
+	btrfs subvolume list -q "$MNT" | awk -v mnt="$MNT" '
+		{ path = $0; sub(/^.* path /, "", path) }
+		path ~ /^fex\// && / parent_uuid - / { printf "%s\t%s/%s\n", $2, mnt, path }' |
+		sort -t $'\t' -k2
+}
+
 # config_lines FILE: the lines of FILE that are neither comments nor blank.
 config_lines() {
 	grep -v -e '^#' -e '^[[:space:]]*$' "$1" || true

@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# btrfs-ino suggest, applied: its server fstab, its exports and its client fstab make GNU
-# find on a cold NFS client list what the server lists, with no loop.
+# btrfs-ino suggest, applied: its server fstab, btrfs-ino mount for the snapshots the
+# fstab leaves to it, its exports and its client fstab make GNU find on a cold NFS
+# client list what the server lists, with no loop.
 #
 # Usage: suggest-apply.sh MODE
 #   crossmnt  the server fstab, the export line with crossmnt (--format exports)
 #   nohide    the server fstab, one export per subvolume (--format exports-nohide)
-#   partial   as crossmnt, but one snapshot (s3) left unmounted: audit must still say
+#   partial   as crossmnt, but one snapshot (s3) unmounted again: audit must still say
 #             unsafe and find must still report the loop (the test can fail)
 set -euo pipefail
 # shellcheck source=tests/vm/scenarios/lib.sh
@@ -41,15 +42,24 @@ say "suggested server fstab and exports"
 grep -v '^#' /tmp/server-fstab | cut -c1-150
 grep -v '^#' "/tmp/$exports_block" | cut -c1-150
 
-# The snapshot the partial mode leaves out, on the server and the clients alike.
+check "the server fstab has no line for a snapshot" \
+	test -z "$(grep -v '^#' /tmp/server-fstab | grep -F /.snapshot/ || true)"
+check "every server fstab line has nofail" \
+	test -z "$(grep -v -e '^#' -e '^$' /tmp/server-fstab | grep -v ',nofail 0 0$' || true)"
+
+# The snapshot the partial mode leaves out, on the clients.
 if [[ $mode == partial ]]; then
-	sed -i '\| /data/fex/spool/\.snapshot/s3 |d' /tmp/server-fstab
 	for v in "${versions[@]}"; do
 		sed -i '\|/\.snapshot/s3 |d' "/tmp/client-v$v.fstab"
 	done
 fi
 
 suggest_server_apply /tmp/server-fstab "/tmp/$exports_block"
+# The snapshots, as the suggestion says: btrfs-ino mount's (then exportfs again for
+# the per-subvolume exports of the mounts it made).
+btrfs-ino mount -q /data/fex | sed 's/^/   /'
+[[ $mode == partial ]] && umount /data/fex/spool/.snapshot/s3
+exportfs -ra
 server_truth /data/fex
 
 for v in "${versions[@]}"; do
@@ -74,9 +84,9 @@ head -n 1 /tmp/audit.txt | sed 's/^/   /'
 if [[ $mode == partial ]]; then
 	check "audit still reports the export unsafe (exit 1, got $rc)" test "$rc" -eq 1
 	rc=0
-	btrfs-ino suggest -q --format server-fstab /data/fex >/tmp/suggest-again || rc=$?
-	check "suggest still has a line for s3 (exit $rc)" \
-		grep -q ' /data/fex/spool/\.snapshot/s3 btrfs ' /tmp/suggest-again
+	btrfs-ino mount -q --dry-run /data/fex >/tmp/mount-again || rc=$?
+	check "btrfs-ino mount still has s3 to mount (exit $rc)" \
+		grep -q ' on /data/fex/spool/\.snapshot/s3$' /tmp/mount-again
 else
 	check "audit reports the export safe (exit 0, got $rc)" test "$rc" -eq 0
 	rc=0

@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The server fstab read by libmount, not by a reader of our own: a line is
+ * what mount -a makes of it.  libmount gives the entries but not their
+ * line numbers, which the messages and the diff need: the file is scanned
+ * once more for the lines libmount reads as entries (not blank, not a
+ * comment, not one it rejected), in order.  Then each btrfs line at or
+ * below an export is told against the audit's subvolumes.
+ */
+#include "server_fstab.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <libmount.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "array.h"
+#include "diag.h"
+#include "path.h"
+
+/* ---- reading ----------------------------------------------------------- */
+
+/* The line numbers libmount rejected, in order, with the file's name. */
+struct rejected {
+	const char *file;
+	unsigned int *line;
+	size_t n, cap;
+	bool no_memory;
+};
+
+static int on_parse_error(struct libmnt_table *table, const char *file, int line)
+{
+	struct rejected *r = mnt_table_get_userdata(table);
+
+	(void)file;
+	diag_path(r->file, "line %d: libmount cannot read it: skipped", line);
+	if (ARRAY_RESERVE(r->line, r->cap, r->n + 1) != 0)
+		r->no_memory = true;
+	else
+		r->line[r->n++] = (unsigned int)line;
+	return 1; /* skip the line, read on */
+}
+
+static bool rejected(const struct rejected *r, unsigned int line)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		if (r->line[i] == line)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The numbers of the lines that are entries, in file order, into
+ * *@numbers: as libmount skips them, a line blank or starting with '#'
+ * after its blanks is none.  Returns how many, or -1 (errno set).
+ */
+static long entry_lines(const char *file, const struct rejected *r,
+			unsigned int **numbers)
+{
+	size_t n = 0, cap = 0, size = 0;
+	unsigned int number = 0;
+	char *line = NULL;
+	FILE *f = fopen(file, "re");
+
+	*numbers = NULL;
+	if (!f)
+		return -1;
+	while (getline(&line, &size, f) >= 0) {
+		const char *s = line + strspn(line, " \t");
+
+		number++;
+		if (*s == '\0' || *s == '\n' || *s == '#' || rejected(r, number))
+			continue;
+		if (ARRAY_RESERVE(*numbers, cap, n + 1) != 0) {
+			n = (size_t)-1;
+			break;
+		}
+		(*numbers)[n++] = number;
+	}
+	free(line);
+	fclose(f);
+	return (long)n;
+}
+
+/* ---- what became of a line's subvolume -------------------------------- */
+
+/* Whether @target is at or below a path exported by @session. */
+static bool below_an_export(const struct audit_session *session,
+			    const char *target)
+{
+	const struct bino_exports *tables[2] = { session->files, session->etab };
+	size_t t, i;
+
+	for (t = 0; t < 2; t++) {
+		for (i = 0; tables[t] && i < bino_exports_count(tables[t]); i++) {
+			const char *path = bino_export_path(bino_exports_get(tables[t], i));
+
+			if (bino__path_at_or_below(target, path))
+				return true;
+		}
+	}
+	return false;
+}
+
+static bool mounted(const struct bino_mounts *mounts, const char *target)
+{
+	size_t i;
+
+	for (i = 0; mounts && i < bino_mounts_count(mounts); i++) {
+		if (strcmp(bino_mount_target(bino_mounts_get(mounts, i)), target) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* What the audits of the paths holding a line know of its subvolume. */
+struct known {
+	bool audited; /* some path holding the line was audited */
+	const struct bino_audit_subvol *subvol; /* the line's, when met */
+};
+
+static struct known look_up(const struct bino_audit *audit,
+			    const struct fstab_line *line)
+{
+	struct known known = { false, NULL };
+	size_t i, j;
+
+	for (i = 0; audit && i < bino_audit_count(audit); i++) {
+		const struct bino_audit_target *t = bino_audit_get(audit, i);
+
+		if (bino_audit_target_error(t) ||
+		    !bino__path_at_or_below(line->target, bino_audit_target_path(t)))
+			continue;
+		known.audited = true;
+		for (j = 0; j < bino_audit_target_subvol_count(t); j++) {
+			const struct bino_audit_subvol *s = bino_audit_target_subvol(t, j);
+			const char *path = bino_audit_subvol_path(s);
+
+			if (line->subvolid ? bino_audit_subvol_id(s) == line->subvolid :
+					     path && strcmp(path, line->target) == 0) {
+				known.subvol = s;
+				return known;
+			}
+		}
+	}
+	return known;
+}
+
+static enum fstab_state line_state(const struct audit_session *session,
+				   const struct fstab_line *line)
+{
+	struct known known = look_up(session->audit, line);
+	struct stat st;
+
+	if (known.subvol && bino_audit_subvol_parent_uuid(known.subvol))
+		return FSTAB_SNAPSHOT;
+	/* Not met where the audit looked: gone, if it was named by ID or its mount point is. */
+	if (!known.subvol && known.audited &&
+	    (line->subvolid || (lstat(line->target, &st) != 0 && errno == ENOENT)))
+		return FSTAB_DELETED;
+	return mounted(session->mounts, line->target) ? FSTAB_MOUNTED :
+							FSTAB_NOT_MOUNTED;
+}
+
+/* ---- the file ---------------------------------------------------------- */
+
+static uint64_t subvolid_of(struct libmnt_fs *fs)
+{
+	char *value = NULL, *end;
+	size_t len = 0;
+	char text[24];
+	uint64_t id;
+
+	if (mnt_fs_get_option(fs, "subvolid", &value, &len) != 0 || !value ||
+	    len == 0 || len >= sizeof(text))
+		return 0;
+	memcpy(text, value, len);
+	text[len] = '\0';
+	errno = 0;
+	id = strtoull(text, &end, 10);
+	return errno || *end ? 0 : id;
+}
+
+/* Add @fs, line @number, when it is a btrfs line below an export. */
+static int add_line(struct server_fstab *fstab, struct libmnt_fs *fs,
+		    unsigned int number, const struct audit_session *session)
+{
+	const char *type = mnt_fs_get_fstype(fs), *target = mnt_fs_get_target(fs);
+	struct fstab_line *line;
+
+	if (!type || strcmp(type, "btrfs") != 0 || !target || target[0] != '/' ||
+	    !below_an_export(session, target))
+		return 0;
+	if (ARRAY_RESERVE(fstab->line, fstab->cap_lines, fstab->n_lines + 1) != 0)
+		return -1;
+	line = &fstab->line[fstab->n_lines];
+	memset(line, 0, sizeof(*line));
+	line->number = number;
+	line->source = strdup(mnt_fs_get_source(fs) ? mnt_fs_get_source(fs) : "none");
+	line->target = strdup(target);
+	if (!line->source || !line->target) {
+		free(line->source);
+		free(line->target);
+		return -1;
+	}
+	fstab->n_lines++;
+	line->subvolid = subvolid_of(fs);
+	line->nofail = mnt_fs_get_option(fs, "nofail", NULL, NULL) == 0;
+	line->state = line_state(session, line);
+	return 0;
+}
+
+/* The entries of @table, numbered by the scan of the file. */
+static int add_lines(struct server_fstab *fstab, struct libmnt_table *table,
+		     const struct rejected *r, const struct audit_session *session)
+{
+	struct libmnt_iter *iter = mnt_new_iter(MNT_ITER_FORWARD);
+	struct libmnt_fs *fs;
+	unsigned int *numbers;
+	long n = entry_lines(fstab->file, r, &numbers);
+	size_t i = 0;
+	int rc = 0;
+
+	if (!iter || n < 0) {
+		mnt_free_iter(iter);
+		free(numbers);
+		return -1;
+	}
+	/* When the scan disagrees with libmount, line numbers are unknown (0). */
+	if ((size_t)n != (size_t)mnt_table_get_nents(table))
+		n = 0;
+	while (rc == 0 && mnt_table_next_fs(table, iter, &fs) == 0) {
+		rc = add_line(fstab, fs, i < (size_t)n ? numbers[i] : 0, session);
+		i++;
+	}
+	mnt_free_iter(iter);
+	free(numbers);
+	return rc;
+}
+
+int server_fstab_read(struct server_fstab *fstab, const char *file,
+		      const struct audit_session *session)
+{
+	struct rejected r = { .file = file };
+	struct libmnt_table *table;
+	int rc = -1, err;
+
+	memset(fstab, 0, sizeof(*fstab));
+	fstab->file = strdup(file);
+	table = mnt_new_table();
+	if (!fstab->file || !table)
+		goto out;
+	mnt_table_set_userdata(table, &r);
+	mnt_table_set_parser_errcb(table, on_parse_error);
+	err = mnt_table_parse_file(table, file);
+	if (err) {
+		/* Missing is none; unreadable is said, and checked no further. */
+		if (err != -ENOENT)
+			diag_path(file, "%s: not checked", strerror(-err));
+		rc = 0;
+		goto out;
+	}
+	rc = r.no_memory ? -1 : add_lines(fstab, table, &r, session);
+out:
+	if (rc)
+		diag_no_memory();
+	mnt_unref_table(table);
+	free(r.line);
+	return rc;
+}
+
+void server_fstab_free(struct server_fstab *fstab)
+{
+	size_t i;
+
+	for (i = 0; i < fstab->n_lines; i++) {
+		free(fstab->line[i].source);
+		free(fstab->line[i].target);
+	}
+	free(fstab->line);
+	free(fstab->file);
+	memset(fstab, 0, sizeof(*fstab));
+}
+
+const struct fstab_line *server_fstab_find(const struct server_fstab *fstab,
+					   const char *target)
+{
+	size_t i;
+
+	for (i = 0; fstab && i < fstab->n_lines; i++) {
+		const struct fstab_line *line = &fstab->line[i];
+
+		if (strcmp(line->target, target) == 0 &&
+		    (line->state == FSTAB_MOUNTED || line->state == FSTAB_NOT_MOUNTED))
+			return line;
+	}
+	return NULL;
+}
+
+const char *fstab_line_removal(const struct fstab_line *line, char *buf,
+			       size_t size)
+{
+	if (line->state == FSTAB_SNAPSHOT)
+		snprintf(buf, size, "leave this snapshot to btrfs-ino mount");
+	else if (line->state == FSTAB_DELETED && line->subvolid)
+		snprintf(buf, size, "subvolume %" PRIu64 " deleted", line->subvolid);
+	else if (line->state == FSTAB_DELETED)
+		snprintf(buf, size, "its subvolume was deleted");
+	else
+		return NULL;
+	return buf;
+}

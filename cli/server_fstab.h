@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The server fstab's btrfs lines at or below an exported path, read by
+ * libmount (the reader mount -a and systemd use), each with what became of
+ * the subvolume it mounts: what audit's drift report says and suggest
+ * --diff removes, decided in one place.
+ */
+#ifndef BTRFS_INO_SERVER_FSTAB_H
+#define BTRFS_INO_SERVER_FSTAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "audit_session.h"
+
+/* What became of the subvolume of one line. */
+enum fstab_state {
+	FSTAB_MOUNTED, /* mounted on its mount point: nothing to say */
+	FSTAB_NOT_MOUNTED, /* exists, not mounted: run mount -a */
+	FSTAB_DELETED, /* its subvolume is gone: remove the line */
+	FSTAB_SNAPSHOT, /* a snapshot: btrfs-ino mount's, remove the line */
+};
+
+/* One btrfs line, as libmount read it. */
+struct fstab_line {
+	unsigned int number; /* in the file, from 1 */
+	char *source; /* as written ("UUID=..."), unescaped */
+	char *target; /* the mount point, unescaped */
+	uint64_t subvolid; /* its subvolid= option; 0: none */
+	bool nofail; /* it has the nofail option */
+	enum fstab_state state;
+};
+
+/* The lines of one fstab file; release with server_fstab_free(). */
+struct server_fstab {
+	char *file;
+	struct fstab_line *line;
+	size_t n_lines;
+	size_t cap_lines;
+};
+
+/*
+ * Read the btrfs lines of @file at or below a path exported by @session's
+ * exports files or etab into @fstab (zeroed first), each with its state
+ * from @session's mount table and audit: a subvolume the audit of the path
+ * holding the line met is known by its subvolid= (else by its path), a
+ * snapshot when it has a parent UUID; one the audit did not meet where it
+ * looked (its ID, or with no subvolid= its mount point, is gone) is deleted.
+ * Below a path not audited a line is only mounted or not.  A missing file
+ * has no lines; an unreadable one is said on stderr and has none; a line
+ * libmount rejects is said once on stderr ("FILE:LINE: ...") and skipped.
+ * Returns 0, or -1 when out of memory (said).
+ */
+int server_fstab_read(struct server_fstab *fstab, const char *file,
+		      const struct audit_session *session);
+void server_fstab_free(struct server_fstab *fstab);
+
+/* The line of @fstab that mounts on @target and may stay, or NULL. */
+const struct fstab_line *server_fstab_find(const struct server_fstab *fstab,
+					   const char *target);
+
+/*
+ * "subvolume 259 deleted" or "leave this snapshot to btrfs-ino mount": why
+ * a line in @state must go, or NULL when it may stay.  Written into @buf.
+ */
+const char *fstab_line_removal(const struct fstab_line *line, char *buf,
+			       size_t size);
+
+#endif
