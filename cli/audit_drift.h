@@ -19,15 +19,16 @@ struct drift_input {
 
 /*
  * Print the "export_table" object (which table is audited, what became of
- * the etab), and the "exports_drift" and "fstab_drift" arrays (see README,
- * "JSON schema: audit"), in text a line per finding with what to run.
- * Drift is: an entry of the exports files with no entry in effect for its
- * path and client, or one whose options differ from those in effect; an
- * entry in effect that no file holds; an etab exportfs would not have
- * written (it stops at a syntax error); a btrfs line of @fstab_file at or
- * below an exported path that is not mounted in the session's mount table.
- * An unreadable @fstab_file is said on stderr and not checked.  Returns the
- * number of findings, or -1 when out of memory.
+ * the etab), and the "exports_drift" and "fstab_drift" arrays (see
+ * btrfs-ino(1), audit --json), in text a line per finding with what to
+ * run.  Drift is: an entry of the exports files with no entry in effect for
+ * its path and client, or one whose settings (bino_export_setting())
+ * differ from those in effect; an entry in effect that no file holds; an
+ * etab exportfs would not have written (it stops at a syntax error); a
+ * btrfs line of @fstab_file at or below an exported path (server_fstab.h)
+ * that is not mounted, whose subvolume was deleted, or that mounts a
+ * snapshot.  An unreadable @fstab_file is said on stderr and not checked.
+ * Returns the number of findings, or -1 when out of memory.
  */
 long print_drift(struct output *out, const struct drift_input *in);
 

@@ -761,6 +761,49 @@ int bino_export_flags(const struct bino_export *exp);
 const char *bino_export_fsid(const struct bino_export *exp);
 
 /**
+ * bino_export_setting_count() - The number of settings exports(5) options
+ * decide: access, sync, wdelay, hide, crossmnt, secure, root_squash,
+ * all_squash, subtree_check, locks, acl, pnfs, rdirplus, security_label,
+ * mountpoint, fsid, anonuid, anongid, sec, refer and replicas, in that
+ * order.  Two entries whose settings and other options
+ * (bino_export_other()) are equal export alike, however their options are
+ * written.  Since 1.2.
+ */
+size_t bino_export_setting_count(void);
+
+/**
+ * bino_export_setting_name() - The @index'th setting's name ("access"), or
+ * NULL from bino_export_setting_count() on.  Since 1.2.
+ */
+const char *bino_export_setting_name(size_t index);
+
+/**
+ * bino_export_setting() - What @exp's options (later ones win) set the
+ * @index'th setting to, as exportfs 2.6.2 writes it into the etab: a
+ * keyword ("rw", "nocrossmnt"; auth_nlm is "secure_locks", mp is
+ * "mountpoint"), a number in decimal (anonuid, anongid, fsid, where
+ * fsid=root is "0"; a UUID as written), the sec= flavours joined by ':',
+ * or a path; when no option sets it, the default ("ro", "nocrossmnt",
+ * "sys", "no fsid"...).  Since 1.2.
+ *
+ * Return: valid as long as the table, or NULL (NULL @exp, @index out of
+ * range).
+ */
+const char *bino_export_setting(const struct bino_export *exp, size_t index);
+
+/**
+ * bino_export_other_count() - The number of @exp's options that set none
+ * of the settings (squash_uids=, squash_gids=), each once.  Since 1.2.
+ */
+size_t bino_export_other_count(const struct bino_export *exp);
+
+/**
+ * bino_export_other() - The @index'th of them, as written; valid as long as
+ * the table, or NULL if out of range.  Since 1.2.
+ */
+const char *bino_export_other(const struct bino_export *exp, size_t index);
+
+/**
  * bino_exports_error_count() - The number of files whose reading stopped at a
  * syntax error (at most one error per file added).
  */

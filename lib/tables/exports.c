@@ -57,6 +57,7 @@ static void export_free(struct bino_export *export)
 	free(export->client);
 	free(export->options);
 	free(export->fsid);
+	export_settings_free(export);
 	free(export);
 }
 
@@ -98,9 +99,9 @@ static void parser_add_export(struct parser *p, const char *client,
 	     !strbuf_append_item(&options, p->own.text.data,
 				 p->own.text.length)))
 		goto free_strings;
-	if (!export_apply(e, &p->defaults) || !export_apply(e, &p->own))
-		goto free_strings;
 	e->options = strbuf_steal(&options);
+	if (export_apply(e) != BINO_OK)
+		goto free_export;
 	p->items[p->count++] = e;
 	return;
 

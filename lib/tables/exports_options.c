@@ -15,6 +15,7 @@
  *  - parser_read_options(): one option list, split at commas;
  *  - export_apply(): what the options mean for an entry (later ones win).
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -86,14 +87,78 @@ void optlist_free(struct optlist *list)
 /* Options (parseopts())                                                    */
 /* ------------------------------------------------------------------------ */
 
-/* The keywords of parseopts() in nfs-utils 2.6.2 that take no value. */
-static const char *const plain_options[] = {
-	"ro", "rw", "secure", "insecure", "sync", "async", "nordirplus",
-	"security_label", "nohide", "hide", "crossmnt", "nocrossmnt",
-	"wdelay", "no_wdelay", "root_squash", "no_root_squash", "all_squash",
-	"no_all_squash", "subtree_check", "no_subtree_check", "auth_nlm",
-	"no_auth_nlm", "secure_locks", "insecure_locks", "acl", "no_acl",
-	"pnfs", "no_pnfs", "mountpoint", "mp",
+/*
+ * The one model of what options mean, which parseopts() checks against,
+ * the audit's drift compares by and the suggestions read (flags): each
+ * setting with its name and the value exportfs 2.6.2 writes into the etab
+ * when no option names it (exports(5))...
+ */
+static const struct {
+	const char *name;
+	const char *fallback;
+} settings[SETTING_NR] = {
+	[SETTING_ACCESS] = { "access", "ro" },
+	[SETTING_SYNC] = { "sync", "sync" },
+	[SETTING_WDELAY] = { "wdelay", "wdelay" },
+	[SETTING_HIDE] = { "hide", "hide" },
+	[SETTING_CROSSMNT] = { "crossmnt", "nocrossmnt" },
+	[SETTING_SECURE] = { "secure", "secure" },
+	[SETTING_ROOT_SQUASH] = { "root_squash", "root_squash" },
+	[SETTING_ALL_SQUASH] = { "all_squash", "no_all_squash" },
+	[SETTING_SUBTREE_CHECK] = { "subtree_check", "no_subtree_check" },
+	[SETTING_LOCKS] = { "locks", "secure_locks" },
+	[SETTING_ACL] = { "acl", "acl" },
+	[SETTING_PNFS] = { "pnfs", "no_pnfs" },
+	[SETTING_RDIRPLUS] = { "rdirplus", "rdirplus" },
+	[SETTING_SECURITY_LABEL] = { "security_label", "no security_label" },
+	[SETTING_MOUNTPOINT] = { "mountpoint", "no mountpoint" },
+	[SETTING_FSID] = { "fsid", "no fsid" },
+	[SETTING_ANONUID] = { "anonuid", "65534" },
+	[SETTING_ANONGID] = { "anongid", "65534" },
+	[SETTING_SEC] = { "sec", "sys" },
+	[SETTING_REFER] = { "refer", "no refer" },
+	[SETTING_REPLICAS] = { "replicas", "no replicas" },
+};
+
+/*
+ * ...and the keywords of parseopts() that take no value: the setting each
+ * sets, and to what (the etab's word: auth_nlm is secure_locks).
+ */
+static const struct {
+	const char *name;
+	enum export_setting setting;
+	const char *value;
+} keywords[] = {
+	{ "ro", SETTING_ACCESS, "ro" },
+	{ "rw", SETTING_ACCESS, "rw" },
+	{ "sync", SETTING_SYNC, "sync" },
+	{ "async", SETTING_SYNC, "async" },
+	{ "wdelay", SETTING_WDELAY, "wdelay" },
+	{ "no_wdelay", SETTING_WDELAY, "no_wdelay" },
+	{ "hide", SETTING_HIDE, "hide" },
+	{ "nohide", SETTING_HIDE, "nohide" },
+	{ "crossmnt", SETTING_CROSSMNT, "crossmnt" },
+	{ "nocrossmnt", SETTING_CROSSMNT, "nocrossmnt" },
+	{ "secure", SETTING_SECURE, "secure" },
+	{ "insecure", SETTING_SECURE, "insecure" },
+	{ "root_squash", SETTING_ROOT_SQUASH, "root_squash" },
+	{ "no_root_squash", SETTING_ROOT_SQUASH, "no_root_squash" },
+	{ "all_squash", SETTING_ALL_SQUASH, "all_squash" },
+	{ "no_all_squash", SETTING_ALL_SQUASH, "no_all_squash" },
+	{ "subtree_check", SETTING_SUBTREE_CHECK, "subtree_check" },
+	{ "no_subtree_check", SETTING_SUBTREE_CHECK, "no_subtree_check" },
+	{ "secure_locks", SETTING_LOCKS, "secure_locks" },
+	{ "auth_nlm", SETTING_LOCKS, "secure_locks" },
+	{ "insecure_locks", SETTING_LOCKS, "insecure_locks" },
+	{ "no_auth_nlm", SETTING_LOCKS, "insecure_locks" },
+	{ "acl", SETTING_ACL, "acl" },
+	{ "no_acl", SETTING_ACL, "no_acl" },
+	{ "pnfs", SETTING_PNFS, "pnfs" },
+	{ "no_pnfs", SETTING_PNFS, "no_pnfs" },
+	{ "nordirplus", SETTING_RDIRPLUS, "nordirplus" },
+	{ "security_label", SETTING_SECURITY_LABEL, "security_label" },
+	{ "mountpoint", SETTING_MOUNTPOINT, "mountpoint" },
+	{ "mp", SETTING_MOUNTPOINT, "mountpoint" },
 };
 
 /* Its "name=" options whose value it takes as it is. */
@@ -277,8 +342,8 @@ static bool option_check(const char *opt, size_t n, char *message,
 	size_t i;
 
 	*offset = 0;
-	for (i = 0; i < ARRAY_SIZE(plain_options); i++) {
-		if (option_is(opt, n, plain_options[i]))
+	for (i = 0; i < ARRAY_SIZE(keywords); i++) {
+		if (option_is(opt, n, keywords[i].name))
 			return true;
 	}
 	for (i = 0; i < ARRAY_SIZE(free_value_options); i++) {
@@ -358,42 +423,181 @@ bool parser_read_options(struct parser *p, size_t begin, size_t end,
 	return true;
 }
 
-/* Apply the meaning of @list's options, in order, to @e's flags and fsid. */
-bool export_apply(struct bino_export *e, const struct optlist *list)
+/* ------------------------------------------------------------------------ */
+/* What the options mean (export_apply())                                   */
+/* ------------------------------------------------------------------------ */
+
+static enum bino_error setting_set(struct bino_export *e, enum export_setting s,
+				   char *value)
+{
+	if (!value)
+		return BINO_ERROR_NO_MEMORY;
+	free(e->setting[s]);
+	e->setting[s] = value;
+	return BINO_OK;
+}
+
+/* A number as exportfs reads it (strtoull(), base 0 for fsid), in decimal. */
+static char *decimal(const char *s, size_t n, int base)
+{
+	char *copy = strndup(s, n), *end, *text = NULL;
+	unsigned long long v;
+
+	if (!copy)
+		return NULL;
+	errno = 0;
+	v = strtoull(copy, &end, base);
+	if (errno || *end || end == copy)
+		return copy;
+	free(copy);
+	return asprintf(&text, "%llu", v) < 0 ? NULL : text;
+}
+
+/*
+ * sec=: the flavours in order, the first sec= of the list replacing the
+ * default and each later one adding its own (the options after each are
+ * compared flat).
+ */
+static char *sec_value(const struct bino_export *e, const char *v, size_t n,
+		       bool *first_sec)
+{
+	char *text = NULL;
+	const char *had = e->setting[SETTING_SEC];
+
+	if (*first_sec || !had) {
+		*first_sec = false;
+		return strndup(v, n);
+	}
+	return asprintf(&text, "%s:%.*s", had, (int)n, v) < 0 ? NULL : text;
+}
+
+/* An option of no setting, kept once as written. */
+static enum bino_error other_add(struct bino_export *e, const char *opt, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < list->count; i++) {
-		const char *opt = list->text.data + list->spans[i].offset;
-		size_t n = list->spans[i].length;
-		const char *value;
-		size_t length;
-
-		if (option_is(opt, n, "ro"))
-			e->flags |= BINO_EXPORT_RO;
-		else if (option_is(opt, n, "rw"))
-			e->flags &= ~BINO_EXPORT_RO;
-		else if (option_is(opt, n, "nohide"))
-			e->flags |= BINO_EXPORT_NOHIDE;
-		else if (option_is(opt, n, "hide"))
-			e->flags &= ~BINO_EXPORT_NOHIDE;
-		else if (option_is(opt, n, "crossmnt"))
-			e->flags |= BINO_EXPORT_CROSSMNT;
-		else if (option_is(opt, n, "nocrossmnt"))
-			e->flags &= ~BINO_EXPORT_CROSSMNT;
-		else if (option_is(opt, n, "subtree_check"))
-			e->flags |= BINO_EXPORT_SUBTREE_CHECK;
-		else if (option_is(opt, n, "no_subtree_check"))
-			e->flags &= ~BINO_EXPORT_SUBTREE_CHECK;
-		else if (option_has_value(opt, n, "fsid", &value, &length)) {
-			char *copy = strndup(value, length);
-
-			if (!copy)
-				return false;
-			free(e->fsid);
-			e->fsid = copy;
-			e->flags |= BINO_EXPORT_FSID;
-		}
+	for (i = 0; i < e->n_other; i++) {
+		if (option_is(opt, n, e->other[i]))
+			return BINO_OK;
 	}
-	return true;
+	if (ARRAY_RESERVE(e->other, e->cap_other, e->n_other + 1) ||
+	    !(e->other[e->n_other] = strndup(opt, n)))
+		return BINO_ERROR_NO_MEMORY;
+	e->n_other++;
+	return BINO_OK;
+}
+
+/* One option of @n bytes at @opt, valid (parser_read_options() said so). */
+static enum bino_error option_apply(struct bino_export *e, const char *opt,
+				    size_t n, bool *first_sec)
+{
+	const char *v;
+	size_t i, len;
+
+	for (i = 0; i < ARRAY_SIZE(keywords); i++) {
+		if (option_is(opt, n, keywords[i].name))
+			return setting_set(e, keywords[i].setting,
+					   strdup(keywords[i].value));
+	}
+	if (option_has_value(opt, n, "mp", &v, &len) ||
+	    option_has_value(opt, n, "mountpoint", &v, &len))
+		return setting_set(e, SETTING_MOUNTPOINT, strndup(v, len));
+	if (option_has_value(opt, n, "refer", &v, &len))
+		return setting_set(e, SETTING_REFER, strndup(v, len));
+	if (option_has_value(opt, n, "replicas", &v, &len))
+		return setting_set(e, SETTING_REPLICAS, strndup(v, len));
+	if (option_has_value(opt, n, "anonuid", &v, &len))
+		return setting_set(e, SETTING_ANONUID, decimal(v, len, 10));
+	if (option_has_value(opt, n, "anongid", &v, &len))
+		return setting_set(e, SETTING_ANONGID, decimal(v, len, 10));
+	if (option_has_value(opt, n, "sec", &v, &len))
+		return setting_set(e, SETTING_SEC, sec_value(e, v, len, first_sec));
+	if (option_has_value(opt, n, "fsid", &v, &len)) {
+		char *raw = strndup(v, len);
+
+		if (!raw)
+			return BINO_ERROR_NO_MEMORY;
+		free(e->fsid);
+		e->fsid = raw;
+		return setting_set(e, SETTING_FSID, option_is(v, len, "root") ?
+						      strdup("0") : decimal(v, len, 0));
+	}
+	return other_add(e, opt, n);
+}
+
+/* Whether setting @s of @e is @value (set, or by default). */
+static bool setting_is(const struct bino_export *e, enum export_setting s,
+		       const char *value)
+{
+	const char *v = e->setting[s] ? e->setting[s] : settings[s].fallback;
+
+	return strcmp(v, value) == 0;
+}
+
+enum bino_error export_apply(struct bino_export *e)
+{
+	const char *p = e->options;
+	bool first_sec = true;
+	enum bino_error err;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (n && (err = option_apply(e, p, n, &first_sec)) != BINO_OK)
+			return err;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	e->flags = (setting_is(e, SETTING_ACCESS, "ro") ? BINO_EXPORT_RO : 0) |
+		   (setting_is(e, SETTING_HIDE, "nohide") ? BINO_EXPORT_NOHIDE : 0) |
+		   (setting_is(e, SETTING_CROSSMNT, "crossmnt") ? BINO_EXPORT_CROSSMNT : 0) |
+		   (setting_is(e, SETTING_SUBTREE_CHECK, "subtree_check") ?
+			    BINO_EXPORT_SUBTREE_CHECK : 0) |
+		   (e->fsid ? BINO_EXPORT_FSID : 0);
+	return BINO_OK;
+}
+
+void export_settings_free(struct bino_export *e)
+{
+	size_t i;
+
+	for (i = 0; i < SETTING_NR; i++)
+		free(e->setting[i]);
+	for (i = 0; i < e->n_other; i++)
+		free(e->other[i]);
+	free(e->other);
+}
+
+/* ---- public API -------------------------------------------------------- */
+
+BINO_PUBLIC size_t bino_export_setting_count(void)
+{
+	return SETTING_NR;
+}
+
+BINO_PUBLIC const char *bino_export_setting_name(size_t index)
+{
+	return index < SETTING_NR ? settings[index].name : NULL;
+}
+
+BINO_PUBLIC const char *bino_export_setting(const struct bino_export *exp,
+					    size_t index)
+{
+	if (!exp || index >= SETTING_NR)
+		return NULL;
+	return exp->setting[index] ? exp->setting[index] : settings[index].fallback;
+}
+
+BINO_PUBLIC size_t bino_export_other_count(const struct bino_export *exp)
+{
+	return exp ? exp->n_other : 0;
+}
+
+BINO_PUBLIC const char *bino_export_other(const struct bino_export *exp,
+					  size_t index)
+{
+	if (!exp || index >= exp->n_other)
+		return NULL;
+	return exp->other[index];
 }

@@ -28,6 +28,35 @@
 #define EXPORTFS_PATH_SIZE 1025
 #define EXPORTFS_CLIENT_SIZE 512
 
+/*
+ * What exports(5) options decide, each one setting (exports_options.c has
+ * their names, defaults and the options that set them).
+ */
+enum export_setting {
+	SETTING_ACCESS,
+	SETTING_SYNC,
+	SETTING_WDELAY,
+	SETTING_HIDE,
+	SETTING_CROSSMNT,
+	SETTING_SECURE,
+	SETTING_ROOT_SQUASH,
+	SETTING_ALL_SQUASH,
+	SETTING_SUBTREE_CHECK,
+	SETTING_LOCKS,
+	SETTING_ACL,
+	SETTING_PNFS,
+	SETTING_RDIRPLUS,
+	SETTING_SECURITY_LABEL,
+	SETTING_MOUNTPOINT,
+	SETTING_FSID,
+	SETTING_ANONUID,
+	SETTING_ANONGID,
+	SETTING_SEC,
+	SETTING_REFER,
+	SETTING_REPLICAS,
+	SETTING_NR,
+};
+
 struct bino_export {
 	char *path;
 	char *client;
@@ -38,6 +67,12 @@ struct bino_export {
 	/* The last physical line of the entry (after continuations). */
 	unsigned int last_line;
 	int flags;
+	/* What the options set, as exportfs writes it; NULL: the default. */
+	char *setting[SETTING_NR];
+	/* The options that set none of them, as written, each once. */
+	char **other;
+	size_t n_other;
+	size_t cap_other;
 };
 
 /* A growable NUL-terminated byte string. */
@@ -161,7 +196,12 @@ void optlist_free(struct optlist *list);
  */
 bool parser_read_options(struct parser *p, size_t begin, size_t end,
 			 struct optlist *list);
-/* Apply @list's options, in order, to @e's flags and fsid. */
-bool export_apply(struct bino_export *e, const struct optlist *list);
+/*
+ * What e->options mean, in order (later ones win): e's settings, the
+ * options of no setting, flags and fsid.  BINO_OK or BINO_ERROR_NO_MEMORY.
+ */
+enum bino_error export_apply(struct bino_export *e);
+/* Free what export_apply() made. */
+void export_settings_free(struct bino_export *e);
 
 #endif
