@@ -1751,6 +1751,78 @@ bino_mountplan_step_fs_path(const struct bino_mountplan_step *step);
 enum bino_error
 bino_mountplan_step_apply(const struct bino_mountplan_step *step);
 
+/* ------------------------------------------------------------------------ */
+/* Filesystem watches                                                        */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * struct bino_fswatch - Tells whether the subvolumes of the btrfs
+ * filesystem holding a path may have changed since the last look, for a
+ * keeper that looks often (a mount plan made again only then).
+ *
+ * A look opens the path, reads the filesystem's UUID and generation
+ * (BTRFS_IOC_FS_INFO, Linux 5.10: it grows when a transaction starts), its
+ * count of committed transactions (/sys/fs/btrfs/FSID/commit_stats, Linux
+ * 6.0: it grows when a commit ends, after the subvolumes created, deleted
+ * or renamed in it are in the trees) and, with CAP_SYS_ADMIN, a digest of
+ * the subvolume links (ROOT_REF, ROOT_BACKREF) in the root tree's leaves
+ * written in that generation (BTRFS_IOC_TREE_SEARCH_V2 with min_transid,
+ * which skips every older subtree: a subvolume created inside a
+ * transaction already running at the last look changes it at once), and
+ * closes the path again: a few system calls, whatever the number of
+ * subvolumes and files, and nothing that keeps the filesystem from being
+ * unmounted.  A change may be one that moved no subvolume (any
+ * transaction); the caller plans again to know.  With neither the commit
+ * count nor the digest, a change of generation is reported, and once more
+ * 35 seconds later (when its transaction has been committed, every 30 s
+ * by default); with no counter at all every look is a change.
+ */
+struct bino_fswatch;
+
+/**
+ * enum bino_fswatch_change - What a look saw.
+ * @BINO_FSWATCH_UNCHANGED: the same filesystem, no transaction since.
+ * @BINO_FSWATCH_CHANGED: a transaction started or was committed since, or
+ *     another filesystem is at the path now: plan again.
+ */
+enum bino_fswatch_change {
+	BINO_FSWATCH_UNCHANGED,
+	BINO_FSWATCH_CHANGED,
+};
+
+/**
+ * bino_fswatch_create() - Watch the btrfs filesystem holding @path, its
+ * first look made now (the baseline the next look is compared with: make
+ * the watch before the plan it guards).
+ * @path: a directory on btrfs; copied.
+ * @flags: 0; other values are rejected.
+ * @ret: on success, the watch; release it with bino_fswatch_destroy().
+ *
+ * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT, BINO_ERROR_NO_MEMORY,
+ * BINO_ERROR_OPEN_FAILED (@path cannot be opened) or
+ * BINO_ERROR_SUBVOL_INFO_FAILED (ENOTTY: not on btrfs), errno set.
+ */
+enum bino_error bino_fswatch_create(const char *path, int flags,
+				    struct bino_fswatch **ret);
+
+/**
+ * bino_fswatch_check() - Look again at the filesystem holding the path;
+ * this look becomes the one the next is compared with.
+ * @watch: the watch.
+ * @ret: on success, what the look saw.
+ *
+ * Return: as for bino_fswatch_create() (then the last successful look is
+ * kept: a filesystem mounted there again is a change).
+ */
+enum bino_error bino_fswatch_check(struct bino_fswatch *watch,
+				   enum bino_fswatch_change *ret);
+
+/** bino_fswatch_path() - The path watched; valid while @watch is. */
+const char *bino_fswatch_path(const struct bino_fswatch *watch);
+
+/** bino_fswatch_destroy() - Release a watch; NULL is accepted. */
+void bino_fswatch_destroy(struct bino_fswatch *watch);
+
 #ifdef __cplusplus
 }
 #endif

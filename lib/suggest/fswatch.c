@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Filesystem watches: whether the subvolumes of the btrfs filesystem
+ * holding a path may have changed since the last look, for a keeper that
+ * looks every second (btrfs-ino mount --watch) and must cost an idle server
+ * nothing it would notice.
+ *
+ * Btrfs creates, deletes and renames a subvolume inside a transaction: it
+ * adds or removes the ROOT_REF item (parent, ID, directory, name) and the
+ * ROOT_BACKREF item of the subvolume in the root tree.  A look reads, and
+ * compares with the last look's:
+ *
+ *  - the filesystem's generation (BTRFS_IOC_FS_INFO with
+ *    BTRFS_FS_INFO_FLAG_GENERATION, Linux 5.10): the transaction running,
+ *    or the last one committed; it grows when a transaction starts;
+ *  - its count of committed transactions (the "commits" line of
+ *    /sys/fs/btrfs/FSID/commit_stats, Linux 6.0): it grows when a commit
+ *    ends, after all the subvolumes that transaction created or removed
+ *    are in the trees (a snapshot is made while its transaction commits);
+ *  - a digest of the ROOT_REF and ROOT_BACKREF items in the root tree's
+ *    leaves written in that generation (BTRFS_IOC_TREE_SEARCH_V2 with
+ *    min_transid: the kernel skips every subtree older than it, so the
+ *    search reads the few leaves the transaction changed, not the whole
+ *    tree; needs CAP_SYS_ADMIN).  A subvolume created inside a transaction
+ *    that was running at the last look, which moves neither counter until
+ *    that transaction is committed (up to a minute later), changes it.
+ *
+ * So a look opens the path, asks two ioctls and reads one small sysfs
+ * file: microseconds, whatever the number of subvolumes or files.  And the
+ * filesystem's UUID, so that another filesystem mounted on the path is a
+ * change too.  Without the commit count (before Linux 6.0) and without the
+ * digest (no CAP_SYS_ADMIN), a change of generation is reported, and once
+ * more SETTLE_SECONDS later, when the transaction it started has been
+ * committed (every 30 s by default); with no counter at all, every look
+ * reports a change.  The descriptor is closed after each look: an open one
+ * would keep the filesystem from being unmounted (EBUSY).
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/btrfs.h>
+#include <linux/btrfs_tree.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+/*
+ * After a change of generation, without the commit count: how long until
+ * its transaction is surely committed (btrfs's default commit interval,
+ * 30 s, and a margin).
+ */
+#define SETTLE_SECONDS 35
+/*
+ * The search buffer: the leaves one transaction changed in the root tree
+ * fit in one call, mostly (a leaf is 16 KiB by default).
+ */
+#define SEARCH_BUF_SIZE (64 * 1024)
+/* FNV-1a, 64 bits: the digest of the items found. */
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+#define FNV_PRIME 0x100000001b3ULL
+
+/* What one look at the filesystem saw. */
+struct fs_look {
+	uint8_t uuid[16];
+	uint64_t generation; /* 0: the kernel does not say */
+	uint64_t commits;
+	bool has_commits; /* commits read from sysfs */
+	uint64_t digest; /* of the subvolume links written in generation */
+	bool has_digest; /* the root tree could be searched */
+};
+
+struct bino_fswatch {
+	char *path;
+	struct btrfs_ioctl_search_args_v2 *search; /* SEARCH_BUF_SIZE of buf */
+	struct fs_look last;
+	struct timespec generation_changed; /* CLOCK_MONOTONIC */
+	bool settled; /* reported once SETTLE_SECONDS after it */
+};
+
+/* The "commits N" line of sysfs's commit_stats of the filesystem @uuid. */
+static bool read_commits(const uint8_t uuid[16], uint64_t *ret)
+{
+	char path[96], text[256];
+	const char *line;
+	ssize_t len;
+	int fd;
+
+	snprintf(path, sizeof(path),
+		 "/sys/fs/btrfs/%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+		 "%02x%02x%02x%02x%02x%02x/commit_stats",
+		 uuid[0], uuid[1], uuid[2], uuid[3], uuid[4], uuid[5], uuid[6],
+		 uuid[7], uuid[8], uuid[9], uuid[10], uuid[11], uuid[12],
+		 uuid[13], uuid[14], uuid[15]);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	len = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (len <= 0)
+		return false;
+	text[len] = '\0';
+	line = strstr(text, "commits ");
+	return line && (line == text || line[-1] == '\n') &&
+	       sscanf(line, "commits %" SCNu64, ret) == 1;
+}
+
+static uint64_t fnv(uint64_t hash, const void *data, size_t len)
+{
+	const unsigned char *bytes = data;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		hash = (hash ^ bytes[i]) * FNV_PRIME;
+	return hash;
+}
+
+/* Start the next search after the key (@objectid, @type, @offset). */
+static bool search_after(struct btrfs_ioctl_search_key *key, uint64_t objectid,
+			 uint32_t type, uint64_t offset)
+{
+	key->min_objectid = objectid;
+	key->min_type = type;
+	key->min_offset = offset + 1;
+	if (offset < UINT64_MAX)
+		return true;
+	key->min_type = type + 1;
+	if (type < UINT8_MAX)
+		return true;
+	key->min_type = 0;
+	key->min_objectid = objectid + 1;
+	return objectid < UINT64_MAX;
+}
+
+/*
+ * Digest the ROOT_REF and ROOT_BACKREF items of the root tree's leaves
+ * written in transaction @generation or later, into @look.  False when
+ * the tree cannot be searched (EPERM without CAP_SYS_ADMIN).
+ */
+static bool digest_links(int fd, struct btrfs_ioctl_search_args_v2 *search,
+			 uint64_t generation, struct fs_look *look)
+{
+	struct btrfs_ioctl_search_key *key = &search->key;
+	struct btrfs_ioctl_search_header header;
+	uint64_t hash = FNV_OFFSET;
+	uint32_t i;
+	size_t pos;
+
+	/* Every key of the root tree, in the leaves of @generation or later. */
+	*key = (struct btrfs_ioctl_search_key){
+		.tree_id = BTRFS_ROOT_TREE_OBJECTID,
+		.min_transid = generation, .max_transid = UINT64_MAX,
+		.max_objectid = UINT64_MAX, .max_type = UINT8_MAX,
+		.max_offset = UINT64_MAX,
+	};
+	do {
+		key->nr_items = UINT32_MAX;
+		search->buf_size = SEARCH_BUF_SIZE;
+		if (ioctl(fd, BTRFS_IOC_TREE_SEARCH_V2, search) != 0)
+			return false;
+		if (key->nr_items == 0)
+			break;
+		for (i = 0, pos = 0; i < key->nr_items; i++) {
+			memcpy(&header, search->buf + pos, sizeof(header));
+			pos += sizeof(header);
+			if (header.type == BTRFS_ROOT_REF_KEY ||
+			    header.type == BTRFS_ROOT_BACKREF_KEY) {
+				hash = fnv(hash, &header, sizeof(header));
+				hash = fnv(hash, search->buf + pos, header.len);
+			}
+			pos += header.len;
+		}
+	} while (search_after(key, header.objectid, header.type, header.offset));
+	look->digest = hash;
+	look->has_digest = true;
+	return true;
+}
+
+/*
+ * Look at the filesystem holding @path.  BINO_ERROR_OPEN_FAILED or
+ * BINO_ERROR_SUBVOL_INFO_FAILED (ENOTTY: not btrfs), errno set.
+ */
+static enum bino_error fs_look(const char *path,
+			       struct btrfs_ioctl_search_args_v2 *search,
+			       struct fs_look *look)
+{
+	struct btrfs_ioctl_fs_info_args args;
+	int fd, rc;
+
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return BINO_ERROR_OPEN_FAILED;
+	memset(&args, 0, sizeof(args));
+	args.flags = BTRFS_FS_INFO_FLAG_GENERATION;
+	rc = ioctl(fd, BTRFS_IOC_FS_INFO, &args);
+	if (rc != 0) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+		return BINO_ERROR_SUBVOL_INFO_FAILED;
+	}
+	memset(look, 0, sizeof(*look));
+	memcpy(look->uuid, args.fsid, sizeof(look->uuid));
+	/* A kernel that does not know the flag clears it. */
+	if (args.flags & BTRFS_FS_INFO_FLAG_GENERATION) {
+		look->generation = args.generation;
+		digest_links(fd, search, args.generation, look);
+	}
+	close(fd);
+	look->has_commits = read_commits(look->uuid, &look->commits);
+	return BINO_OK;
+}
+
+/* Whether SETTLE_SECONDS have passed since @since. */
+static bool settle_passed(const struct timespec *since)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec - since->tv_sec >= SETTLE_SECONDS;
+}
+
+/* What @now says against @watch's last look (which it then becomes). */
+static enum bino_fswatch_change fswatch_compare(struct bino_fswatch *watch,
+						const struct fs_look *now)
+{
+	const struct fs_look *last = &watch->last;
+	enum bino_fswatch_change change = BINO_FSWATCH_UNCHANGED;
+
+	if (memcmp(now->uuid, last->uuid, sizeof(now->uuid)) != 0 ||
+	    now->has_commits != last->has_commits ||
+	    now->commits != last->commits ||
+	    now->has_digest != last->has_digest || now->digest != last->digest)
+		change = BINO_FSWATCH_CHANGED;
+	if (now->generation != last->generation) {
+		change = BINO_FSWATCH_CHANGED;
+		clock_gettime(CLOCK_MONOTONIC, &watch->generation_changed);
+		watch->settled = false;
+	}
+	if (!now->has_commits && !now->generation)
+		change = BINO_FSWATCH_CHANGED;
+	else if (!now->has_commits && !now->has_digest && !watch->settled &&
+		 settle_passed(&watch->generation_changed)) {
+		watch->settled = true;
+		change = BINO_FSWATCH_CHANGED;
+	}
+	watch->last = *now;
+	return change;
+}
+
+BINO_PUBLIC enum bino_error bino_fswatch_create(const char *path, int flags,
+						struct bino_fswatch **ret)
+{
+	struct bino_fswatch *watch;
+	enum bino_error err;
+
+	if (!path || !ret || flags != 0)
+		return BINO_ERROR_INVALID_ARGUMENT;
+	watch = calloc(1, sizeof(*watch));
+	if (!watch)
+		return BINO_ERROR_NO_MEMORY;
+	watch->path = strdup(path);
+	watch->search = malloc(sizeof(*watch->search) + SEARCH_BUF_SIZE);
+	if (!watch->path || !watch->search) {
+		bino_fswatch_destroy(watch);
+		return BINO_ERROR_NO_MEMORY;
+	}
+	err = fs_look(path, watch->search, &watch->last);
+	if (err) {
+		bino_fswatch_destroy(watch);
+		return err;
+	}
+	/* The first look is the baseline: nothing to settle yet. */
+	watch->settled = true;
+	*ret = watch;
+	return BINO_OK;
+}
+
+BINO_PUBLIC enum bino_error bino_fswatch_check(struct bino_fswatch *watch,
+					       enum bino_fswatch_change *ret)
+{
+	struct fs_look now;
+	enum bino_error err;
+
+	if (!watch || !ret)
+		return BINO_ERROR_INVALID_ARGUMENT;
+	err = fs_look(watch->path, watch->search, &now);
+	if (err)
+		return err;
+	*ret = fswatch_compare(watch, &now);
+	return BINO_OK;
+}
+
+BINO_PUBLIC const char *bino_fswatch_path(const struct bino_fswatch *watch)
+{
+	return watch ? watch->path : NULL;
+}
+
+BINO_PUBLIC void bino_fswatch_destroy(struct bino_fswatch *watch)
+{
+	if (!watch)
+		return;
+	free(watch->path);
+	free(watch->search);
+	free(watch);
+}
