@@ -28,21 +28,20 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
 #include "btrfsino.h"
 #include "btrfs-ino.h"
+#include "diag.h"
 #include "escape.h"
+#include "mount_watch.h"
 #include "report.h"
 #include "audit_session.h"
-
-/* The export table exportfs(8) leaves for mountd: what is exported now. */
-#define LIVE_EXPORTS "/var/lib/nfs/etab"
 
 struct mount_options {
 	const char *exports_file;
 	size_t max_user_mounts;
 	bool dry_run;
 	bool quiet;
+	bool watch;
 };
 
 void usage_mount(FILE *stream)
@@ -62,15 +61,19 @@ void usage_mount(FILE *stream)
 		"      --exports FILE    use this exports(5) file instead of /etc/exports\n"
 		"                        and /etc/exports.d/*.exports\n"
 		"      --max-user-mounts N  mount at most N subvolumes of each owner other\n"
-		"                        than root below each PATH (default 100)\n"
+		"                        than root below each PATH (default %d)\n"
+		"  -w, --watch           keep running: do it again within a second of any\n"
+		"                        change (a subvolume created or deleted, a mount,\n"
+		"                        the exports), until SIGTERM\n"
 		"  -q, --quiet           no progress on stderr\n"
 		"  -h, --help            show this help and exit\n\n"
 		"Subvolumes the policy skips, and steps refused because their path changed\n"
 		"since the plan, are told on stderr (--dry-run lists the skips).\n"
 		"Exit status: 0 done (or nothing to do, or only skips and refusals), 1 some\n"
 		"mount or umount failed or some PATH could not be planned, 2 usage error, a\n"
-		"PATH not exported, or not root.\n",
-		PROGRAM_NAME);
+		"PATH not exported, or not root.  With --watch: 0 when ended by SIGTERM or\n"
+		"SIGINT, 2 if it cannot start.\n",
+		PROGRAM_NAME, BINO_MOUNTPLAN_DEFAULT_MAX_USER_MOUNTS);
 }
 
 enum {
@@ -85,6 +88,7 @@ static int parse_mount_options(int argc, char **argv, struct mount_options *opts
 		{ "exports", required_argument, NULL, OPT_EXPORTS },
 		{ "max-user-mounts", required_argument, NULL, OPT_MAX_USER_MOUNTS },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "watch", no_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -94,7 +98,7 @@ static int parse_mount_options(int argc, char **argv, struct mount_options *opts
 
 	memset(opts, 0, sizeof(*opts));
 	opts->max_user_mounts = BINO_MOUNTPLAN_DEFAULT_MAX_USER_MOUNTS;
-	while ((opt = getopt_long(argc, argv, "fqh", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "fqwh", options, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			opts->dry_run = true;
@@ -113,6 +117,9 @@ static int parse_mount_options(int argc, char **argv, struct mount_options *opts
 			break;
 		case 'q':
 			opts->quiet = true;
+			break;
+		case 'w':
+			opts->watch = true;
 			break;
 		case 'h':
 			usage_mount(stdout);
@@ -263,8 +270,11 @@ out_release:
 
 struct mount_run {
 	const struct mount_options *opts;
+	char *const *paths; /* the PATHs named (none: every export) */
+	size_t n_paths;
 	struct mount_tables tables;
 	struct bino_mountplan *plan;
+	struct mount_watch *watch; /* --watch: told each PATH before its plan */
 	const char *export_path; /* the PATH being done */
 	size_t skipped; /* skip steps below export_path */
 	bool failed;
@@ -395,6 +405,8 @@ static void mount_export(struct mount_run *run, const struct bino_audit_target *
 	run->export_path = path;
 	run->skipped = 0;
 	err = bino_audit_target_error(target);
+	if (!err && run->watch)
+		mount_watch_add(run->watch, path);
 	if (!err) {
 		err = bino_mountplan_add_stale(run->plan, run->tables.mounts, path);
 		if (!err)
@@ -438,12 +450,57 @@ static void mount_export(struct mount_run *run, const struct bino_audit_target *
 	}
 }
 
+/* Plan and carry out what each PATH of the tables read needs. */
+static int mount_apply(struct mount_run *run)
+{
+	size_t i;
+
+	if (bino_mountplan_create(0, &run->plan) != BINO_OK ||
+	    bino_mountplan_set_max_user_mounts(run->plan,
+					       run->opts->max_user_mounts)) {
+		diag_no_memory();
+		return EXIT_USAGE;
+	}
+	run->failed = false;
+	for (i = 0; i < bino_audit_count(run->tables.paths); i++) {
+		if (!seen_before(run->tables.paths, i))
+			mount_export(run, bino_audit_get(run->tables.paths, i));
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		diag_write_error(errno);
+		run->failed = true;
+	}
+	bino_mountplan_destroy(run->plan);
+	run->plan = NULL;
+	return run->failed ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+/* One run: the tables read afresh, each PATH planned and carried out. */
+static int mount_pass(struct mount_watch *watch, void *data)
+{
+	struct mount_run *run = data;
+	int ret;
+
+	run->watch = watch;
+	ret = mount_tables_read(run->opts, run->paths, run->n_paths,
+				&run->tables);
+	if (ret > 0)
+		return EXIT_CLEAN;
+	if (ret < 0)
+		return EXIT_USAGE;
+	ret = check_exported(run->tables.paths);
+	if (!ret)
+		ret = mount_apply(run);
+	mount_tables_release(&run->tables);
+	return ret;
+}
+
 int cmd_mount(int argc, char **argv)
 {
 	struct mount_options opts;
 	struct mount_run run = { .opts = &opts };
+	struct mount_watch_config config;
 	int ret;
-	size_t i;
 
 	ret = parse_mount_options(argc, argv, &opts);
 	if (ret < 0)
@@ -455,32 +512,12 @@ int cmd_mount(int argc, char **argv)
 			     "would be done");
 		return EXIT_USAGE;
 	}
-	ret = mount_tables_read(&opts, argv + optind, (size_t)(argc - optind),
-				&run.tables);
-	if (ret > 0)
-		return EXIT_CLEAN;
-	if (ret < 0)
-		return EXIT_USAGE;
-	ret = check_exported(run.tables.paths);
-	if (ret)
-		goto out_tables;
-	if (bino_mountplan_create(0, &run.plan) != BINO_OK ||
-	    bino_mountplan_set_max_user_mounts(run.plan, opts.max_user_mounts)) {
-		diag_no_memory();
-		ret = EXIT_USAGE;
-		goto out_tables;
-	}
-	for (i = 0; i < bino_audit_count(run.tables.paths); i++) {
-		if (!seen_before(run.tables.paths, i))
-			mount_export(&run, bino_audit_get(run.tables.paths, i));
-	}
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		diag_write_error(errno);
-		run.failed = true;
-	}
-	ret = run.failed ? EXIT_FINDINGS : EXIT_CLEAN;
-	bino_mountplan_destroy(run.plan);
-out_tables:
-	mount_tables_release(&run.tables);
-	return ret;
+	run.paths = argv + optind;
+	run.n_paths = (size_t)(argc - optind);
+	if (!opts.watch)
+		return mount_pass(NULL, &run);
+	config = (struct mount_watch_config){
+		.exports_file = opts.exports_file, .quiet = opts.quiet,
+	};
+	return mount_watch_run(&config, mount_pass, &run);
 }

@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * btrfs-ino mount --watch: a keeper that mounts a new subvolume below an
+ * export within about a second of its creation, and costs an idle server
+ * nothing it would notice.
+ *
+ * How it notices, and why so: once a second it looks at each btrfs
+ * filesystem holding a watched PATH through the library's bino_fswatch (a
+ * few system calls, whatever the number of subvolumes or files: the
+ * filesystem's generation, its commit count and a digest of the subvolume
+ * links written in the running transaction), stats the exports files and
+ * exportfs's etab, and polls /proc/self/mountinfo (the kernel marks it
+ * when any mount or unmount happens).  Only when one of them changed does
+ * it run mount's whole pass again (the same plan and checks as the
+ * one-shot command).  Watching the filesystem, not directories, means a
+ * subvolume created anywhere below a PATH is seen, in a directory made
+ * after the watch began too, and inotify's limits never apply; looking
+ * rather than holding a descriptor means it never keeps a filesystem from
+ * being unmounted.  Signals arrive through a signalfd, so SIGTERM ends it
+ * between passes, never in the middle of a mount.
+ */
+#include "mount_watch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "array.h"
+#include "btrfsino.h"
+#include "btrfs-ino.h"
+#include "diag.h"
+
+/* How often the filesystems and the exports files are looked at. */
+#define TICK_MS 1000
+#define SYSTEM_EXPORTS "/etc/exports"
+#define SYSTEM_EXPORTS_DIR "/etc/exports.d"
+#define SYSTEM_EXPORTS_GLOB SYSTEM_EXPORTS_DIR "/*.exports"
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+#define FNV_PRIME 0x100000001b3ULL
+
+/* A PATH a pass planned, and the watch of the filesystem holding it. */
+struct watched {
+	char *path;
+	struct bino_fswatch *fs; /* NULL: not watched (why in @err, @errnum) */
+	enum bino_error err;
+	int errnum;
+};
+
+struct watched_list {
+	struct watched *items;
+	size_t n, cap;
+};
+
+struct mount_watch {
+	const struct mount_watch_config *config;
+	struct watched_list now; /* the PATHs of the last pass */
+	uint64_t exports_stamp; /* exports_stamp() before the last pass */
+	int signal_fd;
+	int mountinfo_fd; /* POLLPRI when the mount table changed */
+	bool failed_add; /* mount_watch_add() ran out of memory */
+};
+
+static void watched_list_release(struct watched_list *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->n; i++) {
+		bino_fswatch_destroy(list->items[i].fs);
+		free(list->items[i].path);
+	}
+	free(list->items);
+	memset(list, 0, sizeof(*list));
+}
+
+static const struct watched *watched_find(const struct watched_list *list,
+					  const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < list->n; i++) {
+		if (strcmp(list->items[i].path, path) == 0)
+			return &list->items[i];
+	}
+	return NULL;
+}
+
+void mount_watch_add(struct mount_watch *watch, const char *path)
+{
+	struct watched item = { .err = BINO_OK };
+
+	if (watched_find(&watch->now, path))
+		return;
+	item.path = strdup(path);
+	if (!item.path || ARRAY_RESERVE(watch->now.items, watch->now.cap,
+					watch->now.n + 1) != 0) {
+		free(item.path);
+		watch->failed_add = true;
+		return;
+	}
+	item.err = bino_fswatch_create(path, 0, &item.fs);
+	item.errnum = item.err ? errno : 0;
+	watch->now.items[watch->now.n++] = item;
+}
+
+/* Fold the identity and times of @path (or its absence) into @hash. */
+static uint64_t stamp_file(uint64_t hash, const char *path)
+{
+	struct stat st;
+	uint64_t fields[6] = { 0 };
+	const unsigned char *bytes = (const unsigned char *)fields;
+	size_t i;
+
+	if (stat(path, &st) == 0) {
+		fields[0] = st.st_dev;
+		fields[1] = st.st_ino;
+		fields[2] = (uint64_t)st.st_size;
+		fields[3] = (uint64_t)st.st_mtim.tv_sec;
+		fields[4] = (uint64_t)st.st_mtim.tv_nsec;
+		fields[5] = (uint64_t)st.st_ctim.tv_nsec;
+	}
+	for (i = 0; i < sizeof(fields); i++)
+		hash = (hash ^ bytes[i]) * FNV_PRIME;
+	return hash;
+}
+
+/*
+ * What the exports files and exportfs's live table look like now (their
+ * identity, size and times): a change means exportfs -ra was run, or is
+ * about to be.
+ */
+static uint64_t exports_stamp(const struct mount_watch_config *config)
+{
+	uint64_t hash = stamp_file(FNV_OFFSET, LIVE_EXPORTS);
+	glob_t found;
+	size_t i;
+
+	if (config->exports_file)
+		return stamp_file(hash, config->exports_file);
+	hash = stamp_file(hash, SYSTEM_EXPORTS);
+	hash = stamp_file(hash, SYSTEM_EXPORTS_DIR);
+	if (glob(SYSTEM_EXPORTS_GLOB, 0, NULL, &found) == 0) {
+		for (i = 0; i < found.gl_pathc; i++)
+			hash = stamp_file(hash, found.gl_pathv[i]);
+		globfree(&found);
+	}
+	return hash;
+}
+
+/* Tell what the last pass changed in the set of watched filesystems. */
+static void tell_watched(const struct mount_watch *watch,
+			 const struct watched_list *before)
+{
+	const struct watched *was;
+	size_t i;
+
+	for (i = 0; i < watch->now.n; i++) {
+		const struct watched *item = &watch->now.items[i];
+
+		was = watched_find(before, item->path);
+		if (item->fs && (!was || !was->fs) && !watch->config->quiet)
+			diag_command_path("mount", item->path, "watching");
+		else if (!item->fs && was && was->fs && item->errnum == ENOTTY)
+			diag_command_path("mount", item->path, "no longer on "
+					  "btrfs (unmounted?): watching the "
+					  "mount table for it");
+		else if (!item->fs && item->errnum != ENOTTY &&
+			 (!was || was->fs || was->errnum != item->errnum))
+			diag_command_path("mount", item->path, "cannot watch: "
+					  "%s: %s", bino_strerror(item->err),
+					  strerror(item->errnum));
+	}
+	for (i = 0; i < before->n; i++) {
+		if (before->items[i].fs && !watched_find(&watch->now,
+							 before->items[i].path))
+			diag_command_path("mount", before->items[i].path,
+					  "no longer a PATH to keep (not "
+					  "exported now): not watched");
+	}
+}
+
+/* Run @pass, the watches it adds replacing the last pass's. */
+static int watch_pass(struct mount_watch *watch, mount_pass_fn *pass,
+		      void *data)
+{
+	struct watched_list before = watch->now;
+	int status;
+
+	memset(&watch->now, 0, sizeof(watch->now));
+	watch->exports_stamp = exports_stamp(watch->config);
+	status = pass(watch, data);
+	fflush(stdout);
+	if (watch->failed_add) {
+		fprintf(stderr, "%s: mount: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+		watch->failed_add = false;
+	}
+	tell_watched(watch, &before);
+	watched_list_release(&before);
+	return status;
+}
+
+/* Whether a watched filesystem, or the exports, changed since the pass. */
+static bool watch_changed(struct mount_watch *watch)
+{
+	enum bino_fswatch_change change;
+	bool changed = false;
+	size_t i;
+
+	for (i = 0; i < watch->now.n; i++) {
+		struct watched *item = &watch->now.items[i];
+
+		if (!item->fs)
+			continue;
+		/* A look that fails (unmounted): the next pass tells why. */
+		if (bino_fswatch_check(item->fs, &change) != BINO_OK ||
+		    change == BINO_FSWATCH_CHANGED)
+			changed = true;
+	}
+	return changed || exports_stamp(watch->config) != watch->exports_stamp;
+}
+
+/* Block the signals that end or kick the watch; read them from a signalfd. */
+static int watch_open(struct mount_watch *watch)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) != 0)
+		return -1;
+	watch->signal_fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (watch->signal_fd < 0)
+		return -1;
+	watch->mountinfo_fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (watch->mountinfo_fd < 0) {
+		close(watch->signal_fd);
+		return -1;
+	}
+	return 0;
+}
+
+static void watch_close(struct mount_watch *watch)
+{
+	watched_list_release(&watch->now);
+	close(watch->mountinfo_fd);
+	close(watch->signal_fd);
+}
+
+/*
+ * The signals waiting: whether one ends the watch; *@kick set for SIGHUP.
+ */
+static bool read_signals(int fd, bool *kick)
+{
+	struct signalfd_siginfo info;
+	bool stop = false;
+
+	while (read(fd, &info, sizeof(info)) == (ssize_t)sizeof(info)) {
+		if (info.ssi_signo == SIGHUP)
+			*kick = true;
+		else
+			stop = true;
+	}
+	return stop;
+}
+
+int mount_watch_run(const struct mount_watch_config *config,
+		    mount_pass_fn *pass, void *data)
+{
+	struct mount_watch watch = { .config = config };
+	struct pollfd fds[2];
+	int status;
+
+	if (watch_open(&watch) != 0) {
+		fprintf(stderr, "%s: mount: cannot watch: %s\n", PROGRAM_NAME,
+			strerror(errno));
+		return EXIT_USAGE;
+	}
+	status = watch_pass(&watch, pass, data);
+	if (status == EXIT_USAGE)
+		goto out_close;
+	fds[0] = (struct pollfd){ .fd = watch.signal_fd, .events = POLLIN };
+	fds[1] = (struct pollfd){ .fd = watch.mountinfo_fd, .events = POLLPRI };
+	for (;;) {
+		bool again = false;
+
+		if (poll(fds, 2, TICK_MS) < 0 && errno != EINTR) {
+			fprintf(stderr, "%s: mount: cannot watch: %s\n",
+				PROGRAM_NAME, strerror(errno));
+			status = EXIT_USAGE;
+			break;
+		}
+		if ((fds[0].revents & POLLIN) &&
+		    read_signals(watch.signal_fd, &again)) {
+			status = EXIT_CLEAN;
+			break;
+		}
+		again |= (fds[1].revents & (POLLPRI | POLLERR)) != 0;
+		again |= watch_changed(&watch);
+		if (again)
+			watch_pass(&watch, pass, data);
+	}
+out_close:
+	watch_close(&watch);
+	return status;
+}
