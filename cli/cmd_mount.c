@@ -405,7 +405,8 @@ static void mount_export(struct mount_run *run, const struct bino_audit_target *
 	run->export_path = path;
 	run->skipped = 0;
 	err = bino_audit_target_error(target);
-	if (!err && run->watch)
+	/* Watched even when absent: its filesystem may be mounted later. */
+	if (run->watch)
 		mount_watch_add(run->watch, path);
 	if (!err) {
 		err = bino_mountplan_add_stale(run->plan, run->tables.mounts, path);

@@ -155,6 +155,12 @@ static uint64_t exports_stamp(const struct mount_watch_config *config)
 	return hash;
 }
 
+/* Whether a watch failed as it does where the filesystem is not mounted. */
+static bool gone(int errnum)
+{
+	return errnum == ENOTTY || errnum == ENOENT;
+}
+
 /* Tell what the last pass changed in the set of watched filesystems. */
 static void tell_watched(const struct mount_watch *watch,
 			 const struct watched_list *before)
@@ -168,11 +174,11 @@ static void tell_watched(const struct mount_watch *watch,
 		was = watched_find(before, item->path);
 		if (item->fs && (!was || !was->fs) && !watch->config->quiet)
 			diag_command_path("mount", item->path, "watching");
-		else if (!item->fs && was && was->fs && item->errnum == ENOTTY)
+		else if (!item->fs && was && was->fs && gone(item->errnum))
 			diag_command_path("mount", item->path, "no longer on "
 					  "btrfs (unmounted?): watching the "
 					  "mount table for it");
-		else if (!item->fs && item->errnum != ENOTTY &&
+		else if (!item->fs && !gone(item->errnum) &&
 			 (!was || was->fs || was->errnum != item->errnum))
 			diag_command_path("mount", item->path, "cannot watch: "
 					  "%s: %s", bino_strerror(item->err),
@@ -199,7 +205,7 @@ static int watch_pass(struct mount_watch *watch, mount_pass_fn *pass,
 	status = pass(watch, data);
 	fflush(stdout);
 	if (watch->failed_add) {
-		fprintf(stderr, "%s: mount: %s\n", PROGRAM_NAME, strerror(ENOMEM));
+		diag_message("mount: %s", strerror(ENOMEM));
 		watch->failed_add = false;
 	}
 	tell_watched(watch, &before);
@@ -281,8 +287,7 @@ int mount_watch_run(const struct mount_watch_config *config,
 	int status;
 
 	if (watch_open(&watch) != 0) {
-		fprintf(stderr, "%s: mount: cannot watch: %s\n", PROGRAM_NAME,
-			strerror(errno));
+		diag_message("mount: cannot watch: %s", strerror(errno));
 		return EXIT_USAGE;
 	}
 	status = watch_pass(&watch, pass, data);
@@ -294,8 +299,8 @@ int mount_watch_run(const struct mount_watch_config *config,
 		bool again = false;
 
 		if (poll(fds, 2, TICK_MS) < 0 && errno != EINTR) {
-			fprintf(stderr, "%s: mount: cannot watch: %s\n",
-				PROGRAM_NAME, strerror(errno));
+			diag_message("mount: cannot watch: %s",
+				     strerror(errno));
 			status = EXIT_USAGE;
 			break;
 		}
