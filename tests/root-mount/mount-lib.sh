@@ -54,3 +54,46 @@ expected_mount_lines() {
 action_lines() {
 	grep -E '^(mount|umount) ' "$1" || true
 }
+
+# watch_start NAME ARGS...: "btrfs-ino mount --watch ARGS" in the background
+# (stopped by the fixture's cleanup), stdout in $OUT/NAME, stderr in
+# $OUT/NAME.err, its PID in WATCH_PID; returns once its first pass has
+# watched a filesystem ("watching" on stderr), or fails after 10 s.
+watch_start() {
+	local name=$1 i
+	shift
+	"${RUN_WRAPPER[@]}" "$BTRFS_INO" mount --watch "$@" >"$OUT/$name" \
+		2>"$OUT/$name.err" &
+	WATCH_PID=$!
+	for ((i = 0; i < 100; i++)); do
+		grep -q ': watching$' "$OUT/$name.err" && return 0
+		if ! kill -0 "$WATCH_PID" 2>/dev/null; then
+			fail "mount --watch ended early: $(cat "$OUT/$name.err")"
+			return 1
+		fi
+		sleep 0.1
+	done
+	fail "mount --watch never said it was watching: $(cat "$OUT/$name.err")"
+	return 1
+}
+
+# within SECONDS COMMAND...: COMMAND succeeds, tried every 0.1 s for at
+# most SECONDS; the seconds it took in WITHIN_TOOK.
+within() {
+	local tenths=$(($1 * 10)) i
+	shift
+	for ((i = 0; i <= tenths; i++)); do
+		if "$@"; then
+			# shellcheck disable=SC2034 # the tests report it
+			WITHIN_TOOK=$(awk -v t="$i" 'BEGIN { printf "%.1f", t / 10 }')
+			return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
+# not COMMAND...: COMMAND fails.
+not() {
+	! "$@"
+}
