@@ -127,15 +127,20 @@ test)
 	rm -f -- "$build"/testlog-{main,asan,valgrind}.json "$build"/meson-logs/*.json \
 		"$build_asan"/meson-logs/*.json "$build"/lane-vm.log
 	# Two lanes on the two cores, each about half of the work: the VM suite
-	# (one qemu at a time), then valgrind and fuzzing; beside it the other
-	# suites, then the sanitizer tree.  Their logs are named apart
-	# (--logbase), and nothing is rebuilt once both run.  The root suites
-	# beside the VM are safe: the VM's disks are files in its own temp dir,
-	# never loop devices or host mounts.
+	# (one qemu at a time), the Debian package test, then valgrind and
+	# fuzzing; beside it the other suites, then the sanitizer tree.  The
+	# sanitizer run leaves out the tests that measure peak memory (suite
+	# memory): there they would measure its shadow memory.  The lanes' logs
+	# are named apart (--logbase), and nothing is rebuilt once both run.
+	# The root suites beside the VM are safe: the VM's disks are files in
+	# its own temp dir, never loop devices or host mounts, and the package
+	# test installs into a mount namespace of its own.
 	(
 		lane=0
 		timed "vm suite" meson test -C "$build" --no-rebuild --print-errorlogs \
 			--num-processes 1 --suite vm --logbase vm || lane=1
+		timed "package test" meson test -C "$build" --no-rebuild --print-errorlogs \
+			--num-processes 1 --suite package --logbase package || lane=1
 		echo "== the unit suite under valgrind (every Criterion worker checked)"
 		# valgrind replaces malloc, so allocation-failure injection cannot run.
 		BINO_UNIT_ALLOW_SKIP='exports_oom/*' timed "valgrind unit" \
@@ -146,18 +151,20 @@ test)
 		exit "$lane"
 	) >"$build/lane-vm.log" 2>&1 &
 	lane_pid=$!
-	timed "main suites but vm" meson test -C "$build" --no-rebuild --print-errorlogs \
-		--num-processes 1 --no-suite vm --logbase main || status=1
+	timed "main suites but vm and package" meson test -C "$build" --no-rebuild \
+		--print-errorlogs --num-processes 1 --no-suite vm --no-suite package \
+		--logbase main || status=1
 	echo "== the same suites under AddressSanitizer and UndefinedBehaviorSanitizer"
 	timed "asan build" build_tree "$build_asan" -Db_sanitize=address,undefined -Db_lundef=false
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		timed "asan suites" meson test -C "$build_asan" --print-errorlogs --num-processes 1 \
-		--suite unit --suite cli --suite root --logbase asan || status=1
+		--suite unit --suite cli --suite root --no-suite memory --logbase asan || status=1
 	wait "$lane_pid" || status=1
-	echo "== the VM lane (vm suite, valgrind, fuzz):"
+	echo "== the VM lane (vm suite, package test, valgrind, fuzz):"
 	cat -- "$build/lane-vm.log"
 	# One main log as before: the suites of both lanes.
-	cat -- "$build/meson-logs/main.json" "$build/meson-logs/vm.json" >"$build/testlog-main.json" || status=1
+	cat -- "$build/meson-logs/main.json" "$build/meson-logs/vm.json" \
+		"$build/meson-logs/package.json" >"$build/testlog-main.json" || status=1
 	cp "$build_asan/meson-logs/asan.json" "$build/testlog-asan.json" || status=1
 	# meson names a wrapped run's log after the wrapper too.
 	cp "$build/meson-logs/valgrind-valgrind-wrap.sh.json" "$build/testlog-valgrind.json" || status=1
