@@ -186,7 +186,7 @@ static void show_path(struct suggest_ctx *ctx)
  * (btrfs subvolume snapshot, snapper, btrbk; a received incremental too).
  * Snapshots come and go: a fstab line or unit for one stops mount -a, and
  * without nofail boot, once it is deleted, so they get none; btrfs-ino
- * mount (its timer) mounts them.  A subvolume whose details could not be
+ * mount (its service) mounts them.  A subvolume whose details could not be
  * read counts as no snapshot: its line has nofail like every other.
  */
 static bool is_snapshot(const struct suggest_ctx *ctx, size_t i)
@@ -208,7 +208,7 @@ static void put_snapshots_note(const struct suggest_ctx *ctx)
 	for (i = 0; i < bino_suggestion_subvol_count(ctx->sug); i++)
 		n += is_snapshot(ctx, i);
 	fprintf(ctx->out, "# Snapshots (%zu below it now) get none: btrfs-ino mount mounts them "
-			  "(btrfs-ino-mount.timer), so deleting one never stops boot\n", n);
+			  "(btrfs-ino-mount.service), so deleting one never stops boot\n", n);
 }
 
 static size_t subvols_to_mount(const struct suggest_ctx *ctx)
@@ -998,7 +998,7 @@ static void block_snapshot_hook(const struct suggest_ctx *ctx)
 	      "# filesystem of its own (with crossmnt; with per-subvolume exports, also\n"
 	      "# add its exports line and run exportfs -ra).  No fstab line: one for a\n"
 	      "# snapshot stops boot once the snapshot is deleted; after a reboot\n"
-	      "# btrfs-ino mount (btrfs-ino-mount.timer) mounts the snapshots again.\n"
+	      "# btrfs-ino mount (btrfs-ino-mount.service) mounts the snapshots again.\n"
 	      "# Before deleting a snapshot: umount it.\n"
 	      "set -eu\n", out);
 	fputs("uuid=", out);
@@ -1023,7 +1023,7 @@ static void notes(const struct suggest_ctx *ctx)
 	      "# outside the exported tree (e.g. in a sibling directory that is not\n"
 	      "# exported, or exported separately with crossmnt and the same mounts), or\n"
 	      "# have the snapshot job call the hook (--format snapshot-hook) or\n"
-	      "# btrfs-ino mount (btrfs-ino-mount.timer runs it every minute), and give\n"
+	      "# btrfs-ino mount (btrfs-ino-mount.service keeps it running), and give\n"
 	      "# clients the new mount line too.  Clients that looked at a snapshot\n"
 	      "# before it was mounted may need to remount.\n", out);
 	fputs("\n## Placeholder directories\n"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Nothing exported is nothing to do, not an error: btrfs-ino-mount.timer
-# runs mount every minute, and a server whose exports were emptied must not
+# Nothing exported is nothing to do, not an error: btrfs-ino-mount.service
+# runs mount at every boot, and a server whose exports were emptied must not
 # fail the unit each time (exit 0, as the man page says, one line on stderr).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"

@@ -25,6 +25,6 @@ check_eq "subvolumes below the export that are not snapshots" 2 "$(wc -l <"$OUT/
 check_files_eq "server fstab lines" "$OUT/expected" "$OUT/actual"
 snapshots=$(btrfs subvolume list -s "$MNT" | grep -c ' path fex/')
 check_eq "the snapshots' one comment line" \
-	"# Snapshots ($snapshots below it now) get none: btrfs-ino mount mounts them (btrfs-ino-mount.timer), so deleting one never stops boot" \
+	"# Snapshots ($snapshots below it now) get none: btrfs-ino mount mounts them (btrfs-ino-mount.service), so deleting one never stops boot" \
 	"$(grep -F '# Snapshots (' "$OUT/fstab")"
 finish
