@@ -10,7 +10,8 @@
  * filesystem's generation, its commit count and a digest of the subvolume
  * links written in the running transaction), stats the exports files and
  * exportfs's etab, and polls /proc/self/mountinfo (the kernel marks it
- * when any mount or unmount happens).  Only when one of them changed does
+ * when any mount or unmount happens; the lines of the mounts on a watched
+ * PATH's branch are then compared).  Only when one of them changed does
  * it run mount's whole pass again (the same plan and checks as the
  * one-shot command).  Watching the filesystem, not directories, means a
  * subvolume created anywhere below a PATH is seen, in a directory made
@@ -64,6 +65,7 @@ struct mount_watch {
 	const struct mount_watch_config *config;
 	struct watched_list now; /* the PATHs of the last pass */
 	uint64_t exports_stamp; /* exports_stamp() before the last pass */
+	uint64_t mounts_stamp; /* mounts_stamp() before the last pass */
 	int signal_fd;
 	int mountinfo_fd; /* POLLPRI when the mount table changed */
 	bool failed_add; /* mount_watch_add() ran out of memory */
@@ -161,6 +163,77 @@ static bool gone(int errnum)
 	return errnum == ENOTTY || errnum == ENOENT;
 }
 
+/* @path as /proc/self/mountinfo writes it: space, tab, newline, backslash octal. */
+static char *mountinfo_escape(const char *path)
+{
+	char *out = malloc(4 * strlen(path) + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	for (; *path; path++) {
+		if (strchr(" \t\n\\", *path))
+			o += sprintf(o, "\\%03o", (unsigned char)*path);
+		else
+			*o++ = *path;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* Whether @a is @b, or one of them a directory above the other. */
+static bool on_one_branch(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), n = la < lb ? la : lb;
+
+	if (strncmp(a, b, n) != 0)
+		return false;
+	if (la == lb)
+		return true;
+	/* "/" is above everything; else the shorter must end at a '/'. */
+	return n == 1 || (la > lb ? a[n] : b[n]) == '/';
+}
+
+/*
+ * The lines of the mount table whose mount point is a watched PATH, above
+ * one or below one, folded into one number: the mounts and unmounts the
+ * pass cares about change it; those of other filesystems (containers,
+ * automounts, another loop device) do not, so a busy host does not make
+ * the keeper plan again at each of them.
+ */
+static uint64_t mounts_stamp(const struct mount_watch *watch)
+{
+	FILE *table = fopen("/proc/self/mountinfo", "re");
+	uint64_t hash = FNV_OFFSET;
+	char **escaped = calloc(watch->now.n + 1, sizeof(*escaped));
+	char *line = NULL, mount_point[4096];
+	size_t cap = 0, i;
+
+	if (!table || !escaped)
+		goto out; /* every change is one, then */
+	for (i = 0; i < watch->now.n; i++)
+		escaped[i] = mountinfo_escape(watch->now.items[i].path);
+	while (getline(&line, &cap, table) > 0) {
+		bool relevant = false;
+
+		/* ID PARENT MAJOR:MINOR ROOT MOUNT-POINT ... */
+		if (sscanf(line, "%*s %*s %*s %*s %4095s", mount_point) != 1)
+			continue;
+		for (i = 0; i < watch->now.n && !relevant; i++)
+			relevant = !escaped[i] ||
+				   on_one_branch(mount_point, escaped[i]);
+		for (i = 0; relevant && line[i]; i++)
+			hash = (hash ^ (unsigned char)line[i]) * FNV_PRIME;
+	}
+out:
+	if (table)
+		fclose(table);
+	for (i = 0; escaped && i < watch->now.n; i++)
+		free(escaped[i]);
+	free(escaped);
+	free(line);
+	return hash;
+}
+
 /* Tell what the last pass changed in the set of watched filesystems. */
 static void tell_watched(const struct mount_watch *watch,
 			 const struct watched_list *before)
@@ -200,6 +273,7 @@ static int watch_pass(struct mount_watch *watch, mount_pass_fn *pass,
 	struct watched_list before = watch->now;
 	int status;
 
+	watch->mounts_stamp = mounts_stamp(watch);
 	memset(&watch->now, 0, sizeof(watch->now));
 	watch->exports_stamp = exports_stamp(watch->config);
 	status = pass(watch, data);
@@ -309,7 +383,9 @@ int mount_watch_run(const struct mount_watch_config *config,
 			status = EXIT_CLEAN;
 			break;
 		}
-		again |= (fds[1].revents & (POLLPRI | POLLERR)) != 0;
+		if ((fds[1].revents & (POLLPRI | POLLERR)) &&
+		    mounts_stamp(&watch) != watch.mounts_stamp)
+			again = true;
 		again |= watch_changed(&watch);
 		if (again)
 			watch_pass(&watch, pass, data);
