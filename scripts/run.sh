@@ -127,8 +127,8 @@ test)
 	rm -f -- "$build"/testlog-{main,asan,valgrind}.json "$build"/meson-logs/*.json \
 		"$build_asan"/meson-logs/*.json "$build"/lane-vm.log
 	# Two lanes on the two cores, each about half of the work: the VM suite
-	# (one qemu at a time), the Debian package test, then valgrind and
-	# fuzzing; beside it the other suites, then the sanitizer tree.  The
+	# (one qemu at a time), the Debian package test, then valgrind; beside
+	# it the other suites, the sanitizer tree, then fuzzing.  The
 	# sanitizer run leaves out the tests that measure peak memory (suite
 	# memory): there they would measure its shadow memory.  The lanes' logs
 	# are named apart (--logbase), and nothing is rebuilt once both run.
@@ -146,8 +146,6 @@ test)
 		BINO_UNIT_ALLOW_SKIP='exports_oom/*' timed "valgrind unit" \
 			meson test -C "$build" --no-rebuild --print-errorlogs --num-processes 1 --suite unit \
 			--wrap="$here/tests/valgrind-wrap.sh" --timeout-multiplier 10 --logbase valgrind || lane=1
-		echo "== fuzz targets, 20 s each, after replaying their seeds and regressions"
-		FUZZ_BUILD_DIR="$here/build-fuzz" timed "fuzz" "$here/tests/fuzz/run.sh" 20 || lane=1
 		exit "$lane"
 	) >"$build/lane-vm.log" 2>&1 &
 	lane_pid=$!
@@ -159,8 +157,10 @@ test)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		timed "asan suites" meson test -C "$build_asan" --print-errorlogs --num-processes 1 \
 		--suite unit --suite cli --suite root --no-suite memory --logbase asan || status=1
+	echo "== fuzz targets, 20 s each, after replaying their seeds and regressions"
+	FUZZ_BUILD_DIR="$here/build-fuzz" timed "fuzz" "$here/tests/fuzz/run.sh" 20 || status=1
 	wait "$lane_pid" || status=1
-	echo "== the VM lane (vm suite, package test, valgrind, fuzz):"
+	echo "== the VM lane (vm suite, package test, valgrind):"
 	cat -- "$build/lane-vm.log"
 	# One main log as before: the suites of both lanes.
 	cat -- "$build/meson-logs/main.json" "$build/meson-logs/vm.json" \

@@ -113,30 +113,6 @@ exec_devs() {
 	btrfs-ino exec -- stat -c '%n %Hd %Ld' "${paths[@]}"
 }
 
-# nfs_cost DIR: what the preload costs on NFS, inside one snapshot (no loop there, so
-# plain find walks it all too): wall time of find -printf '%D %i' (a stat per entry)
-# plain and under exec, best of 3 each (under TCG: a rough figure, not checked).
-nfs_cost() {
-	local dir=$1 mode start best t
-	local -A cost
-	for mode in plain exec; do
-		best=
-		for _ in 1 2 3; do
-			start=$(date +%s%N)
-			if [[ $mode == exec ]]; then
-				btrfs-ino exec -- find "$dir" -printf '%D %i\n' >/dev/null
-			else
-				find "$dir" -printf '%D %i\n' >/dev/null
-			fi
-			t=$((($(date +%s%N) - start) / 1000000))
-			[[ -n $best && $best -le $t ]] || best=$t
-		done
-		cost[$mode]=$best
-	done
-	say "cost on NFS: find -printf '%D %i' over $(find "$dir" | wc -l) entries of $dir:" \
-		"plain ${cost[plain]} ms, exec ${cost[exec]} ms (best of 3)"
-}
-
 for v in "${versions[@]}"; do
 	mnt=/mnt/v$v
 	t0=$SECONDS
@@ -171,7 +147,6 @@ for v in "${versions[@]}"; do
 	# ls: GNU, dynamic (true is busybox's, static, and exec rightly says so).
 	check "vers=$v exec: says nothing about the mount" \
 		test -z "$(btrfs-ino exec -- ls -d "$mnt" 2>&1 >/dev/null)"
-	nfs_cost "$mnt/spool/.snapshot/s1"
 	say "vers=$v: took $((SECONDS - t0))s"
 done
 
