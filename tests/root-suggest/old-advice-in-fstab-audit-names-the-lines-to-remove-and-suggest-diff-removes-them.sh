@@ -10,7 +10,8 @@
 source "$(dirname -- "$0")/suggest-lib.sh"
 command -v patch >/dev/null || skip_or_fail "needs patch"
 setup_export
-uuid=$(blkid -s UUID -o value "$LOOP")
+# -p: the device itself, not blkid's cache (a loop device is reused).
+uuid=$(blkid -p -s UUID -o value "$LOOP")
 FSTAB=$OUT/fstab
 {
 	echo "# server fstab, the old advice"

@@ -72,7 +72,8 @@ case $extra in
 	# fsid_type 7, with the 16-byte uuid mountd chose: here the export's statfs
 	# f_fsid (btrfs mixes the subvolume id into it) padded with zeros.
 	fsid_type=7 root_off=50
-	export_fsid=$(le_hex 64 "$(stat -c %i /data/fex)")$(stat -f -c %i /data/fex)0000000000000000
+	# (stat prints f_fsid without its leading zeros: 16 hex digits here.)
+	export_fsid=$(le_hex 64 "$(stat -c %i /data/fex)")$(printf '%016x' "0x$(stat -f -c %i /data/fex)")0000000000000000
 	;;
 esac
 say "server: exports $(exportfs -v | tr -s ' \t\n' ' ')"

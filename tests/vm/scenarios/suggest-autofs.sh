@@ -37,6 +37,9 @@ say "suggested autofs map (vers=3 client)"
 sed 's/^/   /' /tmp/autofs-v3
 
 suggest_server_apply /tmp/server-fstab /tmp/exports
+# The snapshots, as the suggestion says: btrfs-ino mount's (then exportfs again).
+btrfs-ino mount -q /data/fex | sed 's/^/   /'
+exportfs -ra
 server_truth /data/fex
 
 not() {
