@@ -326,51 +326,50 @@ static void audit_note_client_subvol(struct audit_walk *aw, size_t n_before,
 /* What the first pass learnt of a non-directory's nlink. */
 enum audit_nlink {
 	AUDIT_NLINK_KNOWN,
-	AUDIT_NLINK_UNREADABLE, /* stat failed */
-	AUDIT_NLINK_RESTART, /* a guess proved wrong: count again */
+	AUDIT_NLINK_UNREADABLE, /* stat failed: the entry is counted unreadable */
+	AUDIT_NLINK_RESTART, /* a guess proved wrong: count again (aw->restart) */
+	AUDIT_NLINK_NO_MEMORY, /* the only failure of its sources */
 };
 
 /*
  * nlink of the non-directory at @depth of the first pass, in *@nlink when
- * *@how is AUDIT_NLINK_KNOWN: 1 unless the key was met before (only then
- * can it collide, and the class needs nlink), else from the names the walk
- * met, the subvolume's tree, or stat.  AUDIT_NLINK_UNREADABLE: stat failed
- * (the entry is counted unreadable); AUDIT_NLINK_RESTART: counting its
- * name proved a guess wrong (aw->restart).
+ * AUDIT_NLINK_KNOWN: 1 unless the key was met before (only then can it
+ * collide, and the class needs nlink), else from the names the walk met,
+ * the subvolume's tree, or stat.
  */
-static enum bino_error audit_entry_nlink(struct audit_walk *aw,
-					 struct bino_entry *entry, int depth,
-					 enum audit_nlink *how, uint64_t *nlink)
+static enum audit_nlink audit_entry_nlink(struct audit_walk *aw,
+					  struct bino_entry *entry, int depth,
+					  uint64_t *nlink)
 {
 	struct audit_level *level = &aw->levels[depth];
 	enum audit_names names = AUDIT_NAMES_NONE;
-	enum bino_error err = BINO_OK;
 	struct bino_stat st;
 	bool known = false;
 
-	*how = AUDIT_NLINK_KNOWN;
 	*nlink = 1;
-	if (depth > 0)
-		err = bino__audit_names_count(aw, depth, &names);
-	if (!err && aw->restart)
-		*how = AUDIT_NLINK_RESTART;
-	if (err || aw->restart || !audit_walk_needs_stat(aw, depth))
-		return err;
-	if (depth > 0 && level[-1].probe == PROBE_OK)
-		err = audit_nlink_known(aw, entry, depth, names, &known, nlink);
-	if (err || known)
-		return err;
+	if (depth > 0 && bino__audit_names_count(aw, depth, &names) != BINO_OK)
+		return AUDIT_NLINK_NO_MEMORY;
+	if (aw->restart)
+		return AUDIT_NLINK_RESTART;
+	if (!audit_walk_needs_stat(aw, depth))
+		return AUDIT_NLINK_KNOWN;
+	if (depth > 0 && level[-1].probe == PROBE_OK &&
+	    audit_nlink_known(aw, entry, depth, names, &known, nlink) != BINO_OK)
+		return AUDIT_NLINK_NO_MEMORY;
+	if (known)
+		return AUDIT_NLINK_KNOWN;
 	if (bino_entry_stat(entry, &st) != BINO_OK) {
 		/* Refused, or vanished since read (then not part of the tree). */
 		if (depth > 0 && errno != ENOENT && errno != ESTALE)
 			level[-1].probe = PROBE_FAILED;
-		*how = AUDIT_NLINK_UNREADABLE;
-		return BINO_OK;
+		return AUDIT_NLINK_UNREADABLE;
 	}
 	if (depth > 0 && level[-1].probe == PROBE_NONE)
 		level[-1].probe = PROBE_OK;
 	*nlink = st.nlink;
-	return bino__audit_names_stated(aw, depth, st.nlink);
+	if (bino__audit_names_stated(aw, depth, st.nlink) != BINO_OK)
+		return AUDIT_NLINK_NO_MEMORY;
+	return AUDIT_NLINK_KNOWN;
 }
 
 /*
@@ -414,7 +413,6 @@ static enum bino_error audit_count_entry(struct audit_walk *aw,
 					 bool is_dir)
 {
 	struct bino_audit_target *target = aw->target;
-	enum audit_nlink how = AUDIT_NLINK_KNOWN;
 	uint64_t nlink = 1;
 	enum bino_error err = BINO_OK;
 
@@ -426,14 +424,18 @@ static enum bino_error audit_count_entry(struct audit_walk *aw,
 		audit_links_ahead_start(aw, entry);
 	target->entries++;
 	audit_walk_progress(aw, false);
-	if (!is_dir)
-		err = audit_entry_nlink(aw, entry, depth, &how, &nlink);
-	if (err || how == AUDIT_NLINK_RESTART)
-		return err ? err : BINO_ERROR_STOP_ITERATION;
-	if (how == AUDIT_NLINK_UNREADABLE) {
+	switch (is_dir ? AUDIT_NLINK_KNOWN :
+			 audit_entry_nlink(aw, entry, depth, &nlink)) {
+	case AUDIT_NLINK_KNOWN:
+		break;
+	case AUDIT_NLINK_UNREADABLE:
 		target->entries--;
 		target->unreadable++;
 		return BINO_OK;
+	case AUDIT_NLINK_RESTART:
+		return BINO_ERROR_STOP_ITERATION;
+	case AUDIT_NLINK_NO_MEMORY:
+		return BINO_ERROR_NO_MEMORY;
 	}
 	err = audit_note_entry(aw, entry, depth);
 	if (err)
