@@ -677,8 +677,8 @@ enum bino_error bino__links_ahead_create(const char *path, uint64_t dev,
 	ahead->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
 	if (ahead->fd < 0)
 		goto out_free;
-	err = BINO_ERROR_SUBVOL_INFO_FAILED;
-	if (bino__subvol_info_fd(ahead->fd, &own) != 0)
+	err = bino__subvol_info_fd(ahead->fd, &own, &errnum);
+	if (err)
 		goto out_close;
 	err = ahead_list_one(".", &own, ahead);
 	if (!err)

@@ -83,7 +83,8 @@ static void subvol_info_copy(struct bino__subvol_info *ret,
  * so it is used only where the ioctl is missing, with the ID given (which
  * needs CAP_SYS_ADMIN).
  */
-int bino__subvol_info_fd(int fd, struct bino__subvol_info *ret)
+enum bino_error bino__subvol_info_fd(int fd, struct bino__subvol_info *ret,
+				     int *errnum)
 {
 	static const uint8_t zero_uuid[16];
 	struct btrfs_ioctl_get_subvol_info_args args;
@@ -102,20 +103,19 @@ int bino__subvol_info_fd(int fd, struct bino__subvol_info *ret)
 		       sizeof(ret->parent_uuid));
 		ret->is_snapshot = memcmp(args.parent_uuid, zero_uuid,
 					  sizeof(zero_uuid)) != 0;
-		return 0;
+		return BINO_OK;
 	}
-	if (errno != ENOTTY)
-		return -1;
-	if (bino__subvolid_ioctl(fd, &id) != 0)
-		return -1;
+	if (errno != ENOTTY || bino__subvolid_ioctl(fd, &id) != 0) {
+		*errnum = errno;
+		return BINO_ERROR_SUBVOL_INFO_FAILED;
+	}
 	errno = 0;
 	if (btrfs_util_subvolume_info_fd(fd, id, &info) != BTRFS_UTIL_OK) {
-		if (errno == 0)
-			errno = EIO;
-		return -1;
+		*errnum = errno ? errno : EIO;
+		return BINO_ERROR_SUBVOL_INFO_FAILED;
 	}
 	subvol_info_copy(ret, &info);
-	return 0;
+	return BINO_OK;
 }
 
 /* Call @fn for each subvolume @iter yields, then destroy it. */
