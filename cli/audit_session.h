@@ -65,7 +65,7 @@ struct audit_session {
 
 /* How audit_session_run() ended. */
 enum audit_session_end {
-	AUDIT_SESSION_RAN, /* the audit ran (or nothing exported is the result) */
+	AUDIT_SESSION_RAN, /* it ran, or nothing exported is the result */
 	AUDIT_SESSION_NOTHING_TO_AUDIT, /* said as @nothing_to_do */
 	AUDIT_SESSION_FAILED, /* the problem said on stderr */
 };

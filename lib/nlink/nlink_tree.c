@@ -133,12 +133,21 @@ static bool search_after(struct btrfs_ioctl_search_key *key,
 	return true;
 }
 
-/* The inode whose names are being counted, and whom to tell of those with two. */
+/* The inode whose names are counted, and whom to tell of those with two. */
 struct multilinked_count {
 	bino__btrfs_multilinked_fn *fn;
 	void *data;
 	uint64_t ino, names;
 };
+
+/* The inode counted is passed: tell of it if it has two names or more. */
+static enum bino_error multilinked_done(const struct multilinked_count *count,
+					int *errnum)
+{
+	if (count->names < 2)
+		return BINO_OK;
+	return count->fn(count->ino, count->data, errnum);
+}
 
 /*
  * Count the names in the items of one search's answer @args, calling the
@@ -158,11 +167,9 @@ multilinked_items(struct multilinked_count *count,
 		memcpy(last, args->buf + at, sizeof(*last));
 		at += sizeof(*last);
 		if (last->objectid != count->ino) {
-			if (count->names >= 2) {
-				err = count->fn(count->ino, count->data, errnum);
-				if (err)
-					return err;
-			}
+			err = multilinked_done(count, errnum);
+			if (err)
+				return err;
 			count->ino = last->objectid;
 			count->names = 0;
 		}
@@ -211,8 +218,8 @@ enum bino_error bino__btrfs_multilinked(int fd, uint64_t subvolid,
 		if (!err && !search_after(&args->key, &last))
 			break;
 	}
-	if (!err && count.names >= 2)
-		err = fn(count.ino, data, errnum);
+	if (!err)
+		err = multilinked_done(&count, errnum);
 	free(args);
 	return err;
 }

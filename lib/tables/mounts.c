@@ -453,7 +453,7 @@ static enum bino_error mountinfo_parse(struct libmnt_table *table,
 	return BINO_ERROR_MOUNTINFO_FAILED;
 }
 
-/* Copy the mounts of @table into @mounts and index them: BINO_OK or NO_MEMORY. */
+/* The mounts of @table copied into @mounts, indexed: BINO_OK or NO_MEMORY. */
 static enum bino_error mounts_copy_table(struct bino_mounts *mounts,
 					 struct libmnt_table *table)
 {
