@@ -14,7 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "btrfs-ino.h"
 
 #define SYSTEM_EXPORTS "/etc/exports"
 #define SYSTEM_EXPORTS_GLOB "/etc/exports.d/*.exports"
@@ -31,9 +30,7 @@ static int add_exports_file(struct bino_exports *exports, const char *path,
 		return 0;
 	/* exportfs stops there too: the report shows it, and what came before. */
 	if (err == BINO_ERROR_EXPORTS_SYNTAX) {
-		diag_message("%s:%u:%u: %s",
-			syntax.file[0] ? syntax.file : path, syntax.line,
-			syntax.column, syntax.message);
+		diag_syntax(syntax.file[0] ? syntax.file : path, &syntax);
 		return 0;
 	}
 	if (err == BINO_ERROR_EXPORTS_READ_FAILED && missing_ok &&
@@ -92,8 +89,7 @@ int read_mounts(const char *mountinfo_file, struct bino_mounts **ret)
 	if (err == BINO_OK)
 		return 0;
 	if (err == BINO_ERROR_MOUNTINFO_SYNTAX)
-		diag_message("%s:%u:%u: %s", syntax.file,
-			syntax.line, syntax.column, syntax.message);
+		diag_syntax(syntax.file, &syntax);
 	else
 		diag_path(mountinfo_file ? mountinfo_file : "mount table", "%s: %s",
 			bino_strerror(err), strerror(errno));
@@ -131,8 +127,7 @@ static int read_etab(const char *path, struct bino_exports **ret,
 		return -1;
 	}
 	if (err == BINO_ERROR_EXPORTS_SYNTAX)
-		diag_message("%s:%u:%u: %s", path,
-			syntax.line, syntax.column, syntax.message);
+		diag_syntax(path, &syntax);
 	if (err == BINO_OK && bino_exports_count(etab) == 0) {
 		*state = ETAB_EMPTY;
 		bino_exports_destroy(etab);
@@ -147,9 +142,8 @@ static void show_audit_progress(const struct bino_audit_target *target,
 				uint64_t entries, void *data)
 {
 	(void)data;
-	fprintf(stderr, "\r\033[K%s: auditing %s: %" PRIu64 " entries",
-		PROGRAM_NAME, bino_audit_target_path(target), entries);
-	fflush(stderr);
+	diag_status_path(bino_audit_target_path(target),
+			 "%" PRIu64 " entries audited", entries);
 }
 
 static enum bino_error audit_session_add(const struct audit_request *request,
@@ -165,15 +159,15 @@ static enum bino_error audit_session_add(const struct audit_request *request,
 	return err;
 }
 
-int audit_session_run(const struct audit_request *request,
-		      struct audit_session *session)
+enum audit_session_end audit_session_run(const struct audit_request *request,
+					 struct audit_session *session)
 {
 	bool progress = !request->quiet && isatty(STDERR_FILENO);
 	enum bino_error err;
 
 	memset(session, 0, sizeof(*session));
 	if (read_exports(request->exports_file, &session->files) != 0)
-		return -1;
+		return AUDIT_SESSION_FAILED;
 	session->exports = session->files;
 	if (request->etab_file) {
 		if (read_etab(request->etab_file, &session->etab,
@@ -199,25 +193,25 @@ int audit_session_run(const struct audit_request *request,
 			diag_message("%s",
 				request->nothing_to_do);
 		audit_session_release(session);
-		return 1;
+		return AUDIT_SESSION_NOTHING_TO_AUDIT;
 	}
 	if (bino_audit_count(session->audit) == 0)
-		return 0; /* nothing exported, and that is the answer */
+		return AUDIT_SESSION_RAN; /* nothing exported: the answer */
 	if (progress)
 		bino_audit_set_progress(session->audit, show_audit_progress, NULL);
 	err = bino_audit_run(session->audit);
 	if (progress)
-		fprintf(stderr, "\r\033[K");
+		diag_status_clear();
 	if (err) {
 		diag_message("audit failed: %s: %s",
 			bino_strerror(err), strerror(errno));
 		goto out_release;
 	}
-	return 0;
+	return AUDIT_SESSION_RAN;
 
 out_release:
 	audit_session_release(session);
-	return -1;
+	return AUDIT_SESSION_FAILED;
 }
 
 void audit_session_release(struct audit_session *session)

@@ -63,14 +63,20 @@ struct audit_session {
 	struct bino_audit *audit;
 };
 
+/* How audit_session_run() ended. */
+enum audit_session_end {
+	AUDIT_SESSION_RAN, /* it ran, or nothing exported is the result */
+	AUDIT_SESSION_NOTHING_TO_AUDIT, /* said as @nothing_to_do */
+	AUDIT_SESSION_FAILED, /* the problem said on stderr */
+};
+
 /*
  * Read the tables, add the paths and run the audit, with a progress line on
- * stderr when it is a terminal.  Returns 0; 1 when there was nothing to
- * audit (no path named and nothing exported), said as @nothing_to_do; or -1
- * with the problem reported on stderr.  @session is released unless 0.
+ * stderr when it is a terminal.  Nothing to audit is no path named and
+ * nothing exported.  @session is released unless the audit ran.
  */
-int audit_session_run(const struct audit_request *request,
-		      struct audit_session *session);
+enum audit_session_end audit_session_run(const struct audit_request *request,
+					 struct audit_session *session);
 void audit_session_release(struct audit_session *session);
 
 #endif

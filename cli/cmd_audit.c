@@ -623,7 +623,7 @@ int cmd_audit(int argc, char **argv)
 	request.n_paths = (size_t)(argc - optind);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	ret = EXIT_USAGE;
-	if (audit_session_run(&request, &session) != 0)
+	if (audit_session_run(&request, &session) != AUDIT_SESSION_RAN)
 		goto out_target;
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	opts.drift = (struct drift_input){

@@ -45,7 +45,7 @@ struct walk_result {
 	uint64_t events; /* everything the walk returned */
 	struct progress progress;
 	struct walk_table *table; /* the table form, or NULL */
-	bool table_failed; /* a row could not be added or printed */
+	int table_errno; /* 0, or why a row could not be added or printed */
 };
 
 void usage_walk(FILE *stream)
@@ -388,9 +388,13 @@ static int walk_threads(const struct walk_options *opts, char **paths,
 	return opts->threads;
 }
 
-static int walk_paths(const struct walk_options *opts, char **paths,
-		      size_t n_paths, struct output *out,
-		      struct walk_result *result)
+/*
+ * Walk @paths, each entry out as @opts ask.  Returns whether the walk went
+ * to its end: if not, why is said on stderr.
+ */
+static bool walk_paths(const struct walk_options *opts, char **paths,
+		       size_t n_paths, struct output *out,
+		       struct walk_result *result)
 {
 	struct bino_walk *walk;
 	struct bino_entry *entry;
@@ -403,7 +407,7 @@ static int walk_paths(const struct walk_options *opts, char **paths,
 			       &walk);
 	if (err) {
 		diag_message("%s: %s", bino_strerror(err), strerror(errno));
-		return -1;
+		return false;
 	}
 	bino_walk_set_max_depth(walk, opts->max_depth);
 	bino_walk_set_threads(walk, walk_threads(opts, paths, n_paths));
@@ -445,9 +449,11 @@ static int walk_paths(const struct walk_options *opts, char **paths,
 			continue;
 		}
 		if (result->table) {
-			if (walk_table_add(result->table, entry,
+			/* None after a failure: each would print all again. */
+			if (!result->table_errno &&
+			    walk_table_add(result->table, entry,
 					   opts->stat ? &st : NULL) != 0)
-				result->table_failed = true;
+				result->table_errno = errno ? errno : EIO;
 			continue;
 		}
 		print_entry(out, entry, opts->stat ? &st : NULL);
@@ -456,9 +462,29 @@ static int walk_paths(const struct walk_options *opts, char **paths,
 	progress_clear(&result->progress);
 	if (err != BINO_ERROR_STOP_ITERATION) {
 		diag_message("walk failed: %s", bino_strerror(err));
-		return -1;
+		return false;
 	}
-	return 0;
+	return true;
+}
+
+/*
+ * The exit status of a walk that went to its end or not (@walked), once
+ * the output's failure, if any, is said: no memory for a row, or a write.
+ */
+static int walk_exit_status(const struct walk_result *result, bool walked)
+{
+	if (result->table_errno == ENOMEM) {
+		diag_no_memory();
+		return EXIT_USAGE;
+	}
+	if (result->table_errno || fflush(stdout) != 0 || ferror(stdout)) {
+		diag_write_error(result->table_errno ? result->table_errno :
+						       errno);
+		return EXIT_USAGE;
+	}
+	if (!walked || result->usable_starts == 0)
+		return EXIT_USAGE;
+	return result->problems ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 
 int cmd_walk(int argc, char **argv)
@@ -466,6 +492,7 @@ int cmd_walk(int argc, char **argv)
 	struct walk_options opts;
 	struct walk_result result = { 0 };
 	struct output *out;
+	bool walked;
 	int ret;
 	static char stdout_buffer[1 << 16];
 
@@ -484,22 +511,12 @@ int cmd_walk(int argc, char **argv)
 		output_destroy(out);
 		return EXIT_USAGE;
 	}
-	ret = walk_paths(&opts, argv + optind, (size_t)(argc - optind), out,
-			 &result);
+	walked = walk_paths(&opts, argv + optind, (size_t)(argc - optind), out,
+			    &result);
 	output_destroy(out);
-	if (result.table && (result.table_failed ||
-			     walk_table_finish(result.table) != 0))
-		ret = -1;
+	if (result.table && !result.table_errno &&
+	    walk_table_finish(result.table) != 0)
+		result.table_errno = errno ? errno : EIO;
 	walk_table_destroy(result.table);
-	if (ret < 0 && result.table_failed) {
-		diag_no_memory();
-		return EXIT_USAGE;
-	}
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		diag_write_error(errno);
-		return EXIT_USAGE;
-	}
-	if (ret < 0 || result.usable_starts == 0)
-		return EXIT_USAGE;
-	return result.problems ? EXIT_FINDINGS : EXIT_CLEAN;
+	return walk_exit_status(&result, walked);
 }

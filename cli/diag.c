@@ -19,9 +19,8 @@ static void diag_line(const char *prefix, const char *fmt, va_list args)
 	fputc('\n', stderr);
 }
 
-/* The line of diag_path() and diag_command_path(); @command may be NULL. */
-static void diag_vline(const char *command, const char *path, const char *fmt,
-		       va_list args)
+/* "btrfs-ino: [COMMAND: ]PATH: ", PATH escaped; @command may be NULL. */
+static void diag_path_prefix(const char *command, const char *path)
 {
 	char *escaped = text_escape(path, strlen(path));
 
@@ -30,6 +29,13 @@ static void diag_vline(const char *command, const char *path, const char *fmt,
 		fprintf(stderr, "%s: ", command);
 	fprintf(stderr, "%s: ", escaped ? escaped : path);
 	free(escaped);
+}
+
+/* The line of diag_path() and diag_command_path(); @command may be NULL. */
+static void diag_vline(const char *command, const char *path, const char *fmt,
+		       va_list args)
+{
+	diag_path_prefix(command, path);
 	diag_line("", fmt, args);
 }
 
@@ -68,6 +74,34 @@ void diag_hint(const char *fmt, ...)
 	va_start(args, fmt);
 	diag_line("", fmt, args);
 	va_end(args);
+}
+
+void diag_status_path(const char *path, const char *fmt, ...)
+{
+	va_list args;
+
+	fputs("\r\033[K", stderr);
+	diag_path_prefix(NULL, path);
+	va_start(args, fmt);
+	vfprintf(stderr, fmt, args);
+	va_end(args);
+	fflush(stderr);
+}
+
+void diag_status_clear(void)
+{
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+}
+
+void diag_syntax(const char *file, const struct bino_syntax_error *syntax)
+{
+	char *escaped = text_escape(file, strlen(file));
+
+	fprintf(stderr, "%s: %s:%u:%u: %s\n", PROGRAM_NAME,
+		escaped ? escaped : file, syntax->line, syntax->column,
+		syntax->message);
+	free(escaped);
 }
 
 void diag_no_memory(void)

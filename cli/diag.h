@@ -27,6 +27,15 @@ void diag_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 void diag_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * A status line on a terminal's stderr, drawn over the one before:
+ * "btrfs-ino: PATH: MESSAGE" without a newline, PATH escaped as for
+ * diag_path(); diag_status_clear() erases it before anything else is said.
+ */
+void diag_status_path(const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void diag_status_clear(void);
+
 /* The one wording of an allocation failure: "btrfs-ino: Cannot allocate memory". */
 void diag_no_memory(void);
 
@@ -40,6 +49,12 @@ void diag_write_error(int errnum);
  * "readdir"...): bino_strerror() gives a phrase for people.
  */
 const char *error_step(enum bino_error err);
+
+/*
+ * Where a table cannot be parsed: "btrfs-ino: FILE:LINE:COLUMN: MESSAGE",
+ * FILE escaped as for diag_path() (the file named may not be @syntax's own).
+ */
+void diag_syntax(const char *file, const struct bino_syntax_error *syntax);
 
 /*
  * The one wording of an error on a path, in every command:

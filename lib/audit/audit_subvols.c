@@ -109,7 +109,7 @@ static void audit_subvol_info(struct bino_audit_subvol *subvol,
 
 	if (fd < 0)
 		subvol->info_error = BINO_ERROR_OPEN_FAILED;
-	else if (bino__subvol_info_fd(fd, &subvol->info) != 0)
+	else if (bino__subvol_info_fd(fd, &subvol->info, &subvol->info_errno))
 		subvol->info_error = BINO_ERROR_SUBVOL_INFO_FAILED;
 	if (subvol->info_error) {
 		subvol->info_errno = errno ? errno : EIO;

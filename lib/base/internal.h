@@ -21,6 +21,9 @@
  *   outcomes is a named enum whose values say what happened.  A plain bool
  *   is fine for a yes/no question that cannot fail.
  * - The public API keeps its own documented shapes (include/btrfsino.h).
+ * - lib/util/ knows nothing of the project, not even enum bino_error: its
+ *   helpers answer as the libc call they stand for (ARRAY_RESERVE as
+ *   realloc: 0, or -1 with ENOMEM; text_escape as strdup: NULL).
  */
 #ifndef BINO_INTERNAL_H
 #define BINO_INTERNAL_H

@@ -133,13 +133,63 @@ static bool search_after(struct btrfs_ioctl_search_key *key,
 	return true;
 }
 
+/* The inode whose names are counted, and whom to tell of those with two. */
+struct multilinked_count {
+	bino__btrfs_multilinked_fn *fn;
+	void *data;
+	uint64_t ino, names;
+};
+
+/* The inode counted is passed: tell of it if it has two names or more. */
+static enum bino_error multilinked_done(const struct multilinked_count *count,
+					int *errnum)
+{
+	if (count->names < 2)
+		return BINO_OK;
+	return count->fn(count->ino, count->data, errnum);
+}
+
+/*
+ * Count the names in the items of one search's answer @args, calling the
+ * function for each inode left behind with two or more; @last: the last
+ * item's header.
+ */
+static enum bino_error
+multilinked_items(struct multilinked_count *count,
+		  const struct btrfs_ioctl_search_args_v2 *args,
+		  struct btrfs_ioctl_search_header *last, int *errnum)
+{
+	enum bino_error err;
+	size_t at = 0;
+	uint32_t i;
+
+	for (i = 0; i < args->key.nr_items; i++) {
+		memcpy(last, args->buf + at, sizeof(*last));
+		at += sizeof(*last);
+		if (last->objectid != count->ino) {
+			err = multilinked_done(count, errnum);
+			if (err)
+				return err;
+			count->ino = last->objectid;
+			count->names = 0;
+		}
+		if (last->type == BTRFS_INODE_REF_KEY ||
+		    last->type == BTRFS_INODE_EXTREF_KEY)
+			count->names += ref_names(last->type, args->buf + at,
+						  last->len);
+		at += last->len;
+	}
+	return BINO_OK;
+}
+
 enum bino_error bino__btrfs_multilinked(int fd, uint64_t subvolid,
 					const bool *stop,
 					bino__btrfs_multilinked_fn *fn,
 					void *data, int *errnum)
 {
+	struct multilinked_count count = { .fn = fn, .data = data };
 	struct btrfs_ioctl_search_args_v2 *args;
-	uint64_t ino = 0, names = 0;
+	struct btrfs_ioctl_search_header last;
 	enum bino_error err = BINO_OK;
 
 	*errnum = 0;
@@ -149,48 +199,27 @@ enum bino_error bino__btrfs_multilinked(int fd, uint64_t subvolid,
 		return BINO_ERROR_NO_MEMORY;
 	}
 	multilinked_search_init(&args->key, subvolid);
-	for (;;) {
-		struct btrfs_ioctl_search_header header;
-		size_t at = 0;
-		uint32_t i;
-
+	while (!err) {
 		if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED)) {
 			*errnum = ECANCELED;
 			err = BINO_ERROR_STOP_ITERATION;
-			goto out_args;
+			break;
 		}
 		args->key.nr_items = (uint32_t)-1;
 		args->buf_size = SEARCH_BUFFER_SIZE;
 		if (ioctl(fd, BTRFS_IOC_TREE_SEARCH_V2, args) < 0) {
 			*errnum = errno;
 			err = BINO_ERROR_SUBVOL_INFO_FAILED;
-			goto out_args;
+			break;
 		}
 		if (args->key.nr_items == 0)
 			break;
-		for (i = 0; i < args->key.nr_items; i++) {
-			memcpy(&header, args->buf + at, sizeof(header));
-			at += sizeof(header);
-			if (header.objectid != ino) {
-				if (names >= 2)
-					err = fn(ino, data, errnum);
-				if (err)
-					goto out_args;
-				ino = header.objectid;
-				names = 0;
-			}
-			if (header.type == BTRFS_INODE_REF_KEY ||
-			    header.type == BTRFS_INODE_EXTREF_KEY)
-				names += ref_names(header.type, args->buf + at,
-						   header.len);
-			at += header.len;
-		}
-		if (!search_after(&args->key, &header))
+		err = multilinked_items(&count, args, &last, errnum);
+		if (!err && !search_after(&args->key, &last))
 			break;
 	}
-	if (names >= 2)
-		err = fn(ino, data, errnum);
-out_args:
+	if (!err)
+		err = multilinked_done(&count, errnum);
 	free(args);
 	return err;
 }
@@ -677,8 +706,8 @@ enum bino_error bino__links_ahead_create(const char *path, uint64_t dev,
 	ahead->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
 	if (ahead->fd < 0)
 		goto out_free;
-	err = BINO_ERROR_SUBVOL_INFO_FAILED;
-	if (bino__subvol_info_fd(ahead->fd, &own) != 0)
+	err = bino__subvol_info_fd(ahead->fd, &own, &errnum);
+	if (err)
 		goto out_close;
 	err = ahead_list_one(".", &own, ahead);
 	if (!err)

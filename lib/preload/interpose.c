@@ -5,7 +5,10 @@
  * replace st_dev.  stat, lstat, fstat, fstatat and their 64 variants, statx,
  * and the __xstat family, which glibc still exports with default versions
  * (programs built before glibc 2.33 call them).  The only symbols this object
- * exports (exec.sym); nothing runs before the first call.
+ * exports (exec.sym); nothing runs before the first call.  Each answers as
+ * the libc function it stands for, 0 or -1 with errno (ENOSYS when there is
+ * no next definition): the wrappers of one call that lib/base/internal.h's
+ * error convention lets keep that shape.
  */
 #undef _FILE_OFFSET_BITS /* define stat and stat64 each, not one as the other */
 

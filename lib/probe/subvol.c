@@ -83,7 +83,8 @@ static void subvol_info_copy(struct bino__subvol_info *ret,
  * so it is used only where the ioctl is missing, with the ID given (which
  * needs CAP_SYS_ADMIN).
  */
-int bino__subvol_info_fd(int fd, struct bino__subvol_info *ret)
+enum bino_error bino__subvol_info_fd(int fd, struct bino__subvol_info *ret,
+				     int *errnum)
 {
 	static const uint8_t zero_uuid[16];
 	struct btrfs_ioctl_get_subvol_info_args args;
@@ -102,20 +103,19 @@ int bino__subvol_info_fd(int fd, struct bino__subvol_info *ret)
 		       sizeof(ret->parent_uuid));
 		ret->is_snapshot = memcmp(args.parent_uuid, zero_uuid,
 					  sizeof(zero_uuid)) != 0;
-		return 0;
+		return BINO_OK;
 	}
-	if (errno != ENOTTY)
-		return -1;
-	if (bino__subvolid_ioctl(fd, &id) != 0)
-		return -1;
+	if (errno != ENOTTY || bino__subvolid_ioctl(fd, &id) != 0) {
+		*errnum = errno;
+		return BINO_ERROR_SUBVOL_INFO_FAILED;
+	}
 	errno = 0;
 	if (btrfs_util_subvolume_info_fd(fd, id, &info) != BTRFS_UTIL_OK) {
-		if (errno == 0)
-			errno = EIO;
-		return -1;
+		*errnum = errno ? errno : EIO;
+		return BINO_ERROR_SUBVOL_INFO_FAILED;
 	}
 	subvol_info_copy(ret, &info);
-	return 0;
+	return BINO_OK;
 }
 
 /* Call @fn for each subvolume @iter yields, then destroy it. */
@@ -212,7 +212,7 @@ enum tree_search_end {
 	TREE_SEARCH_DONE, /* every item of the range was given to @fn */
 	TREE_SEARCH_STOPPED, /* @fn said enough */
 	TREE_SEARCH_NO_MEMORY, /* @fn ran out of memory */
-	TREE_SEARCH_FAILED, /* the ioctl failed: errno set */
+	TREE_SEARCH_FAILED, /* the ioctl failed: the cause in *errnum */
 };
 
 typedef enum tree_item_next tree_item_fn(
@@ -220,11 +220,41 @@ typedef enum tree_item_next tree_item_fn(
 	void *data);
 
 /*
+ * Go on after the last key returned (in @key's min fields), within the
+ * range's @type up to @max_objectid; false past it.
+ */
+static bool tree_search_after(struct btrfs_ioctl_search_key *key,
+			      uint64_t max_objectid, uint32_t type)
+{
+	if (key->min_offset < UINT64_MAX) {
+		key->min_offset++;
+	} else if (key->min_type < type) {
+		key->min_type++;
+		key->min_offset = 0;
+	} else if (key->min_objectid < max_objectid) {
+		key->min_objectid++;
+		key->min_type = type;
+		key->min_offset = 0;
+	} else {
+		return false;
+	}
+	if (key->min_type > type) {
+		if (key->min_objectid == max_objectid)
+			return false;
+		key->min_objectid++;
+		key->min_type = type;
+		key->min_offset = 0;
+	}
+	return true;
+}
+
+/*
  * Call @fn(@header, item, @data) for each item of @range, in key order,
- * until it says enough or fails.
+ * until it says enough or fails; a failed search gives its cause in @errnum.
  */
 static enum tree_search_end tree_search(int fd, const struct tree_range *range,
-					tree_item_fn *fn, void *data)
+					tree_item_fn *fn, void *data,
+					int *errnum)
 {
 	const uint64_t max_objectid = range->max_objectid;
 	const uint32_t type = range->type;
@@ -245,8 +275,10 @@ static enum tree_search_end tree_search(int fd, const struct tree_range *range,
 		uint32_t i;
 
 		key->nr_items = 4096;
-		if (ioctl(fd, BTRFS_IOC_TREE_SEARCH, &args) != 0)
+		if (ioctl(fd, BTRFS_IOC_TREE_SEARCH, &args) != 0) {
+			*errnum = errno;
 			return TREE_SEARCH_FAILED;
+		}
 		if (key->nr_items == 0)
 			return TREE_SEARCH_DONE;
 		for (i = 0; i < key->nr_items; i++) {
@@ -267,25 +299,8 @@ static enum tree_search_end tree_search(int fd, const struct tree_range *range,
 			key->min_type = header.type;
 			key->min_offset = header.offset;
 		}
-		if (key->min_offset < UINT64_MAX) {
-			key->min_offset++;
-		} else if (key->min_type < type) {
-			key->min_type++;
-			key->min_offset = 0;
-		} else if (key->min_objectid < max_objectid) {
-			key->min_objectid++;
-			key->min_type = type;
-			key->min_offset = 0;
-		} else {
+		if (!tree_search_after(key, max_objectid, type))
 			return TREE_SEARCH_DONE;
-		}
-		if (key->min_type > type) {
-			if (key->min_objectid == max_objectid)
-				return TREE_SEARCH_DONE;
-			key->min_objectid++;
-			key->min_type = type;
-			key->min_offset = 0;
-		}
 	}
 }
 
@@ -361,13 +376,16 @@ inode_ref_prepend(const struct btrfs_ioctl_search_header *header,
 }
 
 /*
- * The path of directory @dirid inside subvolume @tree: "" or "a/b/"; NULL
- * with errno (ENOENT: not linked any more).
+ * The path of directory @dirid inside subvolume @tree, "" or "a/b/", into
+ * *@ret: BINO_OK, BINO_ERROR_NO_MEMORY, or BINO_ERROR_NOT_FOUND when it
+ * cannot be named (not linked any more, or its tree cannot be searched).
  */
-static char *dir_path(int fd, uint64_t tree, uint64_t dirid)
+static enum bino_error dir_path(int fd, uint64_t tree, uint64_t dirid,
+				char **ret)
 {
 	struct up_path up = { .text = strdup("") };
 	enum tree_search_end end;
+	int errnum;
 
 	while (up.text && dirid != BTRFS_FIRST_FREE_OBJECTID) {
 		struct tree_range refs = { .tree_id = tree, .objectid = dirid,
@@ -375,19 +393,22 @@ static char *dir_path(int fd, uint64_t tree, uint64_t dirid)
 					   .type = BTRFS_INODE_REF_KEY };
 
 		up.found = false;
-		end = tree_search(fd, &refs, inode_ref_prepend, &up);
-		if (end == TREE_SEARCH_FAILED || end == TREE_SEARCH_NO_MEMORY ||
-		    !up.found) {
-			if (end == TREE_SEARCH_NO_MEMORY)
-				errno = ENOMEM;
-			else if (!up.found && errno == 0)
-				errno = ENOENT;
+		end = tree_search(fd, &refs, inode_ref_prepend, &up, &errnum);
+		if (end == TREE_SEARCH_NO_MEMORY ||
+		    (end == TREE_SEARCH_FAILED && errnum == ENOMEM)) {
 			free(up.text);
-			return NULL;
+			return BINO_ERROR_NO_MEMORY;
+		}
+		if (end == TREE_SEARCH_FAILED || !up.found) {
+			free(up.text);
+			return BINO_ERROR_NOT_FOUND;
 		}
 		dirid = up.parent_ino;
 	}
-	return up.text;
+	if (!up.text)
+		return BINO_ERROR_NO_MEMORY;
+	*ret = up.text;
+	return BINO_OK;
 }
 
 /* A listing of the root tree's subvolumes, parents before children. */
@@ -409,7 +430,7 @@ static enum bino_error tree_list_children(struct root_listing *l,
 					  bino__subvol_list_fn *fn, void *data)
 {
 	struct bino__subvol_info info;
-	enum bino_error err = BINO_OK;
+	enum bino_error err = BINO_OK, named;
 	size_t i;
 
 	for (i = 0; !err && i < l->refs.n; i++) {
@@ -418,12 +439,11 @@ static enum bino_error tree_list_children(struct root_listing *l,
 
 		if (ref->parent != parent || l->paths[i])
 			continue;
-		dir = dir_path(l->fd, parent, ref->dirid);
-		if (!dir) {
-			if (errno == ENOMEM)
-				return BINO_ERROR_NO_MEMORY;
+		named = dir_path(l->fd, parent, ref->dirid, &dir);
+		if (named == BINO_ERROR_NO_MEMORY)
+			return named;
+		if (named != BINO_OK)
 			continue; /* deleted meanwhile: left out */
-		}
 		if (asprintf(&l->paths[i], "%s%s%s%s", parent_path,
 			     *parent_path ? "/" : "", dir, ref->name) < 0)
 			l->paths[i] = NULL;
@@ -457,11 +477,10 @@ static enum bino_error subvol_list_tree(int fd, uint64_t top,
 	size_t i;
 
 	*errnum = ENOMEM;
-	switch (tree_search(fd, &root_refs, root_ref_add, &l.refs)) {
+	switch (tree_search(fd, &root_refs, root_ref_add, &l.refs, errnum)) {
 	case TREE_SEARCH_DONE:
 		break;
 	case TREE_SEARCH_FAILED:
-		*errnum = errno;
 		err = BINO_ERROR_SUBVOL_INFO_FAILED;
 		/* fall through */
 	default:

@@ -37,10 +37,12 @@ struct bino__subvol_info {
 /*
  * The subvolume holding the open file @fd, which need not be its root
  * (BTRFS_IOC_GET_SUBVOL_INFO: no privilege needed on Linux 4.18 and later):
- * a thin wrapper of that one ioctl (on an older kernel, of libbtrfsutil's
- * equivalent), 0 or -1 with errno.
+ * on an older kernel, libbtrfsutil's equivalent (the subvolume's ID, then
+ * its root item: CAP_SYS_ADMIN).  BINO_OK, or BINO_ERROR_SUBVOL_INFO_FAILED
+ * with the cause in @errnum (ENOTTY: not on btrfs).
  */
-int bino__subvol_info_fd(int fd, struct bino__subvol_info *ret);
+enum bino_error bino__subvol_info_fd(int fd, struct bino__subvol_info *ret,
+				     int *errnum);
 
 /*
  * Called by bino__subvol_list() for each subvolume; @path is relative to the

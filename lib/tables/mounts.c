@@ -403,24 +403,74 @@ BINO_PUBLIC enum bino_error bino_mounts_create(const char *mountinfo_path,
 /*
  * What libmount would read wrong, refused before it reads: a directory (an
  * empty table to it) and, for a file named (@checked), a line that is not
- * mountinfo.  BINO_OK, or the error with errno set.
+ * mountinfo.  BINO_OK, or the error with the cause in @errnum.
  */
 static enum bino_error mountinfo_check(const char *path, bool checked,
-				       struct bino_syntax_error *err)
+				       struct bino_syntax_error *err,
+				       int *errnum)
 {
 	struct stat st;
 
-	if (stat(path, &st) != 0)
+	if (stat(path, &st) != 0) {
+		*errnum = errno;
 		return BINO_ERROR_MOUNTINFO_FAILED;
+	}
 	if (S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
+		*errnum = EISDIR;
 		return BINO_ERROR_MOUNTINFO_FAILED;
 	}
 	if (checked && !mountinfo_file_valid(path, err)) {
-		errno = EINVAL;
+		*errnum = EINVAL;
 		return BINO_ERROR_MOUNTINFO_SYNTAX;
 	}
 	return BINO_OK;
+}
+
+/*
+ * Parse @path into @table, checked first (mountinfo_check()) and stopped at
+ * the first line libmount cannot parse (said in @state's syntax error).
+ * BINO_OK, or the error with the cause in @errnum.
+ */
+static enum bino_error mountinfo_parse(struct libmnt_table *table,
+				       const char *path, bool checked,
+				       struct parse_state *state, int *errnum)
+{
+	enum bino_error error;
+
+	error = mountinfo_check(path, checked, state->err, errnum);
+	if (error)
+		return error;
+	mnt_table_set_userdata(table, state);
+	mnt_table_set_parser_errcb(table, parse_error_stop);
+	errno = 0;
+	if (mnt_table_parse_file(table, path) == 0 && !state->failed)
+		return BINO_OK;
+	if (state->failed) {
+		*errnum = EINVAL;
+		return BINO_ERROR_MOUNTINFO_SYNTAX;
+	}
+	*errnum = errno ? errno : EINVAL;
+	return BINO_ERROR_MOUNTINFO_FAILED;
+}
+
+/* The mounts of @table copied into @mounts, indexed: BINO_OK or NO_MEMORY. */
+static enum bino_error mounts_copy_table(struct bino_mounts *mounts,
+					 struct libmnt_table *table)
+{
+	int n = mnt_table_get_nents(table);
+	enum bino_error error = BINO_OK;
+	struct libmnt_iter *iter;
+	struct libmnt_fs *fs;
+
+	mounts->mounts = calloc(n > 0 ? (size_t)n : 1, sizeof(*mounts->mounts));
+	iter = mnt_new_iter(MNT_ITER_FORWARD);
+	if (!mounts->mounts || !iter)
+		error = BINO_ERROR_NO_MEMORY;
+	while (!error && mnt_table_next_fs(table, iter, &fs) == 0 &&
+	       mounts->count < (size_t)n)
+		error = mount_copy(&mounts->mounts[mounts->count++], fs);
+	mnt_free_iter(iter);
+	return error ? error : mounts_index(mounts);
 }
 
 BINO_PUBLIC enum bino_error
@@ -430,12 +480,10 @@ bino_mounts_create_checked(const char *mountinfo_path,
 {
 	const char *path = mountinfo_path ? mountinfo_path : "/proc/self/mountinfo";
 	struct parse_state state = { .err = err };
-	struct libmnt_table *table;
-	struct libmnt_iter *iter = NULL;
-	struct libmnt_fs *fs;
-	struct bino_mounts *mounts;
 	enum bino_error error = BINO_ERROR_NO_MEMORY;
-	int n;
+	struct libmnt_table *table;
+	struct bino_mounts *mounts;
+	int errnum = ENOMEM;
 
 	if (!ret)
 		return BINO_ERROR_INVALID_ARGUMENT;
@@ -443,54 +491,22 @@ bino_mounts_create_checked(const char *mountinfo_path,
 	if (!mounts)
 		return BINO_ERROR_NO_MEMORY;
 	table = mnt_new_table();
-	if (!table)
-		goto out_mounts;
-	error = mountinfo_check(path, mountinfo_path != NULL, err);
-	if (error)
-		goto out_table;
-	error = BINO_ERROR_NO_MEMORY;
-	mnt_table_set_userdata(table, &state);
-	mnt_table_set_parser_errcb(table, parse_error_stop);
-	errno = 0;
-	if (mnt_table_parse_file(table, path) != 0 || state.failed) {
-		if (state.failed) {
-			error = BINO_ERROR_MOUNTINFO_SYNTAX;
-			errno = EINVAL;
-		} else {
-			if (errno == 0)
-				errno = EINVAL;
-			error = BINO_ERROR_MOUNTINFO_FAILED;
-		}
-		goto out_table;
+	if (table)
+		error = mountinfo_parse(table, path, mountinfo_path != NULL,
+					&state, &errnum);
+	if (!error)
+		error = mounts_copy_table(mounts, table); /* errnum: ENOMEM */
+	mnt_unref_table(table);
+	if (error) {
+		bino_mounts_destroy(mounts);
+		errno = errnum;
+		return error;
 	}
-	n = mnt_table_get_nents(table);
-	mounts->mounts = calloc(n > 0 ? (size_t)n : 1, sizeof(*mounts->mounts));
-	iter = mnt_new_iter(MNT_ITER_FORWARD);
-	if (!mounts->mounts || !iter)
-		goto out_table;
-	while (mnt_table_next_fs(table, iter, &fs) == 0 &&
-	       mounts->count < (size_t)n) {
-		error = mount_copy(&mounts->mounts[mounts->count++], fs);
-		if (error)
-			goto out_table;
-	}
-	error = mounts_index(mounts);
-	if (error)
-		goto out_table;
 	if (!mountinfo_path)
 		mark_file_mountpoints(mounts);
 	mounts->from_file = mountinfo_path != NULL;
-	mnt_free_iter(iter);
-	mnt_unref_table(table);
 	*ret = mounts;
 	return BINO_OK;
-
-out_table:
-	mnt_free_iter(iter);
-	mnt_unref_table(table);
-out_mounts:
-	bino_mounts_destroy(mounts);
-	return error;
 }
 
 /* The 1.0 name of bino_mounts_create_checked(), kept for the ABI. */

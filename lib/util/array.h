@@ -31,7 +31,8 @@
  * Make room in *@items (*@cap items of @size bytes) for @need items: the
  * capacity at least doubles, so that appending one at a time costs
  * amortized constant time.  0, or -1 with errno ENOMEM (out of memory, or
- * @need items of @size bytes overflow size_t), *@items and *@cap unchanged.
+ * @need items of @size bytes overflow size_t), *@items and *@cap unchanged:
+ * realloc's answer, as util/ knows no enum bino_error (lib/base/internal.h).
  * Use ARRAY_RESERVE(), which keeps the item type.
  */
 static inline int bino__array_reserve(void **items, size_t *cap, size_t need,

@@ -700,6 +700,52 @@ static void walk_entry_post(struct bino_walk *walk)
 }
 
 /*
+ * The top frame's child @record, known from readdir alone (not a directory,
+ * and the frame's children need no stat): its key is the frame's with the
+ * record's inode number; @ahead, a helper's stat of it, or NULL.
+ */
+static void walk_entry_from_readdir(struct bino_walk *walk,
+				    const struct dir_record *record,
+				    const struct bino_kstatx *ahead,
+				    size_t name_offset)
+{
+	struct dir_frame *frame = walk->top;
+	struct bino_entry *entry =
+		walk_entry_reset(walk, name_offset, frame->depth + 1);
+
+	entry->type = type_from_dtype(record->type);
+	entry->from_readdir = true;
+	frame->n_from_readdir++;
+	if (ahead) {
+		entry->have_stx = true;
+		entry->stx = *ahead;
+	}
+	entry->id = frame->id;
+	entry->id.flags &= BINO_ENTRY_IDENTITY_UNCERTAIN;
+	entry->id.key.ino = record->ino;
+	if (entry->id.flags & BINO_ENTRY_IDENTITY_UNCERTAIN) {
+		entry->error = entry->id.error;
+		entry->error_errno = entry->id.error_errno;
+	}
+	walk->after = AFTER_NOTHING;
+}
+
+/*
+ * The top frame's directory is gone or replaced (@error, @errnum): an error
+ * entry for it, and the rest of its children skipped.
+ */
+static void walk_frame_lost(struct bino_walk *walk, enum bino_error error,
+			    int errnum)
+{
+	struct dir_frame *frame = walk->top;
+
+	walk_entry_error(walk, frame->name_offset, frame->depth, error, errnum);
+	walk_path_truncate(walk, frame->path_len);
+	frame->next_record = frame->records_len;
+	walk->after = AFTER_NOTHING;
+}
+
+/*
  * The next child of the top frame.  Returns BINO_OK with walk->entry filled,
  * BINO_ERROR_STOP_ITERATION when the frame is exhausted, or a fatal error.
  */
@@ -729,34 +775,12 @@ static enum bino_error walk_next_child(struct bino_walk *walk)
 	may_be_dir = is_dir || record->type == DT_UNKNOWN ||
 		     (follow && record->type == DT_LNK);
 	if (!may_be_dir && !frame->stat_children) {
-		struct bino_entry *entry =
-			walk_entry_reset(walk, name_offset, frame->depth + 1);
-
-		entry->type = type_from_dtype(record->type);
-		entry->from_readdir = true;
-		frame->n_from_readdir++;
-		if (ahead) {
-			entry->have_stx = true;
-			entry->stx = *ahead;
-		}
-		entry->id = frame->id;
-		entry->id.flags &= BINO_ENTRY_IDENTITY_UNCERTAIN;
-		entry->id.key.ino = record->ino;
-		if (entry->id.flags & BINO_ENTRY_IDENTITY_UNCERTAIN) {
-			entry->error = entry->id.error;
-			entry->error_errno = entry->id.error_errno;
-		}
-		walk->after = AFTER_NOTHING;
+		walk_entry_from_readdir(walk, record, ahead, name_offset);
 		return BINO_OK;
 	}
 	error = bino__walk_frame_fd(walk, frame, &dirfd, &errnum);
 	if (error != BINO_OK) {
-		/* The directory is gone or replaced: report it, skip the rest. */
-		walk_entry_error(walk, frame->name_offset, frame->depth, error,
-				 errnum);
-		walk_path_truncate(walk, frame->path_len);
-		frame->next_record = frame->records_len;
-		walk->after = AFTER_NOTHING;
+		walk_frame_lost(walk, error, errnum);
 		return BINO_OK;
 	}
 	visit = (struct walk_visit){

@@ -215,7 +215,7 @@ Test(mounts_create, of_a_missing_file_fails_with_enoent)
 
 Test(mounts_create, of_an_empty_file_is_an_empty_table)
 {
-	char *path = fixture("empty.mountinfo");
+	char *path = fixture("zero-bytes.mountinfo");
 
 	cr_assert_eq(bino_mounts_create(path, &mounts), BINO_OK);
 	cr_assert_eq(bino_mounts_count(mounts), 0);
