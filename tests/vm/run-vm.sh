@@ -57,10 +57,17 @@ done
 
 kroot=$("$here/fetch-kernel.sh" "$cache") || missing "cannot fetch the Debian cloud kernel into $cache"
 kernel=$(ls "$kroot"/boot/vmlinuz-*)
-# automount for the autofs scenarios, unpacked rather than installed: the host must not run it.
-autofs_root=$("$here/fetch-package.sh" autofs "$cache") || missing "cannot fetch the autofs package into $cache"
 base=$cache/initramfs-base.cpio
-"$here/mkinitramfs.sh" base "$kroot" "$base" "$autofs_root" || missing "cannot build the base initramfs"
+autofs_root=
+# automount for the autofs scenarios, unpacked rather than installed: the host must not
+# run it.  In a base of their own: its libraries (libxml2, ICU's 30 MB of data) would
+# double every other boot's archive.
+if grep -q '^[^#]*\bautomount\b' "$scenario"; then
+	autofs_root=$("$here/fetch-package.sh" autofs "$cache") ||
+		missing "cannot fetch the autofs package into $cache"
+	base=$cache/initramfs-base-autofs.cpio
+fi
+"$here/mkinitramfs.sh" base "$kroot" "$base" ${autofs_root:+"$autofs_root"} || missing "cannot build the base initramfs"
 
 work=$(mktemp -d)
 qemu_pid=
