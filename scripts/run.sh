@@ -3,7 +3,7 @@
 # The README's two set-up commands: install what is needed, build, then run
 # the demo (`demo`) or every test suite (`test`).  Run as root on Debian 12.
 # `check` is the quick tier for the edit-build-test loop: the suites that
-# need no VM and no large trees (some 10 minutes, where `test` takes 40).
+# need no VM and no large trees (some 10 minutes, where `test` takes 30).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -126,50 +126,63 @@ test)
 	# A log left by an earlier run must not stand in for a run that failed.
 	rm -f -- "$build"/testlog-{main,asan,valgrind}.json "$build"/meson-logs/*.json \
 		"$build_asan"/meson-logs/*.json "$build"/lane-vm.log
-	# Two lanes on the two cores, each about half of the work: the VM suite
-	# (one qemu at a time), the Debian package test, then valgrind; beside
-	# it the other suites, the sanitizer tree, then fuzzing.  The
-	# sanitizer run leaves out the tests that measure peak memory (suite
-	# memory): there they would measure its shadow memory.  The lanes' logs
-	# are named apart (--logbase), and nothing is rebuilt once both run.
-	# The root suites beside the VM are safe: the VM's disks are files in
-	# its own temp dir, never loop devices or host mounts, and the package
-	# test installs into a mount namespace of its own.
+	# Every suite runs once, in two lanes on the two cores, each about half
+	# of the work (every stage is CPU-bound, qemu's TCG most of all):
+	#  - the VM lane: the VM suite (one qemu at a time), then the install
+	#    suite's fresh builds of the plain tree;
+	#  - beside it: the sanitizer tree, where unit, cli and root (hostile's
+	#    root tests among them) run under AddressSanitizer and
+	#    UndefinedBehaviorSanitizer: the same code at the same optimisation
+	#    as the plain build, with every access checked, so that they need
+	#    not run twice; then the unit suite under valgrind, the Debian
+	#    package test, the plain build's suites the sanitizers cannot run
+	#    (unit's allocation-failure injection, memory's peak RSS, abi's
+	#    symbols, exports-diff), and fuzzing.
+	# The runs' logs are named apart (--logbase), and nothing is rebuilt
+	# once both lanes run.  Root tests in both lanes at once are safe: each
+	# has its own fixture directory and loop device, the VM's disks are
+	# files in its own temp dir, and the package and documented-command
+	# tests install into mount namespaces of their own.
 	(
 		lane=0
 		timed "vm suite" meson test -C "$build" --no-rebuild --print-errorlogs \
 			--num-processes 1 --suite vm --logbase vm || lane=1
-		timed "package test" meson test -C "$build" --no-rebuild --print-errorlogs \
-			--num-processes 1 --suite package --logbase package || lane=1
-		echo "== the unit suite under valgrind (every Criterion worker checked)"
-		# valgrind replaces malloc, so allocation-failure injection cannot run.
-		BINO_UNIT_ALLOW_SKIP='exports_oom/*' timed "valgrind unit" \
-			meson test -C "$build" --no-rebuild --print-errorlogs --num-processes 1 --suite unit \
-			--wrap="$here/tests/valgrind-wrap.sh" --timeout-multiplier 10 --logbase valgrind || lane=1
+		timed "install suite" meson test -C "$build" --no-rebuild --print-errorlogs \
+			--num-processes 1 --suite install --no-suite package --logbase install || lane=1
 		exit "$lane"
 	) >"$build/lane-vm.log" 2>&1 &
 	lane_pid=$!
-	timed "main suites but vm and package" meson test -C "$build" --no-rebuild \
-		--print-errorlogs --num-processes 1 --no-suite vm --no-suite package \
-		--logbase main || status=1
-	echo "== the same suites under AddressSanitizer and UndefinedBehaviorSanitizer"
+	echo "== unit, cli and root under AddressSanitizer and UndefinedBehaviorSanitizer"
 	timed "asan build" build_tree "$build_asan" -Db_sanitize=address,undefined -Db_lundef=false
+	# Not the tests that measure peak memory (suite memory): here they would
+	# measure the sanitizer's shadow memory; the plain build runs them.
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		timed "asan suites" meson test -C "$build_asan" --print-errorlogs --num-processes 1 \
 		--suite unit --suite cli --suite root --no-suite memory --logbase asan || status=1
+	echo "== the unit suite under valgrind (every Criterion worker checked)"
+	# valgrind replaces malloc, so allocation-failure injection cannot run.
+	BINO_UNIT_ALLOW_SKIP='exports_oom/*' timed "valgrind unit" \
+		meson test -C "$build" --no-rebuild --print-errorlogs --num-processes 1 --suite unit \
+		--wrap="$here/tests/valgrind-wrap.sh" --timeout-multiplier 10 --logbase valgrind || status=1
+	timed "package test" meson test -C "$build" --no-rebuild --print-errorlogs \
+		--num-processes 1 --suite package --logbase package || status=1
+	timed "plain-build suites" meson test -C "$build" --no-rebuild --print-errorlogs \
+		--num-processes 1 --suite unit --suite abi --suite exports-diff --suite memory \
+		--no-suite vm --no-suite install --logbase main || status=1
 	echo "== fuzz targets, 20 s each, after replaying their seeds and regressions"
 	FUZZ_BUILD_DIR="$here/build-fuzz" timed "fuzz" "$here/tests/fuzz/run.sh" 20 || status=1
 	wait "$lane_pid" || status=1
-	echo "== the VM lane (vm suite, package test, valgrind):"
+	echo "== the VM lane (vm suite, install suite):"
 	cat -- "$build/lane-vm.log"
-	# One main log as before: the suites of both lanes.
+	# One main log as before: the suites of the plain build.
 	cat -- "$build/meson-logs/main.json" "$build/meson-logs/vm.json" \
-		"$build/meson-logs/package.json" >"$build/testlog-main.json" || status=1
+		"$build/meson-logs/install.json" "$build/meson-logs/package.json" \
+		>"$build/testlog-main.json" || status=1
 	cp "$build_asan/meson-logs/asan.json" "$build/testlog-asan.json" || status=1
 	# meson names a wrapped run's log after the wrapper too.
 	cp "$build/meson-logs/valgrind-valgrind-wrap.sh.json" "$build/testlog-valgrind.json" || status=1
-	summarise "$build/testlog-main.json:unit,abi,cli,exports-diff,root,hostile,install,vm" \
-		"$build/testlog-asan.json:unit,cli,root" \
+	summarise "$build/testlog-main.json:unit,abi,exports-diff,root,hostile,install,memory,vm,package" \
+		"$build/testlog-asan.json:unit,cli,root,hostile" \
 		"$build/testlog-valgrind.json:unit" || status=1
 	exit "$status"
 	;;

@@ -117,7 +117,7 @@ build_base() {
 
 	# Rebuild when this script, the kernel, a host tool or the autofs package changes
 	# (its directory is named after its version).
-	stamp=$( { sha256sum "${BASH_SOURCE[0]}" "$here/init"; echo "$kver"
+	stamp=$( { cat "${BASH_SOURCE[0]}" "$here/init" | sha256sum; echo "$kver"
 		   ls -lL "${paths[@]}" "${autofs_paths[@]}"; } | sha256sum | cut -d' ' -f1)
 	if [[ -f $out && -f $out.stamp && $(cat "$out.stamp") == "$stamp" ]]; then
 		return 0
