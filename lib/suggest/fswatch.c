@@ -90,8 +90,6 @@ struct bino_fswatch {
 	struct fs_look last;
 	struct timespec generation_changed; /* CLOCK_MONOTONIC */
 	bool settled; /* reported once SETTLE_SECONDS after it */
-	uint64_t commits_at_generation; /* when last.generation was first seen */
-	uint64_t committed; /* a generation known committed, or 0 */
 };
 
 /* The "commits N" line of sysfs's commit_stats of the filesystem @uuid. */
@@ -211,14 +209,12 @@ static bool something_happened(const struct fs_look *last,
 
 /*
  * Look at the filesystem holding @path, against the look before it (NULL:
- * this is the first), whose generation is known committed when it equals
- * @committed.  BINO_ERROR_OPEN_FAILED or BINO_ERROR_SUBVOL_INFO_FAILED
- * (ENOTTY: not btrfs), errno set.
+ * this is the first).  BINO_ERROR_OPEN_FAILED or
+ * BINO_ERROR_SUBVOL_INFO_FAILED (ENOTTY: not btrfs), errno set.
  */
 static enum bino_error fs_look(const char *path,
 			       struct btrfs_ioctl_search_args_v2 *search,
-			       const struct fs_look *last, uint64_t committed,
-			       struct fs_look *look)
+			       const struct fs_look *last, struct fs_look *look)
 {
 	struct btrfs_ioctl_fs_info_args args;
 	int fd, rc;
@@ -241,21 +237,8 @@ static enum bino_error fs_look(const char *path,
 	/* A kernel that does not know the flag clears it. */
 	if (args.flags & BTRFS_FS_INFO_FLAG_GENERATION) {
 		look->generation = args.generation;
-		/*
-		 * The leaves of a committed generation change no more (a
-		 * change starts the next transaction, and the generation
-		 * moves): no search of them, which after a transaction that
-		 * touched every subvolume's root item is the whole tree.
-		 */
-		if (last && last->has_digest && committed &&
-		    args.generation == committed) {
-			look->digest = last->digest;
-			look->has_digest = true;
-		} else {
-			look->has_digest = digest_links(fd, search,
-							args.generation,
-							&look->digest);
-		}
+		look->has_digest = digest_links(fd, search, args.generation,
+						&look->digest);
 	}
 	look->has_commits = read_commits(look->uuid, &look->commits);
 	if (look->has_digest && last && !something_happened(last, look))
@@ -315,15 +298,6 @@ static enum bino_fswatch_change fswatch_compare(struct bino_fswatch *watch,
 						   : BINO_FSWATCH_UNCHANGED;
 	else
 		change = compare_counters(watch, now);
-	/* The generation seen is committed once the commit count moves. */
-	if (now->generation != last->generation ||
-	    memcmp(now->uuid, last->uuid, sizeof(now->uuid)) != 0) {
-		watch->commits_at_generation = now->commits;
-		watch->committed = 0;
-	} else if (now->has_commits &&
-		   now->commits > watch->commits_at_generation) {
-		watch->committed = now->generation;
-	}
 	watch->last = *now;
 	return change;
 }
@@ -345,14 +319,13 @@ BINO_PUBLIC enum bino_error bino_fswatch_create(const char *path, int flags,
 		bino_fswatch_destroy(watch);
 		return BINO_ERROR_NO_MEMORY;
 	}
-	err = fs_look(path, watch->search, NULL, 0, &watch->last);
+	err = fs_look(path, watch->search, NULL, &watch->last);
 	if (err) {
 		bino_fswatch_destroy(watch);
 		return err;
 	}
 	/* The first look is the baseline: nothing to settle yet. */
 	watch->settled = true;
-	watch->commits_at_generation = watch->last.commits;
 	*ret = watch;
 	return BINO_OK;
 }
@@ -365,8 +338,7 @@ BINO_PUBLIC enum bino_error bino_fswatch_check(struct bino_fswatch *watch,
 
 	if (!watch || !ret)
 		return BINO_ERROR_INVALID_ARGUMENT;
-	err = fs_look(watch->path, watch->search, &watch->last,
-		      watch->committed, &now);
+	err = fs_look(watch->path, watch->search, &watch->last, &now);
 	if (err)
 		return err;
 	*ret = fswatch_compare(watch, &now);
