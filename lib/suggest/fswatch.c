@@ -25,24 +25,15 @@
  *    that was running at the last look, which moves neither counter until
  *    that transaction is committed (up to a minute later), changes it.
  *
- * Any of the three moving says only that something happened: a commit
- * may have changed no subvolume (an atime, a file written; every 30 s on
- * a server in use), and a leaf of the window may hold links that did not
- * change.  So then, and only then, the look digests every ROOT_REF and
- * ROOT_BACKREF item of the root tree (the same search from transaction 0:
- * its leaves, some 40 of 16 KiB for 1,000 subvolumes, read from memory),
- * and a change is reported only when that digest differs: the set of
- * subvolumes, their parents, directories or names changed.  An idle
- * keeper then plans again for nothing, whatever writes the filesystem
- * sees, and looks cost a few system calls, whatever the number of
- * subvolumes or files.  And the filesystem's UUID, so that another
- * filesystem mounted on the path is a change too.  Without CAP_SYS_ADMIN
- * (no search), a change of generation or commit count is reported, and
- * once more SETTLE_SECONDS later, when the transaction it started has
- * been committed (every 30 s by default), as the count may be missing
- * (before Linux 6.0); with no counter at all, every look reports a
- * change.  The descriptor is closed after each look: an open one would
- * keep the filesystem from being unmounted (EBUSY).
+ * So a look opens the path, asks two ioctls and reads one small sysfs
+ * file: microseconds, whatever the number of subvolumes or files.  And the
+ * filesystem's UUID, so that another filesystem mounted on the path is a
+ * change too.  Without the commit count (before Linux 6.0) and without the
+ * digest (no CAP_SYS_ADMIN), a change of generation is reported, and once
+ * more SETTLE_SECONDS later, when the transaction it started has been
+ * committed (every 30 s by default); with no counter at all, every look
+ * reports a change.  The descriptor is closed after each look: an open one
+ * would keep the filesystem from being unmounted (EBUSY).
  */
 #include "internal.h"
 
@@ -81,7 +72,6 @@ struct fs_look {
 	bool has_commits; /* commits read from sysfs */
 	uint64_t digest; /* of the subvolume links written in generation */
 	bool has_digest; /* the root tree could be searched */
-	uint64_t links; /* of every subvolume link: what a change is */
 };
 
 struct bino_fswatch {
@@ -147,12 +137,12 @@ static bool search_after(struct btrfs_ioctl_search_key *key, uint64_t objectid,
 }
 
 /*
- * Digest into *@ret the ROOT_REF and ROOT_BACKREF items of the root tree's
- * leaves written in transaction @generation or later (0: every leaf).
- * False when the tree cannot be searched (EPERM without CAP_SYS_ADMIN).
+ * Digest the ROOT_REF and ROOT_BACKREF items of the root tree's leaves
+ * written in transaction @generation or later, into @look.  False when
+ * the tree cannot be searched (EPERM without CAP_SYS_ADMIN).
  */
 static bool digest_links(int fd, struct btrfs_ioctl_search_args_v2 *search,
-			 uint64_t generation, uint64_t *ret)
+			 uint64_t generation, struct fs_look *look)
 {
 	struct btrfs_ioctl_search_key *key = &search->key;
 	struct btrfs_ioctl_search_header header;
@@ -179,42 +169,24 @@ static bool digest_links(int fd, struct btrfs_ioctl_search_args_v2 *search,
 			pos += sizeof(header);
 			if (header.type == BTRFS_ROOT_REF_KEY ||
 			    header.type == BTRFS_ROOT_BACKREF_KEY) {
-				/* The key and the item, not the leaf's transid. */
-				hash = fnv(hash, &header.objectid,
-					   sizeof(header.objectid));
-				hash = fnv(hash, &header.offset,
-					   sizeof(header.offset));
-				hash = fnv(hash, &header.type,
-					   sizeof(header.type));
+				hash = fnv(hash, &header, sizeof(header));
 				hash = fnv(hash, search->buf + pos, header.len);
 			}
 			pos += header.len;
 		}
 	} while (search_after(key, header.objectid, header.type, header.offset));
-	*ret = hash;
+	look->digest = hash;
+	look->has_digest = true;
 	return true;
 }
 
-/* Whether anything that may move a subvolume happened between two looks. */
-static bool something_happened(const struct fs_look *last,
-			       const struct fs_look *now)
-{
-	return memcmp(now->uuid, last->uuid, sizeof(now->uuid)) != 0 ||
-	       now->generation != last->generation ||
-	       now->has_commits != last->has_commits ||
-	       now->commits != last->commits ||
-	       now->has_digest != last->has_digest ||
-	       now->digest != last->digest;
-}
-
 /*
- * Look at the filesystem holding @path, against the look before it (NULL:
- * this is the first).  BINO_ERROR_OPEN_FAILED or
+ * Look at the filesystem holding @path.  BINO_ERROR_OPEN_FAILED or
  * BINO_ERROR_SUBVOL_INFO_FAILED (ENOTTY: not btrfs), errno set.
  */
 static enum bino_error fs_look(const char *path,
 			       struct btrfs_ioctl_search_args_v2 *search,
-			       const struct fs_look *last, struct fs_look *look)
+			       struct fs_look *look)
 {
 	struct btrfs_ioctl_fs_info_args args;
 	int fd, rc;
@@ -237,15 +209,10 @@ static enum bino_error fs_look(const char *path,
 	/* A kernel that does not know the flag clears it. */
 	if (args.flags & BTRFS_FS_INFO_FLAG_GENERATION) {
 		look->generation = args.generation;
-		look->has_digest = digest_links(fd, search, args.generation,
-						&look->digest);
+		digest_links(fd, search, args.generation, look);
 	}
-	look->has_commits = read_commits(look->uuid, &look->commits);
-	if (look->has_digest && last && !something_happened(last, look))
-		look->links = last->links;
-	else if (look->has_digest)
-		look->has_digest = digest_links(fd, search, 0, &look->links);
 	close(fd);
+	look->has_commits = read_commits(look->uuid, &look->commits);
 	return BINO_OK;
 }
 
@@ -258,46 +225,30 @@ static bool settle_passed(const struct timespec *since)
 	return now.tv_sec - since->tv_sec >= SETTLE_SECONDS;
 }
 
-/*
- * Without the digest, what the counters of @now say against @watch's last
- * look: a transaction started or committed, and SETTLE_SECONDS after a
- * start when the commit count is missing.
- */
-static enum bino_fswatch_change compare_counters(struct bino_fswatch *watch,
-						 const struct fs_look *now)
-{
-	const struct fs_look *last = &watch->last;
-
-	if (now->generation != last->generation) {
-		clock_gettime(CLOCK_MONOTONIC, &watch->generation_changed);
-		watch->settled = false;
-	}
-	if (!now->has_commits && !now->generation)
-		return BINO_FSWATCH_CHANGED;
-	if (!now->has_commits && !watch->settled &&
-	    settle_passed(&watch->generation_changed)) {
-		watch->settled = true;
-		return BINO_FSWATCH_CHANGED;
-	}
-	return something_happened(last, now) ? BINO_FSWATCH_CHANGED
-					     : BINO_FSWATCH_UNCHANGED;
-}
-
 /* What @now says against @watch's last look (which it then becomes). */
 static enum bino_fswatch_change fswatch_compare(struct bino_fswatch *watch,
 						const struct fs_look *now)
 {
 	const struct fs_look *last = &watch->last;
-	enum bino_fswatch_change change;
+	enum bino_fswatch_change change = BINO_FSWATCH_UNCHANGED;
 
 	if (memcmp(now->uuid, last->uuid, sizeof(now->uuid)) != 0 ||
-	    now->has_digest != last->has_digest)
+	    now->has_commits != last->has_commits ||
+	    now->commits != last->commits ||
+	    now->has_digest != last->has_digest || now->digest != last->digest)
 		change = BINO_FSWATCH_CHANGED;
-	else if (now->has_digest)
-		change = now->links != last->links ? BINO_FSWATCH_CHANGED
-						   : BINO_FSWATCH_UNCHANGED;
-	else
-		change = compare_counters(watch, now);
+	if (now->generation != last->generation) {
+		change = BINO_FSWATCH_CHANGED;
+		clock_gettime(CLOCK_MONOTONIC, &watch->generation_changed);
+		watch->settled = false;
+	}
+	if (!now->has_commits && !now->generation)
+		change = BINO_FSWATCH_CHANGED;
+	else if (!now->has_commits && !now->has_digest && !watch->settled &&
+		 settle_passed(&watch->generation_changed)) {
+		watch->settled = true;
+		change = BINO_FSWATCH_CHANGED;
+	}
 	watch->last = *now;
 	return change;
 }
@@ -319,7 +270,7 @@ BINO_PUBLIC enum bino_error bino_fswatch_create(const char *path, int flags,
 		bino_fswatch_destroy(watch);
 		return BINO_ERROR_NO_MEMORY;
 	}
-	err = fs_look(path, watch->search, NULL, &watch->last);
+	err = fs_look(path, watch->search, &watch->last);
 	if (err) {
 		bino_fswatch_destroy(watch);
 		return err;
@@ -338,7 +289,7 @@ BINO_PUBLIC enum bino_error bino_fswatch_check(struct bino_fswatch *watch,
 
 	if (!watch || !ret)
 		return BINO_ERROR_INVALID_ARGUMENT;
-	err = fs_look(watch->path, watch->search, &watch->last, &now);
+	err = fs_look(watch->path, watch->search, &now);
 	if (err)
 		return err;
 	*ret = fswatch_compare(watch, &now);
