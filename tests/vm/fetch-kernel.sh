@@ -9,16 +9,13 @@ set -euo pipefail
 cache=${1:-${BINO_VM_CACHE:-/var/cache/btrfs-ino-vm}}
 
 # The metapackage tracks the current ABI; resolve it rather than hard-coding 6.1.0-NN.
-# apt-cache takes a second, and every VM test asks: the answer is kept until apt's
-# package lists or the installed packages change (apt-get update, apt-get install).
-resolved=$cache/.kernel-package
-if [[ -s $resolved && $resolved -nt /var/lib/apt/lists && $resolved -nt /var/lib/dpkg/status ]]; then
-	pkg=$(cat "$resolved")
-else
-	pkg=$(apt-cache depends linux-image-cloud-amd64 2>/dev/null |
-		sed -n 's/^ *Depends: \(linux-image-[0-9].*-cloud-amd64\)$/\1/p' | head -n1)
-	[[ -z $pkg ]] || { mkdir -p "$cache" && echo "$pkg" >"$resolved.$$" && mv "$resolved.$$" "$resolved"; }
-fi
+# shellcheck source=tests/vm/apt-answer.sh
+. "$(dirname -- "${BASH_SOURCE[0]}")/apt-answer.sh"
+kernel_package() {
+	apt-cache depends linux-image-cloud-amd64 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-image-[0-9].*-cloud-amd64\)$/\1/p' | head -n1
+}
+pkg=$(apt_answer "$cache/.kernel-package" kernel_package)
 if [[ -z $pkg ]]; then
 	echo "fetch-kernel: cannot resolve linux-image-cloud-amd64 (apt-get update?)" >&2
 	exit 1

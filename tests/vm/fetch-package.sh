@@ -16,15 +16,12 @@ cache=${2:-${BINO_VM_CACHE:-/var/cache/btrfs-ino-vm}}
 
 # The candidate version names the directory, so an update of the package lands in a
 # new one and the base initramfs (whose stamp lists the files) is rebuilt.
-# As in fetch-kernel.sh, apt-cache's answer is kept until apt's lists or dpkg's status change.
-resolved=$cache/.$pkg-candidate
-if [[ -s $resolved && $resolved -nt /var/lib/apt/lists && $resolved -nt /var/lib/dpkg/status ]]; then
-	version=$(cat "$resolved")
-else
-	version=$(apt-cache policy "$pkg" 2>/dev/null | sed -n 's/^ *Candidate: //p')
-	[[ -z $version || $version == '(none)' ]] ||
-		{ mkdir -p "$cache" && echo "$version" >"$resolved.$$" && mv "$resolved.$$" "$resolved"; }
-fi
+# shellcheck source=tests/vm/apt-answer.sh
+. "$(dirname -- "${BASH_SOURCE[0]}")/apt-answer.sh"
+candidate() {
+	apt-cache policy "$pkg" 2>/dev/null | sed -n 's/^ *Candidate: //p' | grep -vx '(none)'
+}
+version=$(apt_answer "$cache/.$pkg-candidate" candidate)
 if [[ -z $version || $version == '(none)' ]]; then
 	echo "fetch-package: no candidate version of $pkg (apt-get update?)" >&2
 	exit 1
