@@ -115,25 +115,37 @@ static int text_close(struct text *t)
 
 /*
  * Add an edit of @kind with the text of @t (closed here and freed) as its
- * new lines, or with @as_reason as its reason.  Returns its index, or -1.
+ * new lines.  Returns its index, or -1.
  */
 static long add_text_edit(struct edit_list *list, enum edit_kind kind,
 			  const char *file, size_t first, size_t last,
-			  struct text *t, bool as_reason)
+			  struct text *t)
 {
 	long i = -1;
 
 	if (text_close(t) != 0)
 		return -1;
 	i = edit_add(list, kind, file, first, last);
-	if (i >= 0 && as_reason) {
-		list->edit[i].reason = t->buf;
-		return i;
-	}
 	if (i >= 0 && edit_add_text(list, i, t->buf, t->len) != 0)
 		i = -1;
 	free(t->buf);
 	return i;
+}
+
+/* A note with the text of @t (closed here) as its reason: 0, or -1. */
+static int add_text_note(struct edit_list *list, struct text *t)
+{
+	long i = -1;
+
+	if (text_close(t) != 0)
+		return -1;
+	i = edit_add(list, EDIT_NOTE, NULL, 0, 0);
+	if (i < 0) {
+		free(t->buf);
+		return -1;
+	}
+	list->edit[i].reason = t->buf;
+	return 0;
 }
 
 /* A note with @text: 0, or -1. */
@@ -159,7 +171,7 @@ static int refuse_edit(const struct suggest_ctx *ctx, struct edit_list *list,
 	quote_comment(t.f, path);
 	fprintf(t.f, ": %s", reason);
 	(void)ctx;
-	return add_text_edit(list, EDIT_NOTE, NULL, 0, 0, &t, true) < 0 ? -1 : 0;
+	return add_text_note(list, &t);
 }
 
 /* ctx->shown_path: the path as comments show it, one line whatever it holds. */
@@ -410,10 +422,10 @@ static int add_fstab_line(const struct suggest_ctx *ctx, struct edit_list *list,
 
 	if (!old || !old->number)
 		return add_text_edit(list, EDIT_APPEND, fstab ? fstab->file : SYSTEM_FSTAB,
-				     0, 0, t, false) < 0 ? -1 : 0;
+				     0, 0, t) < 0 ? -1 : 0;
 	if (!old->nofail) {
 		e = add_text_edit(list, EDIT_REPLACE, fstab->file, old->number,
-				  old->number, t, false);
+				  old->number, t);
 		return e < 0 ? -1 : 0;
 	}
 	if (text_close(t) != 0)
@@ -426,7 +438,7 @@ static int add_fstab_line(const struct suggest_ctx *ctx, struct edit_list *list,
 	quote_fstab_field(t->f, fstab->file);
 	fputs(" already: ", t->f);
 	quote_fstab_field(t->f, path);
-	return add_text_edit(list, EDIT_NOTE, NULL, 0, 0, t, true) < 0 ? -1 : 0;
+	return add_text_note(list, t);
 }
 
 static int edits_fstab_line(const struct suggest_ctx *ctx,
@@ -439,7 +451,7 @@ static int edits_fstab_line(const struct suggest_ctx *ctx,
 	if (bino_suggestion_subvol_mounted(ctx->sug, i)) {
 		fputs("already mounted on its own path: ", t.f);
 		quote_fstab_field(t.f, subvol_path(ctx, i));
-		return add_text_edit(list, EDIT_NOTE, NULL, 0, 0, &t, true) < 0 ? -1 : 0;
+		return add_text_note(list, &t);
 	}
 	fprintf(t.f, "UUID=%s ", ctx->uuid);
 	quote_fstab_field(t.f, subvol_path(ctx, i));
@@ -526,7 +538,7 @@ static int edits_mount_unit(const struct suggest_ctx *ctx,
 	fputs("\nType=btrfs\nOptions=", t.f);
 	put_mount_options(ctx, t.f, i, quote_unit_value);
 	fputs("\n\n[Install]\nWantedBy=local-fs.target", t.f);
-	e = add_text_edit(list, EDIT_CREATE, name.buf, 0, 0, &t, false);
+	e = add_text_edit(list, EDIT_CREATE, name.buf, 0, 0, &t);
 	free(name.buf);
 	return e < 0 ? -1 : 0;
 }
@@ -614,7 +626,7 @@ static int edits_export_line(const struct suggest_ctx *ctx,
 	}
 	return add_text_edit(list, EDIT_REPLACE, bino_export_file(line),
 			     bino_export_line(line), bino_export_last_line(line),
-			     &t, false) < 0 ? -1 : 0;
+			     &t) < 0 ? -1 : 0;
 }
 
 static int edits_exports(const struct suggest_ctx *ctx, struct edit_list *list)
@@ -629,8 +641,8 @@ static int edits_exports(const struct suggest_ctx *ctx, struct edit_list *list)
 			return -1;
 		reason = put_exports_line(ctx, t.f, NULL, ctx->path, "crossmnt", NULL);
 		if (!reason)
-			return add_text_edit(list, EDIT_EXAMPLE, NULL, 0, 0, &t,
-					     false) < 0 ? -1 : 0;
+			return add_text_edit(list, EDIT_EXAMPLE, NULL, 0, 0,
+					     &t) < 0 ? -1 : 0;
 		if (text_close(&t) == 0)
 			free(t.buf);
 		return refuse_edit(ctx, list, ctx->path, reason);
