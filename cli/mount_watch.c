@@ -6,9 +6,10 @@
  *
  * How it notices, and why so: once a second it looks at each btrfs
  * filesystem holding a watched PATH through the library's bino_fswatch (a
- * few system calls, whatever the number of subvolumes or files: the
- * filesystem's generation, its commit count and a digest of the subvolume
- * links written in the running transaction), stats the exports files and
+ * few system calls, whatever the number of subvolumes or files, and a
+ * digest of the root tree's subvolume links only after a transaction: a
+ * change is a subvolume created, deleted or renamed, never a file
+ * written), stats the exports files and
  * exportfs's etab, and polls /proc/self/mountinfo (the kernel marks it
  * when any mount or unmount happens; the lines of the mounts on a watched
  * PATH's branch are then compared).  Only when one of them changed does

@@ -25,15 +25,24 @@
  *    that was running at the last look, which moves neither counter until
  *    that transaction is committed (up to a minute later), changes it.
  *
- * So a look opens the path, asks two ioctls and reads one small sysfs
- * file: microseconds, whatever the number of subvolumes or files.  And the
- * filesystem's UUID, so that another filesystem mounted on the path is a
- * change too.  Without the commit count (before Linux 6.0) and without the
- * digest (no CAP_SYS_ADMIN), a change of generation is reported, and once
- * more SETTLE_SECONDS later, when the transaction it started has been
- * committed (every 30 s by default); with no counter at all, every look
- * reports a change.  The descriptor is closed after each look: an open one
- * would keep the filesystem from being unmounted (EBUSY).
+ * Any of the three moving says only that something happened: a commit
+ * may have changed no subvolume (an atime, a file written; every 30 s on
+ * a server in use), and a leaf of the window may hold links that did not
+ * change.  So then, and only then, the look digests every ROOT_REF and
+ * ROOT_BACKREF item of the root tree (the same search from transaction 0:
+ * its leaves, some 40 of 16 KiB for 1,000 subvolumes, read from memory),
+ * and a change is reported only when that digest differs: the set of
+ * subvolumes, their parents, directories or names changed.  An idle
+ * keeper then plans again for nothing, whatever writes the filesystem
+ * sees, and looks cost a few system calls, whatever the number of
+ * subvolumes or files.  And the filesystem's UUID, so that another
+ * filesystem mounted on the path is a change too.  Without CAP_SYS_ADMIN
+ * (no search), a change of generation or commit count is reported, and
+ * once more SETTLE_SECONDS later, when the transaction it started has
+ * been committed (every 30 s by default), as the count may be missing
+ * (before Linux 6.0); with no counter at all, every look reports a
+ * change.  The descriptor is closed after each look: an open one would
+ * keep the filesystem from being unmounted (EBUSY).
  */
 #include "internal.h"
 
@@ -72,6 +81,7 @@ struct fs_look {
 	bool has_commits; /* commits read from sysfs */
 	uint64_t digest; /* of the subvolume links written in generation */
 	bool has_digest; /* the root tree could be searched */
+	uint64_t links; /* of every subvolume link: what a change is */
 };
 
 struct bino_fswatch {
@@ -80,6 +90,8 @@ struct bino_fswatch {
 	struct fs_look last;
 	struct timespec generation_changed; /* CLOCK_MONOTONIC */
 	bool settled; /* reported once SETTLE_SECONDS after it */
+	uint64_t commits_at_generation; /* when last.generation was first seen */
+	uint64_t committed; /* a generation known committed, or 0 */
 };
 
 /* The "commits N" line of sysfs's commit_stats of the filesystem @uuid. */
@@ -137,12 +149,12 @@ static bool search_after(struct btrfs_ioctl_search_key *key, uint64_t objectid,
 }
 
 /*
- * Digest the ROOT_REF and ROOT_BACKREF items of the root tree's leaves
- * written in transaction @generation or later, into @look.  False when
- * the tree cannot be searched (EPERM without CAP_SYS_ADMIN).
+ * Digest into *@ret the ROOT_REF and ROOT_BACKREF items of the root tree's
+ * leaves written in transaction @generation or later (0: every leaf).
+ * False when the tree cannot be searched (EPERM without CAP_SYS_ADMIN).
  */
 static bool digest_links(int fd, struct btrfs_ioctl_search_args_v2 *search,
-			 uint64_t generation, struct fs_look *look)
+			 uint64_t generation, uint64_t *ret)
 {
 	struct btrfs_ioctl_search_key *key = &search->key;
 	struct btrfs_ioctl_search_header header;
@@ -169,23 +181,43 @@ static bool digest_links(int fd, struct btrfs_ioctl_search_args_v2 *search,
 			pos += sizeof(header);
 			if (header.type == BTRFS_ROOT_REF_KEY ||
 			    header.type == BTRFS_ROOT_BACKREF_KEY) {
-				hash = fnv(hash, &header, sizeof(header));
+				/* The key and the item, not the leaf's transid. */
+				hash = fnv(hash, &header.objectid,
+					   sizeof(header.objectid));
+				hash = fnv(hash, &header.offset,
+					   sizeof(header.offset));
+				hash = fnv(hash, &header.type,
+					   sizeof(header.type));
 				hash = fnv(hash, search->buf + pos, header.len);
 			}
 			pos += header.len;
 		}
 	} while (search_after(key, header.objectid, header.type, header.offset));
-	look->digest = hash;
-	look->has_digest = true;
+	*ret = hash;
 	return true;
 }
 
+/* Whether anything that may move a subvolume happened between two looks. */
+static bool something_happened(const struct fs_look *last,
+			       const struct fs_look *now)
+{
+	return memcmp(now->uuid, last->uuid, sizeof(now->uuid)) != 0 ||
+	       now->generation != last->generation ||
+	       now->has_commits != last->has_commits ||
+	       now->commits != last->commits ||
+	       now->has_digest != last->has_digest ||
+	       now->digest != last->digest;
+}
+
 /*
- * Look at the filesystem holding @path.  BINO_ERROR_OPEN_FAILED or
- * BINO_ERROR_SUBVOL_INFO_FAILED (ENOTTY: not btrfs), errno set.
+ * Look at the filesystem holding @path, against the look before it (NULL:
+ * this is the first), whose generation is known committed when it equals
+ * @committed.  BINO_ERROR_OPEN_FAILED or BINO_ERROR_SUBVOL_INFO_FAILED
+ * (ENOTTY: not btrfs), errno set.
  */
 static enum bino_error fs_look(const char *path,
 			       struct btrfs_ioctl_search_args_v2 *search,
+			       const struct fs_look *last, uint64_t committed,
 			       struct fs_look *look)
 {
 	struct btrfs_ioctl_fs_info_args args;
@@ -209,10 +241,28 @@ static enum bino_error fs_look(const char *path,
 	/* A kernel that does not know the flag clears it. */
 	if (args.flags & BTRFS_FS_INFO_FLAG_GENERATION) {
 		look->generation = args.generation;
-		digest_links(fd, search, args.generation, look);
+		/*
+		 * The leaves of a committed generation change no more (a
+		 * change starts the next transaction, and the generation
+		 * moves): no search of them, which after a transaction that
+		 * touched every subvolume's root item is the whole tree.
+		 */
+		if (last && last->has_digest && committed &&
+		    args.generation == committed) {
+			look->digest = last->digest;
+			look->has_digest = true;
+		} else {
+			look->has_digest = digest_links(fd, search,
+							args.generation,
+							&look->digest);
+		}
 	}
-	close(fd);
 	look->has_commits = read_commits(look->uuid, &look->commits);
+	if (look->has_digest && last && !something_happened(last, look))
+		look->links = last->links;
+	else if (look->has_digest)
+		look->has_digest = digest_links(fd, search, 0, &look->links);
+	close(fd);
 	return BINO_OK;
 }
 
@@ -225,29 +275,54 @@ static bool settle_passed(const struct timespec *since)
 	return now.tv_sec - since->tv_sec >= SETTLE_SECONDS;
 }
 
+/*
+ * Without the digest, what the counters of @now say against @watch's last
+ * look: a transaction started or committed, and SETTLE_SECONDS after a
+ * start when the commit count is missing.
+ */
+static enum bino_fswatch_change compare_counters(struct bino_fswatch *watch,
+						 const struct fs_look *now)
+{
+	const struct fs_look *last = &watch->last;
+
+	if (now->generation != last->generation) {
+		clock_gettime(CLOCK_MONOTONIC, &watch->generation_changed);
+		watch->settled = false;
+	}
+	if (!now->has_commits && !now->generation)
+		return BINO_FSWATCH_CHANGED;
+	if (!now->has_commits && !watch->settled &&
+	    settle_passed(&watch->generation_changed)) {
+		watch->settled = true;
+		return BINO_FSWATCH_CHANGED;
+	}
+	return something_happened(last, now) ? BINO_FSWATCH_CHANGED
+					     : BINO_FSWATCH_UNCHANGED;
+}
+
 /* What @now says against @watch's last look (which it then becomes). */
 static enum bino_fswatch_change fswatch_compare(struct bino_fswatch *watch,
 						const struct fs_look *now)
 {
 	const struct fs_look *last = &watch->last;
-	enum bino_fswatch_change change = BINO_FSWATCH_UNCHANGED;
+	enum bino_fswatch_change change;
 
 	if (memcmp(now->uuid, last->uuid, sizeof(now->uuid)) != 0 ||
-	    now->has_commits != last->has_commits ||
-	    now->commits != last->commits ||
-	    now->has_digest != last->has_digest || now->digest != last->digest)
+	    now->has_digest != last->has_digest)
 		change = BINO_FSWATCH_CHANGED;
-	if (now->generation != last->generation) {
-		change = BINO_FSWATCH_CHANGED;
-		clock_gettime(CLOCK_MONOTONIC, &watch->generation_changed);
-		watch->settled = false;
-	}
-	if (!now->has_commits && !now->generation)
-		change = BINO_FSWATCH_CHANGED;
-	else if (!now->has_commits && !now->has_digest && !watch->settled &&
-		 settle_passed(&watch->generation_changed)) {
-		watch->settled = true;
-		change = BINO_FSWATCH_CHANGED;
+	else if (now->has_digest)
+		change = now->links != last->links ? BINO_FSWATCH_CHANGED
+						   : BINO_FSWATCH_UNCHANGED;
+	else
+		change = compare_counters(watch, now);
+	/* The generation seen is committed once the commit count moves. */
+	if (now->generation != last->generation ||
+	    memcmp(now->uuid, last->uuid, sizeof(now->uuid)) != 0) {
+		watch->commits_at_generation = now->commits;
+		watch->committed = 0;
+	} else if (now->has_commits &&
+		   now->commits > watch->commits_at_generation) {
+		watch->committed = now->generation;
 	}
 	watch->last = *now;
 	return change;
@@ -270,13 +345,14 @@ BINO_PUBLIC enum bino_error bino_fswatch_create(const char *path, int flags,
 		bino_fswatch_destroy(watch);
 		return BINO_ERROR_NO_MEMORY;
 	}
-	err = fs_look(path, watch->search, &watch->last);
+	err = fs_look(path, watch->search, NULL, 0, &watch->last);
 	if (err) {
 		bino_fswatch_destroy(watch);
 		return err;
 	}
 	/* The first look is the baseline: nothing to settle yet. */
 	watch->settled = true;
+	watch->commits_at_generation = watch->last.commits;
 	*ret = watch;
 	return BINO_OK;
 }
@@ -289,7 +365,8 @@ BINO_PUBLIC enum bino_error bino_fswatch_check(struct bino_fswatch *watch,
 
 	if (!watch || !ret)
 		return BINO_ERROR_INVALID_ARGUMENT;
-	err = fs_look(watch->path, watch->search, &now);
+	err = fs_look(watch->path, watch->search, &watch->last,
+		      watch->committed, &now);
 	if (err)
 		return err;
 	*ret = fswatch_compare(watch, &now);

@@ -4,7 +4,8 @@
 # under the prefix, enables nothing (no symlink, no .wants directory), and
 # systemd-analyze verify finds nothing to say about it as installed: one
 # pass of PREFIX/bin/btrfs-ino mount before nfs-server.service starts, then
-# the keeper, btrfs-ino mount --watch, restarted if it fails.
+# the keeper, btrfs-ino mount --watch, restarted if it fails, and reloaded
+# (a pass at once) with SIGHUP.
 set -euo pipefail
 # shellcheck source=tests/install/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -41,4 +42,7 @@ value() { # FILE KEY: the value of KEY= in FILE
 check_eq "ExecStartPre" "-$TMP/root/bin/btrfs-ino mount --quiet" "$(value "$service" ExecStartPre)"
 check_eq "ExecStart" "$TMP/root/bin/btrfs-ino mount --watch --quiet" "$(value "$service" ExecStart)"
 check_eq "Restart" on-failure "$(value "$service" Restart)"
+# systemctl reload: the pass at once.
+# shellcheck disable=SC2016 # systemd expands $MAINPID, not the shell
+check_eq "ExecReload" '/bin/kill -HUP $MAINPID' "$(value "$service" ExecReload)"
 printf '%s: ok\n' "$TEST_NAME"
