@@ -61,8 +61,22 @@ loops_of() {
 	losetup -n -O NAME -j "$1" 2>/dev/null || true
 }
 
+# unmount_one TOP: unmount the deepest mount below TOP that can be; a
+# mount a later one hides (a mount on its parent) waits for that one.
+# Lazily if none can be, the deepest first; 1 if nothing was unmounted.
+unmount_one() {
+	local target
+	while IFS= read -r target; do
+		umount -- "$target" 2>/dev/null && return 0
+	done < <(mounts_below "$1")
+	while IFS= read -r target; do
+		umount -l -- "$target" 2>/dev/null && return 0
+	done < <(mounts_below "$1")
+	return 1
+}
+
 layout_destroy() {
-	local dir=$1 mnt img target loop
+	local dir=$1 mnt img loop
 
 	[[ -d $dir ]] || return 0
 	dir=$(realpath -e -- "$dir")
@@ -71,11 +85,13 @@ layout_destroy() {
 	img=$dir/btrfs.img
 
 	# A mount can hide another one at the same target, so go round until
-	# nothing is left; bounded so a stuck mount ends in an error, not a hang.
-	for _ in 1 2 3 4 5 6 7 8 9 10; do
-		target=$(mounts_below "$mnt" | head -n 1)
-		[[ -n $target ]] || break
-		umount -- "$target" 2>/dev/null || umount -l -- "$target"
+	# nothing is left; bounded (twice the mounts seen, and ten) so a stuck
+	# mount ends in an error, not a hang.
+	local rounds
+	rounds=$(mounts_below "$mnt" | wc -l)
+	for ((rounds = 2 * rounds + 10; rounds > 0; rounds--)); do
+		[[ -n $(mounts_below "$mnt") ]] || break
+		unmount_one "$mnt" || break
 	done
 	[[ -z $(mounts_below "$mnt") ]] || die "$mnt: still mounted"
 
