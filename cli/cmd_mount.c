@@ -471,6 +471,8 @@ static int mount_apply(struct mount_run *run)
 		diag_write_error(errno);
 		run->failed = true;
 	}
+	if (run->watch && bino_mountplan_unreached(run->plan))
+		mount_watch_look_again(run->watch);
 	bino_mountplan_destroy(run->plan);
 	run->plan = NULL;
 	return run->failed ? EXIT_FINDINGS : EXIT_CLEAN;

@@ -43,6 +43,13 @@
 
 /* How often the filesystems and the exports files are looked at. */
 #define TICK_MS 1000
+/*
+ * How many passes in a row mount_watch_look_again() may ask for: a new
+ * subvolume's name appears within its commit (a second or two on a slow
+ * disk); a subvolume another mount hides stays unreachable, and must not
+ * make the keeper plan every second for ever.
+ */
+#define RETRY_PASSES 10
 #define SYSTEM_EXPORTS "/etc/exports"
 #define SYSTEM_EXPORTS_DIR "/etc/exports.d"
 #define SYSTEM_EXPORTS_GLOB SYSTEM_EXPORTS_DIR "/*.exports"
@@ -70,6 +77,8 @@ struct mount_watch {
 	int signal_fd;
 	int mountinfo_fd; /* POLLPRI when the mount table changed */
 	bool failed_add; /* mount_watch_add() ran out of memory */
+	bool look_again; /* the last pass asked for another at the next tick */
+	unsigned retries; /* passes run in a row for look_again */
 };
 
 static void watched_list_release(struct watched_list *list)
@@ -112,6 +121,11 @@ void mount_watch_add(struct mount_watch *watch, const char *path)
 	item.err = bino_fswatch_create(path, 0, &item.fs);
 	item.errnum = item.err ? errno : 0;
 	watch->now.items[watch->now.n++] = item;
+}
+
+void mount_watch_look_again(struct mount_watch *watch)
+{
+	watch->look_again = true;
 }
 
 /* Fold the identity and times of @path (or its absence) into @hash. */
@@ -277,6 +291,7 @@ static int watch_pass(struct mount_watch *watch, mount_pass_fn *pass,
 	watch->mounts_stamp = mounts_stamp(watch);
 	memset(&watch->now, 0, sizeof(watch->now));
 	watch->exports_stamp = exports_stamp(watch->config);
+	watch->look_again = false;
 	status = pass(watch, data);
 	fflush(stdout);
 	if (watch->failed_add) {
@@ -388,6 +403,12 @@ int mount_watch_run(const struct mount_watch_config *config,
 		    mounts_stamp(&watch) != watch.mounts_stamp)
 			again = true;
 		again |= watch_changed(&watch);
+		if (again) {
+			watch.retries = 0;
+		} else if (watch.look_again && watch.retries < RETRY_PASSES) {
+			watch.retries++;
+			again = true;
+		}
 		if (again)
 			watch_pass(&watch, pass, data);
 	}

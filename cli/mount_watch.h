@@ -46,4 +46,12 @@ int mount_watch_run(const struct mount_watch_config *config,
  */
 void mount_watch_add(struct mount_watch *watch, const char *path);
 
+/*
+ * During a pass: the plan listed a subvolume it could not reach yet (one
+ * being created: bino_mountplan_unreached()), so run the pass again at the
+ * next tick, whether or not anything else changed; at most RETRY_PASSES
+ * times in a row.
+ */
+void mount_watch_look_again(struct mount_watch *watch);
+
 #endif

@@ -1662,6 +1662,20 @@ enum bino_error bino_mountplan_add_stale(struct bino_mountplan *plan,
 size_t bino_mountplan_count(const struct bino_mountplan *plan);
 
 /**
+ * bino_mountplan_unreached() - How many subvolumes the subvolume tree
+ * listed below the paths given to bino_mountplan_add_subvols() whose root
+ * no lookup found (ENOENT), so that they have no step; 0 for NULL.
+ *
+ * Btrfs links a new subvolume in the root tree while the transaction that
+ * makes it commits, and its name appears in its directory only when the
+ * call that made it returns: a plan made in between sees it and cannot
+ * reach it.  A keeper that sees a count above 0 plans again a moment
+ * later.  The count stays above 0 while another mount hides a directory
+ * that holds a subvolume.
+ */
+size_t bino_mountplan_unreached(const struct bino_mountplan *plan);
+
+/**
  * bino_mountplan_get() - The @index'th step, in the order added (the order
  * to carry them out in).
  *

@@ -101,6 +101,7 @@ struct bino_mountplan {
 	struct bino_mountplan_step **steps;
 	size_t n_steps, cap_steps;
 	size_t max_user_mounts; /* per owner other than root, per audited path */
+	size_t unreached; /* tree subvolumes whose root a lookup did not find */
 };
 
 /* How many subvolume mounts one owner has below the audited path. */
@@ -402,6 +403,7 @@ struct subvol_plan {
 	size_t n_subvols, cap_subvols;
 	struct owner_count *counts; /* mounts per owner other than root */
 	size_t n_counts, cap_counts;
+	size_t unreached; /* listed, but no lookup found their root (ENOENT) */
 };
 
 static void subvol_plan_release(struct subvol_plan *sp)
@@ -621,6 +623,13 @@ static bool subvol_plan_has(const struct subvol_plan *sp, uint64_t id)
 	return false;
 }
 
+/* What a lookup of a subvolume's path beneath the audited path found. */
+enum tree_reach {
+	TREE_REACHES, /* the subvolume's root */
+	TREE_OTHER, /* something else, or nothing it may go through */
+	TREE_MISSING, /* no such name (ENOENT): see tree_add_one() */
+};
+
 /*
  * Whether the directory @path (below the audited path) is, as a lookup
  * from the audited directory reaches it now, the root of subvolume @id of
@@ -631,8 +640,9 @@ static bool subvol_plan_has(const struct subvol_plan *sp, uint64_t id)
  * (a dry run by a user may not be able to read it) and never read: an open
  * and a stat per subvolume, nothing per file.
  */
-static bool tree_reaches(const struct subvol_plan *sp, const char *path,
-			 uint64_t id, int64_t *owner)
+static enum tree_reach tree_reaches(const struct subvol_plan *sp,
+				    const char *path, uint64_t id,
+				    int64_t *owner)
 {
 	const char *rel = path_below(path, sp->base.path);
 	uint64_t found_id;
@@ -645,7 +655,7 @@ static bool tree_reaches(const struct subvol_plan *sp, const char *path,
 	fd = strlen(rel) >= PATH_MAX ? open_by_names(sp->base.fd, rel, O_PATH) :
 				       open_beneath(sp->base.fd, rel, O_PATH);
 	if (fd < 0)
-		return false;
+		return errno == ENOENT ? TREE_MISSING : TREE_OTHER;
 	if (fstat(fd, &st) != 0 || st.st_ino != SUBVOL_ROOT_INO ||
 	    bino__subvolid_file_handle(fd, "", AT_EMPTY_PATH, &found_id,
 				       &errnum) != BINO_OK ||
@@ -662,7 +672,7 @@ static bool tree_reaches(const struct subvol_plan *sp, const char *path,
 
 out_close:
 	close(fd);
-	return same;
+	return same ? TREE_REACHES : TREE_OTHER;
 }
 
 /* Whether the mount on @path is one of subvolume @id of the filesystem. */
@@ -699,7 +709,12 @@ static char *path_join(const char *root, const char *rel)
 /*
  * A subvolume of the listing: kept when it lies strictly below the audited
  * path, is not kept already (its first path, as a walk meets it first),
- * and is reachable there.
+ * and is reachable there.  One whose name is not found is counted as
+ * unreached: btrfs links a new subvolume in the root tree while its
+ * transaction commits, but the name appears in the directory only when the
+ * call that made it returns (until then a lookup meets the negative dentry
+ * the creating call holds), so a plan made in between sees the subvolume
+ * and no path to it; a keeper plans again a moment later.
  */
 static enum bino_error tree_add_one(const char *rel,
 				    const struct bino__subvol_info *info,
@@ -707,6 +722,7 @@ static enum bino_error tree_add_one(const char *rel,
 {
 	struct tree_listing *listing = data;
 	struct subvol_plan *sp = listing->sp;
+	enum tree_reach reach = TREE_OTHER;
 	int64_t owner = OWNER_UNKNOWN;
 	char *path = path_join(listing->root, rel);
 
@@ -714,11 +730,14 @@ static enum bino_error tree_add_one(const char *rel,
 		listing->err = BINO_ERROR_NO_MEMORY;
 		return listing->err;
 	}
-	if (bino__path_below(path, sp->base.path) && !subvol_plan_has(sp, info->id) &&
-	    tree_reaches(sp, path, info->id, &owner))
+	if (bino__path_below(path, sp->base.path) && !subvol_plan_has(sp, info->id))
+		reach = tree_reaches(sp, path, info->id, &owner);
+	if (reach == TREE_REACHES)
 		listing->err = subvol_plan_add(sp, path, info->id, owner,
 					       tree_mounted(sp, listing->mounts,
 							    path, info->id));
+	else if (reach == TREE_MISSING)
+		sp->unreached++;
 	free(path);
 	return listing->err;
 }
@@ -816,7 +835,8 @@ static enum bino_error tree_list_mount(struct tree_listing *listing,
 	if (strcmp(bino_mount_fstype(mount), "btrfs") != 0 ||
 	    bino_mount_dev(mount) != bino_mount_dev(sp->filesystem) || !id)
 		return BINO_OK;
-	if (!subvol_plan_has(sp, id) && tree_reaches(sp, target, id, &owner)) {
+	if (!subvol_plan_has(sp, id) &&
+	    tree_reaches(sp, target, id, &owner) == TREE_REACHES) {
 		err = subvol_plan_add(sp, target, id, owner,
 				      tree_mounted(sp, listing->mounts, target, id));
 		if (err)
@@ -870,6 +890,7 @@ bino_mountplan_add_subvols(struct bino_mountplan *plan,
 	n = bino__mounts_below(mounts, path, &below_mounts);
 	for (i = 0; !err && i < n; i++)
 		err = tree_list_mount(&listing, below_mounts[i]);
+	plan->unreached += sp.unreached;
 	if (!err)
 		err = plan_subvols(plan, &sp);
 	subvol_plan_release(&sp);
@@ -939,6 +960,11 @@ BINO_PUBLIC enum bino_error bino_mountplan_add_stale(struct bino_mountplan *plan
 BINO_PUBLIC size_t bino_mountplan_count(const struct bino_mountplan *plan)
 {
 	return plan ? plan->n_steps : 0;
+}
+
+BINO_PUBLIC size_t bino_mountplan_unreached(const struct bino_mountplan *plan)
+{
+	return plan ? plan->unreached : 0;
 }
 
 BINO_PUBLIC const struct bino_mountplan_step *

@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# mount --watch while snapshots are taken back to back, each while the last
+# one's commit may still be written: every one is mounted within 2 s.
+# Btrfs links a snapshot in the root tree while it commits, and its name
+# appears in the directory only when the call that made it returns; a look
+# in between sees the new link but no path to mount on, and the keeper must
+# look again rather than wait for the next change.
+source "$(dirname -- "$0")/mount-lib.sh"
+setup_mount_export
+
+ROUNDS=${ROUNDS:-30}
+watch_start watch --exports "$EXPORTS" "$FEX" || finish
+for ((i = 1; i <= ROUNDS; i++)); do
+	# Data to write makes the commit take a while, as on a busy server.
+	head -c 4M /dev/urandom >"$FEX/spool/data-$i"
+	btrfs -q subvolume snapshot "$FEX/spool" "$FEX/spool/.snapshot/q$i"
+	sleep 0.$((RANDOM % 10))
+done
+missed=()
+for ((i = 1; i <= ROUNDS; i++)); do
+	within 2 mountpoint -q -- "$FEX/spool/.snapshot/q$i" || missed+=("q$i")
+done
+check_eq "snapshots not mounted 2 s after the last was taken" "" "${missed[*]}"
+finish
