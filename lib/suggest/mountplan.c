@@ -611,16 +611,22 @@ bino_mountplan_add_suggestion(struct bino_mountplan *plan,
 
 /* ---- planning from the subvolume tree ---------------------------------- */
 
-/* Whether @sp has the subvolume @id already. */
-static bool subvol_plan_has(const struct subvol_plan *sp, uint64_t id)
+/* The subvolume @id of @sp, or NULL. */
+static const struct plan_subvol *subvol_plan_find(const struct subvol_plan *sp,
+						  uint64_t id)
 {
 	size_t i;
 
 	for (i = 0; i < sp->n_subvols; i++) {
 		if (sp->subvols[i].id == id)
-			return true;
+			return &sp->subvols[i];
 	}
-	return false;
+	return NULL;
+}
+
+static bool subvol_plan_has(const struct subvol_plan *sp, uint64_t id)
+{
+	return subvol_plan_find(sp, id) != NULL;
 }
 
 /* What a lookup of a subvolume's path beneath the audited path found. */
@@ -820,7 +826,10 @@ static enum bino_error tree_list_holding(struct tree_listing *listing)
  * A subvolume of the filesystem mounted below the audited path, with those
  * below it, as a walk crossing into the mount meets them.  A mount whose
  * root cannot be listed (a directory, a deleted subvolume) adds nothing
- * below it.
+ * below it, and neither does a subvolume mounted on the path its parent's
+ * listing gave it (what a keeper leaves: every path below it was listed
+ * already, and listing each of a thousand such mounts again would read
+ * the root tree a thousand times).
  */
 static enum bino_error tree_list_mount(struct tree_listing *listing,
 				       const struct bino_mount *mount)
@@ -828,6 +837,7 @@ static enum bino_error tree_list_mount(struct tree_listing *listing,
 	struct subvol_plan *sp = listing->sp;
 	const char *target = bino_mount_target(mount);
 	uint64_t id = bino_mount_subvolid(mount);
+	const struct plan_subvol *listed;
 	int64_t owner = OWNER_UNKNOWN;
 	enum bino_error err;
 	int fd;
@@ -835,8 +845,10 @@ static enum bino_error tree_list_mount(struct tree_listing *listing,
 	if (strcmp(bino_mount_fstype(mount), "btrfs") != 0 ||
 	    bino_mount_dev(mount) != bino_mount_dev(sp->filesystem) || !id)
 		return BINO_OK;
-	if (!subvol_plan_has(sp, id) &&
-	    tree_reaches(sp, target, id, &owner) == TREE_REACHES) {
+	listed = subvol_plan_find(sp, id);
+	if (listed && strcmp(listed->path, target) == 0)
+		return BINO_OK;
+	if (!listed && tree_reaches(sp, target, id, &owner) == TREE_REACHES) {
 		err = subvol_plan_add(sp, target, id, owner,
 				      tree_mounted(sp, listing->mounts, target, id));
 		if (err)

@@ -12,8 +12,11 @@ setup_mount_export
 ROUNDS=${ROUNDS:-30}
 watch_start watch --exports "$EXPORTS" "$FEX" || finish
 for ((i = 1; i <= ROUNDS; i++)); do
-	# Data to write makes the commit take a while, as on a busy server.
-	head -c 4M /dev/urandom >"$FEX/spool/data-$i"
+	# Files made since the last commit make this one take a while, as on
+	# a busy server: the window in which the snapshot is linked in the
+	# tree but has no name yet.
+	mkdir "$FEX/spool/files-$i"
+	(cd "$FEX/spool/files-$i" && seq 1 3000 | xargs touch)
 	btrfs -q subvolume snapshot "$FEX/spool" "$FEX/spool/.snapshot/q$i"
 	sleep 0.$((RANDOM % 10))
 done
