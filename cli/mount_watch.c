@@ -49,7 +49,7 @@
  * disk); a subvolume another mount hides stays unreachable, and must not
  * make the keeper plan every second for ever.
  */
-#define RETRY_PASSES 10
+#define RETRY_PASSES 5
 #define SYSTEM_EXPORTS "/etc/exports"
 #define SYSTEM_EXPORTS_DIR "/etc/exports.d"
 #define SYSTEM_EXPORTS_GLOB SYSTEM_EXPORTS_DIR "/*.exports"

@@ -9,14 +9,14 @@
 source "$(dirname -- "$0")/mount-lib.sh"
 setup_mount_export
 
-ROUNDS=${ROUNDS:-30}
+ROUNDS=${ROUNDS:-10}
 watch_start watch --exports "$EXPORTS" "$FEX" || finish
 for ((i = 1; i <= ROUNDS; i++)); do
 	# Files made since the last commit make this one take a while, as on
 	# a busy server: the window in which the snapshot is linked in the
 	# tree but has no name yet.
 	mkdir "$FEX/spool/files-$i"
-	(cd "$FEX/spool/files-$i" && seq 1 3000 | xargs touch)
+	(cd "$FEX/spool/files-$i" && seq 1 1000 | xargs touch)
 	btrfs -q subvolume snapshot "$FEX/spool" "$FEX/spool/.snapshot/q$i"
 	sleep 0.$((RANDOM % 10))
 done

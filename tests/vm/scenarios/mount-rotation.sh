@@ -7,8 +7,9 @@
 # within 5 s (measured: well under one); clients of vers=3 and 4.2, mounted
 # once for the whole time (the exports line has crossmnt), then see it as a
 # filesystem of its own (st_dev other than its parent's), and GNU find lists
-# the server's entries with no loop after each round.  At the end no stale
-# mount is left, no fstab line or unit was written, and mount -a exits 0.
+# the server's entries with no loop after each round; exportfs -ra before
+# round 3 changes none of that.  At the end no stale mount is left, no fstab
+# line or unit was written, and mount -a exits 0.
 # A client that looks in the moment between the snapshot and its mount sees
 # the plain directory: vers=4.2 notices the new filesystem on its next look,
 # vers=3 only once its attribute cache of the directory expires (up to
@@ -66,6 +67,8 @@ mounted_within() {
 kept=()
 for ((round = 1; round <= 5; round++)); do
 	snap=/data/vol/.snapshot/r$round
+	# The table re-exported mid-rotation, as an admin's edit elsewhere does.
+	((round != 3)) || exportfs -ra
 	btrfs -q subvolume snapshot -r /data/vol "$snap"
 	kept+=("r$round")
 	if ((${#kept[@]} > 3)); then
