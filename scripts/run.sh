@@ -129,7 +129,7 @@ test)
 	# Every suite runs once, in two lanes on the two cores, each about half
 	# of the work (every stage is CPU-bound, qemu's TCG most of all):
 	#  - the VM lane: the VM suite (one qemu at a time), then the install
-	#    suite's fresh builds of the plain tree;
+	#    suite's fresh builds of the plain tree, then fuzzing;
 	#  - beside it: the sanitizer tree, where unit, cli and root (hostile's
 	#    root tests among them) run under AddressSanitizer and
 	#    UndefinedBehaviorSanitizer: the same code at the same optimisation
@@ -137,7 +137,7 @@ test)
 	#    not run twice; then the unit suite under valgrind, the Debian
 	#    package test, the plain build's suites the sanitizers cannot run
 	#    (unit's allocation-failure injection, memory's peak RSS, abi's
-	#    symbols, exports-diff), and fuzzing.
+	#    symbols, exports-diff).
 	# The runs' logs are named apart (--logbase), and nothing is rebuilt
 	# once both lanes run.  Root tests in both lanes at once are safe: each
 	# has its own fixture directory and loop device, the VM's disks are
@@ -149,6 +149,8 @@ test)
 			--num-processes 1 --suite vm --logbase vm || lane=1
 		timed "install suite" meson test -C "$build" --no-rebuild --print-errorlogs \
 			--num-processes 1 --suite install --no-suite package --logbase install || lane=1
+		echo "== fuzz targets, 20 s each, after replaying their seeds and regressions"
+		FUZZ_BUILD_DIR="$here/build-fuzz" timed "fuzz" "$here/tests/fuzz/run.sh" 20 || lane=1
 		exit "$lane"
 	) >"$build/lane-vm.log" 2>&1 &
 	lane_pid=$!
@@ -169,10 +171,8 @@ test)
 	timed "plain-build suites" meson test -C "$build" --no-rebuild --print-errorlogs \
 		--num-processes 1 --suite unit --suite abi --suite exports-diff --suite memory \
 		--no-suite vm --no-suite install --logbase main || status=1
-	echo "== fuzz targets, 20 s each, after replaying their seeds and regressions"
-	FUZZ_BUILD_DIR="$here/build-fuzz" timed "fuzz" "$here/tests/fuzz/run.sh" 20 || status=1
 	wait "$lane_pid" || status=1
-	echo "== the VM lane (vm suite, install suite):"
+	echo "== the VM lane (vm suite, install suite, fuzz):"
 	cat -- "$build/lane-vm.log"
 	# One main log as before: the suites of the plain build.
 	cat -- "$build/meson-logs/main.json" "$build/meson-logs/vm.json" \
