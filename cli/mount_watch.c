@@ -9,16 +9,16 @@
  * few system calls, whatever the number of subvolumes or files, and a
  * digest of the root tree's subvolume links only after a transaction: a
  * change is a subvolume created, deleted or renamed, never a file
- * written), stats the exports files and
- * exportfs's etab, and polls /proc/self/mountinfo (the kernel marks it
- * when any mount or unmount happens; the lines of the mounts on a watched
- * PATH's branch are then compared).  Only when one of them changed does
- * it run mount's whole pass again (the same plan and checks as the
- * one-shot command).  Watching the filesystem, not directories, means a
- * subvolume created anywhere below a PATH is seen, in a directory made
- * after the watch began too, and inotify's limits never apply; looking
- * rather than holding a descriptor means it never keeps a filesystem from
- * being unmounted.  Signals arrive through a signalfd, so SIGTERM ends it
+ * written), stats the exports files and exportfs's etab, and polls
+ * /proc/self/mountinfo (the kernel marks it when any mount or unmount
+ * happens; the lines of the mounts on a watched PATH's branch are then
+ * compared).  Only when one of them changed does it run mount's whole pass
+ * again (the same plan and checks as the one-shot command), or when the
+ * last pass found a subvolume it could not reach yet (RETRY_PASSES).
+ * Watching the filesystem, not directories, means a subvolume created
+ * anywhere below a PATH is seen, in a directory made after the watch began
+ * too, and inotify's limits never apply; looking rather than holding a
+ * descriptor means it never keeps a filesystem from being unmounted.  Signals arrive through a signalfd, so SIGTERM ends it
  * between passes, never in the middle of a mount.
  */
 #include "mount_watch.h"
