@@ -57,18 +57,17 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "array.h"
 #include "mounts.h"
 #include "path.h"
+#include "resolve.h"
 #include "subvol.h"
 
 /* The inode of every btrfs subvolume root (BTRFS_FIRST_FREE_OBJECTID). */
@@ -196,110 +195,6 @@ static void close_keep_errno(int fd)
 }
 
 /*
- * openat2(2) has no glibc wrapper on Debian 12; -1 with ENOSYS where the
- * kernel lacks it (before 5.6).
- */
-static int openat2_call(int dirfd, const char *path, int flags, uint64_t resolve)
-{
-	struct open_how how = {
-		.flags = (uint64_t)flags,
-		.resolve = resolve,
-	};
-
-#ifdef SYS_openat2
-	return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
-#else
-	(void)dirfd, (void)path, (void)how;
-	errno = ENOSYS;
-	return -1;
-#endif
-}
-
-/*
- * Without openat2: @path below @dirfd one name at a time, each opened with
- * O_NOFOLLOW | O_DIRECTORY (a symbolic link is then ENOTDIR or ELOOP) and
- * ".." refused (EXDEV), as RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS would.
- * An absolute @path starts at "/" (then @dirfd is not used).  An fd, or -1
- * with errno, as openat(2).
- */
-static int open_by_names(int dirfd, const char *path, int flags)
-{
-	int fd = -1, next;
-
-	if (*path == '/') {
-		fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0)
-			return -1;
-		dirfd = fd;
-	}
-	for (;;) {
-		size_t len;
-		char name[NAME_MAX + 1];
-		bool last;
-
-		path += strspn(path, "/");
-		len = strcspn(path, "/");
-		last = path[len + strspn(path + len, "/")] == '\0';
-		if (len > NAME_MAX) {
-			errno = ENAMETOOLONG;
-			goto out_close;
-		}
-		memcpy(name, len ? path : ".", len ? len : 1);
-		name[len ? len : 1] = '\0';
-		if (strcmp(name, "..") == 0) {
-			errno = EXDEV;
-			goto out_close;
-		}
-		next = openat(dirfd, name, (last ? flags : O_PATH) | O_DIRECTORY |
-			      O_NOFOLLOW | O_CLOEXEC);
-		if (next < 0)
-			goto out_close;
-		if (fd >= 0)
-			close(fd);
-		fd = dirfd = next;
-		if (last)
-			return fd;
-		path += len;
-	}
-
-out_close:
-	if (fd >= 0)
-		close_keep_errno(fd);
-	return -1;
-}
-
-/*
- * Open the directory @path (absolute) with @flags, following no symbolic
- * link in any of its components: an fd, or -1 with errno, as openat(2).
- */
-static int open_no_symlinks(const char *path, int flags)
-{
-	int fd = openat2_call(AT_FDCWD, path, flags | O_DIRECTORY | O_CLOEXEC,
-			      RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
-
-	if (fd < 0 && errno == ENOSYS)
-		return open_by_names(AT_FDCWD, path, flags);
-	return fd;
-}
-
-/*
- * Open the directory @path, relative to @dirfd, with @flags: never through a
- * symbolic link, never outside @dirfd (EXDEV, ELOOP or ENOTDIR otherwise).
- * Mount points on the way are crossed, as a path lookup would.  An fd, or
- * -1 with errno, as openat(2).
- */
-static int open_beneath(int dirfd, const char *path, int flags)
-{
-	int fd = openat2_call(dirfd, path, flags | O_DIRECTORY | O_CLOEXEC,
-			      RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
-				      RESOLVE_NO_MAGICLINKS);
-
-	if (fd < 0 && errno == ENOSYS)
-		return open_by_names(dirfd, path, flags);
-	return fd;
-}
-
-/*
  * The filesystem UUID of the directory @path_fd (an O_PATH descriptor),
  * through a descriptor of it that can take the ioctl; errno left set.
  */
@@ -341,7 +236,7 @@ struct plan_base {
 static void base_open(struct plan_base *base, const char *path)
 {
 	base->path = path;
-	base->fd = open_no_symlinks(path, O_PATH);
+	base->fd = bino__resolve_no_symlinks(path, O_PATH);
 	if (base->fd >= 0 && fstat(base->fd, &base->st) != 0) {
 		close(base->fd);
 		base->fd = -1;
@@ -460,7 +355,7 @@ static int64_t subvol_owner(const struct plan_base *base, const char *path)
 
 	if (base->fd < 0 || strlen(path) >= PATH_MAX)
 		return OWNER_UNKNOWN;
-	fd = open_beneath(base->fd, path_below(path, base->path), O_PATH);
+	fd = bino__resolve_beneath(base->fd, path_below(path, base->path), O_PATH);
 	if (fd < 0)
 		return OWNER_UNKNOWN;
 	if (fstat(fd, &st) != 0) {
@@ -658,8 +553,8 @@ static enum tree_reach tree_reaches(const struct subvol_plan *sp,
 	int fd, errnum;
 
 	/* Beyond PATH_MAX openat2 cannot take it whole: a name at a time. */
-	fd = strlen(rel) >= PATH_MAX ? open_by_names(sp->base.fd, rel, O_PATH) :
-				       open_beneath(sp->base.fd, rel, O_PATH);
+	fd = strlen(rel) >= PATH_MAX ? bino__resolve_by_names(sp->base.fd, rel, O_PATH) :
+				       bino__resolve_beneath(sp->base.fd, rel, O_PATH);
 	if (fd < 0)
 		return errno == ENOENT ? TREE_MISSING : TREE_OTHER;
 	if (fstat(fd, &st) != 0 || st.st_ino != SUBVOL_ROOT_INO ||
@@ -811,7 +706,7 @@ static enum bino_error tree_list_holding(struct tree_listing *listing)
 
 	if (!root)
 		return BINO_ERROR_OPEN_FAILED;
-	fd = open_no_symlinks(root, O_RDONLY | O_NONBLOCK);
+	fd = bino__resolve_no_symlinks(root, O_RDONLY | O_NONBLOCK);
 	if (fd < 0) {
 		free(root);
 		return BINO_ERROR_OPEN_FAILED;
@@ -855,7 +750,7 @@ static enum bino_error tree_list_mount(struct tree_listing *listing,
 			return err;
 	}
 	fd = strlen(target) >= PATH_MAX ? -1 :
-		open_beneath(sp->base.fd, path_below(target, sp->base.path),
+		bino__resolve_beneath(sp->base.fd, path_below(target, sp->base.path),
 			     O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
 		return BINO_OK;
@@ -1122,7 +1017,7 @@ static int step_open(const struct bino_mountplan_step *step, int flags)
 		errno = ESTALE;
 		return -1;
 	}
-	base_fd = open_no_symlinks(step->base, O_PATH);
+	base_fd = bino__resolve_no_symlinks(step->base, O_PATH);
 	if (base_fd < 0)
 		return -1;
 	if (fstat(base_fd, &st) != 0) {
@@ -1134,7 +1029,7 @@ static int step_open(const struct bino_mountplan_step *step, int flags)
 		errno = ESTALE;
 		return -1;
 	}
-	fd = open_beneath(base_fd, path_below(step->path, step->base), flags);
+	fd = bino__resolve_beneath(base_fd, path_below(step->path, step->base), flags);
 	close_keep_errno(base_fd);
 	return fd;
 }
