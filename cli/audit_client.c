@@ -167,42 +167,77 @@ static void print_fstab(struct output *out, const struct advice *adv,
 	output_close(out);
 }
 
+/*
+ * The autofs direct-map entry: the mount, then each plain subvolume, quoted
+ * as suggest quotes its map (quote.h); a subvolume the map cannot carry is
+ * left out and said why after it, and an entry whose own key or location
+ * it cannot carry is not written (null), with the reason.
+ */
 static void print_autofs(struct output *out, const struct advice *adv,
 			 const struct bino_audit_target *target)
 {
 	size_t i, n = bino_audit_target_subvol_count(target);
 	const char *mount_point = bino_mount_target(adv->mount);
-	char *entry;
-	size_t len;
-	FILE *f = open_memstream(&entry, &len);
+	const char *root = server_path(adv->mount);
+	const char *reason = quote_autofs_root_refusal(root);
+	char *host = strndup(adv->host, strlen(adv->host) - 1); /* no ':' */
+	char *entry = NULL, *refused = NULL;
+	size_t len, refused_len;
+	FILE *f = NULL, *notes = NULL;
 
-	if (!f)
-		return;
-	quote_autofs_word(f, mount_point);
-	fprintf(f, " -fstype=nfs%s%s /", *adv->vers ? "," : "", adv->vers);
-	fprintf(f, " %s", adv->host);
-	quote_autofs_word(f, server_path(adv->mount));
+	if (!reason)
+		reason = quote_autofs_key_refusal(mount_point);
+	if (reason) {
+		print_string(out, PRINT_TEXT, NULL, "    # not written: %s\n", reason);
+		print_string(out, PRINT_JSON, "autofs", NULL, NULL);
+		goto out_host;
+	}
+	f = open_memstream(&entry, &len);
+	notes = open_memstream(&refused, &refused_len);
+	if (!host || !f || !notes)
+		goto out_streams;
+	quote_autofs_path(f, mount_point);
+	fprintf(f, " -fstype=nfs%s%s / ", *adv->vers ? "," : "", adv->vers);
+	quote_autofs_location(f, host, root);
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_subvol *subvol =
 			bino_audit_target_subvol(target, i);
 		const char *path = bino_audit_subvol_path(subvol);
+		const char *rel;
 		char *server;
 
 		if (!plain_subvol(subvol))
 			continue;
-		fputc(' ', f);
-		quote_autofs_word(f, path + strlen(mount_point));
-		fprintf(f, " %s", adv->host);
-		if (asprintf(&server, "%s%s", server_path(adv->mount),
-			     path + strlen(mount_point)) < 0)
+		rel = path + strlen(mount_point);
+		if (asprintf(&server, "%s%s", root, rel) < 0)
 			continue;
-		quote_autofs_word(f, server);
+		reason = quote_autofs_refusal(server);
+		if (!reason)
+			reason = quote_autofs_refusal(path);
+		if (reason) {
+			fputs("    # not written: ", notes);
+			quote_comment(notes, path);
+			fprintf(notes, ": %s\n", reason);
+		} else {
+			fputc(' ', f);
+			quote_autofs_path(f, rel);
+			fputc(' ', f);
+			quote_autofs_location(f, host, server);
+		}
 		free(server);
 	}
-	if (fclose(f) == 0) {
+out_streams:
+	if (notes && fclose(notes) != 0)
+		refused = NULL;
+	if (f && fclose(f) == 0 && notes) {
 		print_string(out, PRINT_ANY, "autofs", "    %s\n", entry);
-		free(entry);
+		if (refused)
+			print_string(out, PRINT_TEXT, NULL, "%s", refused);
 	}
+	free(entry);
+	free(refused);
+out_host:
+	free(host);
 }
 
 void audit_client_advice(struct output *out, const struct bino_audit_target *target)

@@ -75,31 +75,94 @@ void quote_exports_path(FILE *out, const char *s)
 	octal_escaped(out, s, "\"#");
 }
 
-const char *quote_autofs_refusal(const char *s)
+/* automount's KEY_MAX_LEN: read_one() takes no longer key. */
+#define AUTOFS_KEY_MAX 255
+
+/*
+ * Bytes that none of automount's readers treats specially (see quote.h):
+ * not blank, control, '"', '\\', '$', '&', ':', '#', nor past ASCII.
+ */
+static bool autofs_bare(const char *s)
 {
-	if (has_control_byte(s))
-		return "an autofs(5) map cannot carry a newline or another "
-		       "control character: a newline ends the map entry and "
-		       "automount has no escape for it";
-	return NULL;
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || strchr("/._+,=@%~-", *p)))
+			return false;
+	}
+	return true;
 }
 
-/* autofs(5): a word with blanks or quotes is double-quoted. */
-void quote_autofs_word(FILE *out, const char *s)
+const char *quote_autofs_refusal(const char *path)
 {
 	const char *p;
 
-	if (!strpbrk(s, " \t\"\\#&")) {
-		fputs(s, out);
-		return;
+	if (has_control_byte(path))
+		return "an autofs(5) map cannot carry a newline or another "
+		       "control character: a newline ends the map entry and "
+		       "automount has no escape for it";
+	if (strchr(path, '"'))
+		return "an autofs(5) map cannot carry a double quote: automount "
+		       "reads one as the end of a quoted part, and Debian's "
+		       "expandsunent() drops the backslash of an escaped one";
+	for (p = path; (p = strchr(p, ' '));) {
+		p += strspn(p, " ");
+		if (*p == '/' || *p == '-')
+			return "an autofs(5) map cannot carry a blank before "
+			       "'/' or '-': automount reads an offset's location "
+			       "again when it mounts it, and there such a blank "
+			       "starts a multi-mount entry of its own";
 	}
-	fputc('"', out);
-	for (p = s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fputc('\\', out);
-		fputc(*p, out);
-	}
-	fputc('"', out);
+	return NULL;
+}
+
+const char *quote_autofs_root_refusal(const char *path)
+{
+	const char *reason = quote_autofs_refusal(path);
+
+	if (reason)
+		return reason;
+	if (strchr(path, ' '))
+		return "an autofs(5) map cannot carry a blank in the export's "
+		       "own path: automount reads the location of the entry's "
+		       "\"/\" offset a second time (parse_mapent()), and splits "
+		       "it at blanks then";
+	if (strchr(path, '\\'))
+		return "an autofs(5) map cannot carry a backslash in the "
+		       "export's own path: automount dequotes the location of "
+		       "the entry's \"/\" offset a second time, which drops it";
+	return NULL;
+}
+
+const char *quote_autofs_key_refusal(const char *key)
+{
+	const char *reason = quote_autofs_refusal(key);
+
+	if (reason)
+		return reason;
+	if (strlen(key) + (autofs_bare(key) ? 0 : 2) > AUTOFS_KEY_MAX)
+		return "an autofs(5) map key is at most 255 bytes "
+		       "(KEY_MAX_LEN), and the client path is longer as written";
+	return NULL;
+}
+
+void quote_autofs_path(FILE *out, const char *path)
+{
+	if (*path == '/')
+		fputc(*path++, out);
+	if (autofs_bare(path))
+		fputs(path, out);
+	else
+		fprintf(out, "\"%s\"", path);
+}
+
+void quote_autofs_location(FILE *out, const char *host, const char *path)
+{
+	if (autofs_bare(host) && autofs_bare(path))
+		fprintf(out, "%s:%s", host, path);
+	else
+		fprintf(out, "\"%s:%s\"", host, path);
 }
 
 /*

@@ -38,16 +38,61 @@ const char *quote_exports_refusal(const char *path);
 void quote_exports_path(FILE *out, const char *s);
 
 /*
- * Why @s cannot be a word of an autofs(5) map, or NULL: a control byte (a
- * newline ends the map entry, and automount has no escape for one).
+ * autofs(5), as Debian 12's automount (autofs 5.1.8) reads a direct map's
+ * multi-mount entry "KEY -OPTIONS / HOST:ROOT /OFFSET HOST:PATH ...":
+ * lookup_file.c reads the key and the entry (quotes, escapes, continuation
+ * lines), parse_sun.c expands the entry (expandsunent(): '$' and '&'
+ * substituted, a ':' after the first ":/" of a word made '/', Debian's
+ * patch drops a backslash outside quotes), splits it into words (chunklen,
+ * span_space) and dequotes each (dequote, sanitize_path: a byte that is a
+ * control byte or not ASCII ends an offset outside quotes).  Text inside
+ * double quotes passes every one of those steps unchanged, but for '"'
+ * itself; so a word is written bare when it holds only bytes none of them
+ * treats specially, else double-quoted.  Then the stored location is read
+ * again when it is mounted: the "/" offset's by parse_mapent() (dequoted a
+ * second time, split at blanks), every other one's by parse_mount()
+ * (check_is_multi: after a blank, a '/' or '-' starts a multi-mount of its
+ * own).  tests/root-suggest/autofs-oracle.c reads the map with Debian's
+ * own code.
  */
-const char *quote_autofs_refusal(const char *s);
 
 /*
- * A key or location of an autofs(5) map: as it is when it holds no blank,
- * '"', '\\', '#' or '&'; else double-quoted with '"' and '\\' escaped.
+ * Why @path (a server path or client directory of an autofs(5) map entry)
+ * cannot be in the map, or NULL: a control byte (a newline ends the entry,
+ * and automount has no escape for one), a '"' (it can only end a quoted
+ * part, and its escape loses its backslash to Debian's expandsunent()), or
+ * a blank before a '/' or '-' (an offset's location read again would be a
+ * multi-mount).
  */
-void quote_autofs_word(FILE *out, const char *s);
+const char *quote_autofs_refusal(const char *path);
+
+/*
+ * Why @path cannot be the server path of the entry's "/" offset, or NULL:
+ * as quote_autofs_refusal(), or a blank or a backslash (that location is
+ * dequoted twice, and split at blanks the second time).
+ */
+const char *quote_autofs_root_refusal(const char *path);
+
+/*
+ * Why @key (the client path an entry is for) cannot be the key of a direct
+ * map entry, or NULL: as quote_autofs_refusal(), or longer than the 255
+ * bytes (KEY_MAX_LEN) automount reads of a key, as written.
+ */
+const char *quote_autofs_key_refusal(const char *key);
+
+/*
+ * A key or an offset (an absolute path, or "/"): its leading '/' bare (a
+ * direct map's key must start with one, an offset is known by it), the
+ * rest as it is or double-quoted.  Only for a path the refusals accept.
+ */
+void quote_autofs_path(FILE *out, const char *path);
+
+/*
+ * The location "HOST:PATH" of an offset: as it is, or double-quoted whole
+ * (a quote opened after "HOST:" would let chunklen() run on past the next
+ * blank).  Only for a path the refusals accept.
+ */
+void quote_autofs_location(FILE *out, const char *host, const char *path);
 
 /*
  * Why @s cannot be a value in a systemd unit file, or NULL: a control byte

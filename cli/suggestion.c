@@ -939,6 +939,18 @@ static const char *autofs_refusal(const struct suggest_ctx *ctx, const char *pat
 }
 
 /*
+ * Why the entry cannot be written at all, or NULL: its key (the export's
+ * client path) or the location of its "/" offset (the export's path).
+ */
+static const char *autofs_root_refusal(const struct suggest_ctx *ctx)
+{
+	const char *dir = ctx->config->client_dir;
+	const char *reason = quote_autofs_root_refusal(ctx->path);
+
+	return reason ? reason : quote_autofs_key_refusal(dir ? dir : ctx->path);
+}
+
+/*
  * The autofs multi-mount entry for NFS @vers (0: unpinned), its lines
  * joined by @sep (" \\\n\t", or " " for the one-line commented form).
  * Subvolumes the map cannot name are left out (block_autofs says why).
@@ -950,19 +962,20 @@ static void put_autofs_entry(const struct suggest_ctx *ctx, int vers,
 	FILE *out = ctx->out;
 
 	fputs(prefix, out);
-	put_client_path(ctx, ctx->path, quote_autofs_word);
+	put_client_path(ctx, ctx->path, quote_autofs_path);
 	fputs(" -fstype=nfs", out);
 	if (vers)
 		fprintf(out, ",vers=%d", vers);
-	fprintf(out, "%s/ %s:", sep, ctx->server);
-	quote_autofs_word(out, mount_path(ctx, ctx->path, vers));
+	fprintf(out, "%s/ ", sep);
+	quote_autofs_location(out, ctx->server, mount_path(ctx, ctx->path, vers));
 	for (i = 0; i < n; i++) {
 		if (autofs_refusal(ctx, subvol_path(ctx, i)))
 			continue;
 		fputs(sep, out);
-		quote_autofs_word(out, rel_path(ctx, subvol_path(ctx, i)));
-		fprintf(out, " %s:", ctx->server);
-		quote_autofs_word(out, mount_path(ctx, subvol_path(ctx, i), vers));
+		quote_autofs_path(out, rel_path(ctx, subvol_path(ctx, i)));
+		fputc(' ', out);
+		quote_autofs_location(out, ctx->server,
+				      mount_path(ctx, subvol_path(ctx, i), vers));
 	}
 	fputc('\n', out);
 }
@@ -979,7 +992,7 @@ static void block_autofs(const struct suggest_ctx *ctx)
 	      "# and the line \"/- " AUTOFS_MAP "\" in /etc/auto.master; tested with\n"
 	      "# Debian 12's automount.  vers= goes after -fstype=nfs.\n", ctx->out);
 	put_versions_comment(ctx, "the commented entry after it");
-	reason = autofs_refusal(ctx, ctx->path);
+	reason = autofs_root_refusal(ctx);
 	if (reason) {
 		put_refusal(ctx, ctx->path, reason);
 		return;

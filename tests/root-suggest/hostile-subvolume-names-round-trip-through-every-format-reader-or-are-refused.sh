@@ -16,9 +16,8 @@
 #  - mount units (--output-dir): control bytes, bytes not UTF-8, a trailing
 #    blank or backslash; systemd-analyze verify accepts the files, and the
 #    unit names unescaped (systemd-escape) are the paths;
-#  - autofs: control bytes; read by a reimplementation of the sun map's
-#    quoting (no automount here), the one reader here that is not the real
-#    one.
+#  - autofs: control bytes (and '"', a blank before '/' or '-', none here);
+#    read by Debian 12's automount's own code (autofs-oracle.c).
 source "$(dirname -- "$0")/suggest-lib.sh"
 for tool in systemd-analyze systemd-escape patch unshare perl; do
 	command -v "$tool" >/dev/null || skip_or_fail "needs $tool"
@@ -32,6 +31,9 @@ oracle_rc=0
 "$SUGGEST_TESTS_DIR/../exports-diff/nfs-utils-oracle.sh" "${EXPORTS_DIFF_WORK:?}" \
 	"$OUT/oracle" >"$OUT/oracle.log" 2>&1 || oracle_rc=$?
 ((oracle_rc == 0)) || skip_or_fail "cannot build nfs-utils' getexportent: $(tail -n 3 "$OUT/oracle.log")"
+"$SUGGEST_TESTS_DIR/autofs-oracle.sh" "${AUTOFS_ORACLE_WORK:?}" "$OUT/autofs-oracle" \
+	>"$OUT/autofs-oracle.log" 2>&1 || oracle_rc=$?
+((oracle_rc == 0)) || skip_or_fail "cannot build the autofs oracle: $(tail -n 3 "$OUT/autofs-oracle.log")"
 mount_loop btrfs 256M "$WORK/mnt"
 FEX=$WORK/mnt/fex
 mkdir -- "$FEX"
@@ -178,31 +180,19 @@ check_eq "mount units: one [Install] section each, WantedBy= only" \
 	"$(cat "$OUT/units"/*.mount | grep -c '^\[Install\]$')"
 check_eq "mount units: no Also= anywhere" "" "$(cat "$OUT/units"/*.mount | grep -a '^Also=' || true)"
 
-# Autofs: the keys of the multi-mount entry, as the sun map quotes them.
+# Autofs: Debian 12's automount reads the block (autofs-oracle.c): one
+# entry, for the export, mounting it and exactly the names not refused.
 format_output autofs --server srv
 check_refusals autofs "$OUT/format-autofs" "$OUT/format-autofs.err" "${refused_by_autofs[@]}"
-grep -v '^#' "$OUT/format-autofs" | perl -0777 -ne '
-	s/ \\\n\t/ /g;
-	my @lines = grep { length } split /\n/;
-	die "autofs: more than one entry line\n" if @lines != 1;
-	# A word: bare bytes and "quoted" parts (\" and \\ inside), joined.
-	my @words;
-	my $l = $lines[0];
-	while ($l =~ s/^\s*((?:"(?:[^"\\]|\\["\\])*"|[^\s"])+)//) {
-		my $word = $1;
-		$word =~ s/"((?:[^"\\]|\\["\\])*)"/my $in = $1; $in =~ s|\\(["\\])|$1|g; $in/ge;
-		push @words, $word;
-	}
-	die "autofs: left over: $l\n" if $l =~ /\S/;
-	my $top = $words[0];
-	for (my $i = 4; $i < @words; $i += 2) {
-		die "autofs: $words[$i] is mounted from $words[$i + 1]\n"
-			if $words[$i + 1] ne "srv:$top$words[$i]";
-		print "$top$words[$i]\0";
-	}
-' >"$OUT/autofs.keys" 2>"$OUT/autofs.err" || fail "autofs: $(cat "$OUT/autofs.err")"
-kept "${refused_by_autofs[@]}" | shown >"$OUT/autofs.expected"
-shown <"$OUT/autofs.keys" >"$OUT/autofs.paths"
-check_files_eq "autofs: the entry names exactly the paths not refused" \
-	"$OUT/autofs.expected" "$OUT/autofs.paths"
+LD_LIBRARY_PATH=$AUTOFS_ORACLE_WORK/autofs-lib "$OUT/autofs-oracle" \
+	"$AUTOFS_ORACLE_WORK/autofs-lib" "$OUT/format-autofs" >"$OUT/autofs.read" 2>"$OUT/autofs.err" ||
+	fail "autofs: the oracle failed: $(cat "$OUT/autofs.err")"
+check_eq "autofs: automount reads one entry, for the export" \
+	"entry $(printf '%s\0' "$FEX" | shown)" "$(grep -v '^mount ' "$OUT/autofs.read" || true)"
+{ printf '%s\0' "$FEX"; kept "${refused_by_autofs[@]}"; } |
+	perl -0 -ne 'chomp; s/([\x00-\x20\x7f-\xff\\])/sprintf("\\%03o", ord $1)/ge;
+		print "mount $_\tsrv:$_\n"' | sort >"$OUT/autofs.expected"
+{ grep '^mount ' "$OUT/autofs.read" || true; } | sort >"$OUT/autofs.mounts"
+check_files_eq "autofs: automount mounts exactly the export and the paths not refused" \
+	"$OUT/autofs.expected" "$OUT/autofs.mounts"
 finish

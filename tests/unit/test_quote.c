@@ -213,32 +213,58 @@ Test(quote_sh_word, is_read_back_by_sh)
 	}
 }
 
-/* autofs(5) has no reader on this machine: its quoting rules, literally. */
-Test(quote_autofs_word, leaves_a_word_without_blanks_or_quotes_alone)
+/*
+ * autofs(5): automount is read back by the root suite's oracle
+ * (tests/root-suggest/autofs-oracle.c, Debian's own libraries); here, the
+ * quoting rules of quote.h, literally.
+ */
+Test(quote_autofs_path, leaves_a_path_of_plain_bytes_alone)
 {
-	char *got = quoted(quote_autofs_word, "/srv/a.b-c%d'e");
+	char *got = quoted(quote_autofs_path, "/srv/a.b-c_d+e,f=g@h%i~j/k");
 
-	cr_assert_str_eq(got, "/srv/a.b-c%d'e");
+	cr_assert_str_eq(got, "/srv/a.b-c_d+e,f=g@h%i~j/k");
 	free(got);
 }
 
-Test(quote_autofs_word, double_quotes_blanks_and_escapes_quote_and_backslash)
+Test(quote_autofs_path, quotes_all_but_the_leading_slash_of_any_other)
 {
-	static const char *const in[] = { "/a b", "/a\tb", "/a\"b", "/a\\b",
-					  "/a#b", "/a&b" };
-	static const char *const want[] = { "\"/a b\"", "\"/a\tb\"",
-					     "\"/a\\\"b\"", "\"/a\\\\b\"",
-					     "\"/a#b\"", "\"/a&b\"" };
+	static const char *const in[] = { "/a b", "/a${x", "/dol$HOME", "/colon:x",
+					  "/amp&x", "/a#b", "/a\\b", "/caf\xc3\xa9",
+					  "/sq'uote", "a b", "/" };
+	static const char *const want[] = { "/\"a b\"", "/\"a${x\"", "/\"dol$HOME\"",
+					     "/\"colon:x\"", "/\"amp&x\"", "/\"a#b\"",
+					     "/\"a\\b\"", "/\"caf\xc3\xa9\"",
+					     "/\"sq'uote\"", "\"a b\"", "/" };
 
 	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
-		char *got = quoted(quote_autofs_word, in[i]);
+		char *got = quoted(quote_autofs_path, in[i]);
 
 		cr_expect_str_eq(got, want[i]);
 		free(got);
 	}
 }
 
-/* systemd.unit(5), "Specifiers": "%%" is a single percent sign. */
+Test(quote_autofs_location, quotes_host_and_path_together_or_not_at_all)
+{
+	static const char *const in[] = { "/srv/plain", "/srv/a b", "/srv/colon:x",
+					  "/srv/dol$HOME" };
+	static const char *const want[] = { "srv:/srv/plain", "\"srv:/srv/a b\"",
+					     "\"srv:/srv/colon:x\"",
+					     "\"srv:/srv/dol$HOME\"" };
+
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		char *text;
+		size_t len;
+		FILE *out = open_memstream(&text, &len);
+
+		cr_assert_not_null(out);
+		quote_autofs_location(out, "srv", in[i]);
+		cr_assert_eq(fclose(out), 0);
+		cr_expect_str_eq(text, want[i]);
+		free(text);
+	}
+}
+
 Test(quote_unit_value, doubles_the_percent_sign_only)
 {
 	char *got = quoted(quote_unit_value, "/srv/100% a\\b'%n");
@@ -351,16 +377,53 @@ Test(quote_mount_unit_refusal, refuses_a_unit_name_longer_than_255_bytes)
 	cr_expect_not_null(quote_mount_unit_refusal(path));
 }
 
-Test(quote_autofs_refusal, refuses_control_bytes_only)
+Test(quote_autofs_refusal, refuses_control_bytes_double_quotes_and_a_blank_before_slash_or_dash)
 {
 	static const char *const refused[] = {
 		"/srv/new\nline", "/srv/tab\there",
 		"/srv/j\n[Install]\nAlso=debug-shell.service\nX-z=",
 	};
+	static const char *const more[] = { "/srv/dq\"uote", "/srv/a /b", "/srv/a  -b",
+					    "/srv/a -/b" };
+	static const char *const accepted[] = { "/srv/a b", "/srv/a- b", "/srv/a b-",
+						"/srv/trailing ", "/srv/a${x" };
 
 	for (size_t i = 0; i < N_LISTED; i++)
 		cr_expect_eq(quote_autofs_refusal(listed[i]) != NULL,
 			     one_of(listed[i], refused, 3), "name %zu", i);
+	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
+		cr_expect_not_null(quote_autofs_refusal(more[i]), "%s", more[i]);
+	for (size_t i = 0; i < sizeof(accepted) / sizeof(accepted[0]); i++)
+		cr_expect_null(quote_autofs_refusal(accepted[i]), "%s", accepted[i]);
+}
+
+Test(quote_autofs_root_refusal, also_refuses_blanks_and_backslashes)
+{
+	cr_expect_null(quote_autofs_root_refusal("/srv/a${x:y&z#"));
+	cr_expect_not_null(quote_autofs_root_refusal("/srv/a b"));
+	cr_expect_not_null(quote_autofs_root_refusal("/srv/trailing "));
+	cr_expect_not_null(quote_autofs_root_refusal("/srv/back\\slash"));
+	cr_expect_not_null(quote_autofs_root_refusal("/srv/new\nline"));
+}
+
+Test(quote_autofs_key_refusal, refuses_a_key_longer_than_255_bytes_as_written)
+{
+	char key[300];
+
+	memset(key, 'a', sizeof(key));
+	key[0] = '/';
+	key[255] = '\0';
+	cr_expect_null(quote_autofs_key_refusal(key));
+	key[255] = 'a';
+	key[256] = '\0';
+	cr_expect_not_null(quote_autofs_key_refusal(key));
+	key[5] = '$'; /* quoted: two bytes more */
+	key[253] = '\0';
+	cr_expect_null(quote_autofs_key_refusal(key));
+	key[253] = 'a';
+	key[254] = '\0';
+	cr_expect_not_null(quote_autofs_key_refusal(key));
+	cr_expect_not_null(quote_autofs_key_refusal("/srv/dq\"uote"));
 }
 
 Test(quote_comment, is_one_line_with_control_bytes_and_backslash_as_octal)
