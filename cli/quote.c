@@ -44,11 +44,14 @@ void quote_fstab_field(FILE *out, const char *s)
 
 /*
  * nfs-utils 2.6.2 support/nfs/xio.c xgettok() appends a byte, then, if the
- * word now ends in a backslash and three octal digits, replaces those four
- * by the byte they stand for: once per byte read, so a byte it decoded takes
- * part in the next test.  "\134" then "057" reads as "\057", then "/".
- * After a backslash's "\134", the name's next byte must therefore not be an
- * octal digit; any other byte (an escape starts with a backslash) is safe.
+ * word now ends in a backslash and three octal digits below \400, replaces
+ * those four by the byte they stand for: once per byte read, so a byte it
+ * decoded takes part in the next test.  "\134" then "057" reads as "\057",
+ * then "/".  A backslash of the name, written "\134", is therefore read
+ * back as another byte exactly when the name's next three bytes are octal
+ * digits below 0400 ("\3b", "\34x" and "\400" are read back as written);
+ * no other byte can start a sequence, as every escape written is of a byte
+ * that is not a digit.
  */
 const char *quote_exports_refusal(const char *path)
 {
@@ -58,10 +61,11 @@ const char *quote_exports_refusal(const char *path)
 		return "exports(5) cannot carry a newline: exportfs -v and "
 		       "showmount print the path raw, as two lines";
 	for (p = path; (p = strchr(p, '\\')); p++) {
-		if (p[1] >= '0' && p[1] <= '7')
-			return "exports(5) cannot carry a backslash before an "
-			       "octal digit: nfs-utils decodes \\134 to a "
-			       "backslash, then that backslash and the digits "
+		if (p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' &&
+		    p[3] >= '0' && p[3] <= '7')
+			return "exports(5) cannot carry a backslash before three "
+			       "octal digits below 400: nfs-utils decodes \\134 "
+			       "to a backslash, then that backslash and the digits "
 			       "after it again (\\134057 reads as /)";
 	}
 	if (strlen(path) > EXPORTS_PATH_MAX)

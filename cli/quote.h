@@ -23,10 +23,10 @@ void quote_fstab_field(FILE *out, const char *s);
  * Why @path cannot be the path of an exports(5) line, as a phrase for
  * "exports(5) cannot carry ...", or NULL when quote_exports_path() writes it
  * so that nfs-utils' getexportent() reads it back exactly.  Refused: a
- * newline (exportfs -v prints paths raw), a backslash followed by an octal
- * digit (xgettok() decodes "\134" to a backslash and then decodes it again
- * with the digits after it: "\134057" becomes "/"), and more than
- * NFS_MAXPATHLEN (1024) bytes.
+ * newline (exportfs -v prints paths raw), a backslash followed by three
+ * octal digits below 400 (xgettok() decodes "\134" to a backslash and then
+ * decodes it again with the digits after it: "\134057" becomes "/"), and
+ * more than NFS_MAXPATHLEN (1024) bytes.
  */
 const char *quote_exports_refusal(const char *path);
 

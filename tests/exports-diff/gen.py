@@ -49,7 +49,11 @@ HOSTS = ["*", "host", "10.0.0.0/8", "@netgroup", "*.example.com",
          "[::1]", "gss/krb5", ""] * 4 + ["-sync", "h)x", "a(b"]
 PATHS = ["/srv/a", "/srv/b", "/", "/srv/nfs4/home", "/srv/with space",
          "relative", "-dash", "/srv/a#hash", "/srv/\\040x", "/srv/\\134101",
-         "/srv/\\400", "/srv/\\12", "/tmp"]
+         "/srv/\\400", "/srv/\\12", "/tmp",
+         # A backslash before 3 (issue 36): \3b stays, \340 is a byte, \\340
+         # a backslash and that byte, \1343 a backslash and 3.
+         "/srv/a\\3b", "/srv/\\340", "/srv/\\\\340", "/srv/\\1343",
+         "/srv/\\13434x"]
 SEPS = [" "] * 30 + ["\t", "  ", "\\\n", "\\\n  ", " #c ", " \r", "\r", "\v",
                      "\f", "\\\r\n"]
 

@@ -297,7 +297,7 @@ static bool one_of(const char *s, const char *const *set, size_t n)
 	return false;
 }
 
-Test(quote_exports_refusal, refuses_a_newline_and_a_backslash_before_an_octal_digit_only)
+Test(quote_exports_refusal, refuses_a_newline_and_a_backslash_before_three_octal_digits_below_400_only)
 {
 	static const char *const refused[] = {
 		"/srv/new\nline", "/srv/..\\057..\\057..",
@@ -307,6 +307,19 @@ Test(quote_exports_refusal, refuses_a_newline_and_a_backslash_before_an_octal_di
 	for (size_t i = 0; i < N_LISTED; i++)
 		cr_expect_eq(quote_exports_refusal(listed[i]) != NULL,
 			     one_of(listed[i], refused, 3), "name %zu", i);
+}
+
+Test(quote_exports_refusal, takes_a_backslash_before_digits_xgettok_leaves_alone)
+{
+	static const char *const taken[] = { "/srv/a\\3b", "/srv/\\34x", "/srv/\\400",
+					     "/srv/\\3", "/srv/\\8", "/srv/\\0" };
+	static const char *const refused[] = { "/srv/\\340", "/srv/\\000", "/srv/\\377x",
+					       "/srv/a\\\\0123" };
+
+	for (size_t i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
+		cr_expect_null(quote_exports_refusal(taken[i]), "%s", taken[i]);
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		cr_expect_not_null(quote_exports_refusal(refused[i]), "%s", refused[i]);
 }
 
 Test(quote_exports_refusal, refuses_a_path_longer_than_nfs_maxpathlen)
