@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * audit's client advice (cli/audit_client.c) for an NFS mount made up on
+ * the command line, as the text report prints it: the client view needs a
+ * real NFS mount (tests/vm has them), the advice only what the audit found.
+ * The library's accessors are stood in for by the few below; audit_client.c
+ * and the output and quoting it uses are the CLI's own.
+ *
+ * Usage: client-advice SOURCE TARGET OPTIONS [SUBVOLUME_PATH...]
+ * (the mount's source "host:/path", its mount point and options; each path
+ * a client path below TARGET that the client shows as a plain directory).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "audit_client.h"
+#include "report.h"
+
+struct bino_mount {
+	const char *source, *target, *options;
+};
+
+struct bino_audit_subvol {
+	const char *path;
+};
+
+struct bino_audit_target {
+	struct bino_mount mount;
+	struct bino_audit_subvol *subvols;
+	size_t n_subvols;
+};
+
+const struct bino_mount *bino_audit_target_mount(const struct bino_audit_target *t)
+{
+	return &t->mount;
+}
+
+bool bino_audit_target_client_view(const struct bino_audit_target *t)
+{
+	(void)t;
+	return true;
+}
+
+const char *bino_mount_source(const struct bino_mount *m)
+{
+	return m->source;
+}
+
+const char *bino_mount_target(const struct bino_mount *m)
+{
+	return m->target;
+}
+
+const char *bino_mount_options(const struct bino_mount *m)
+{
+	return m->options;
+}
+
+size_t bino_audit_target_subvol_count(const struct bino_audit_target *t)
+{
+	return t->n_subvols;
+}
+
+const struct bino_audit_subvol *bino_audit_target_subvol(const struct bino_audit_target *t,
+							  size_t i)
+{
+	return &t->subvols[i];
+}
+
+const char *bino_audit_subvol_path(const struct bino_audit_subvol *s)
+{
+	return s->path;
+}
+
+bool bino_audit_subvol_own_filesystem(const struct bino_audit_subvol *s)
+{
+	(void)s;
+	return false;
+}
+
+uint64_t bino_audit_subvol_client_dev(const struct bino_audit_subvol *s)
+{
+	(void)s;
+	return 0;
+}
+
+const char *bino_audit_target_path(const struct bino_audit_target *t)
+{
+	return t->mount.target;
+}
+
+int bino_audit_target_errno(const struct bino_audit_target *t)
+{
+	(void)t;
+	return 0;
+}
+
+bool audit_target_unsafe(const struct bino_audit_target *t)
+{
+	(void)t;
+	return true;
+}
+
+void print_mount_text(struct output *out, const struct bino_mount *m)
+{
+	print_string(out, PRINT_TEXT, NULL, "%s", m->target);
+}
+
+int main(int argc, char **argv)
+{
+	struct bino_audit_target target;
+	struct output *out;
+	int i;
+
+	if (argc < 4) {
+		fputs("usage: client-advice SOURCE TARGET OPTIONS [SUBVOLUME_PATH...]\n", stderr);
+		return 2;
+	}
+	target.mount = (struct bino_mount){ argv[1], argv[2], argv[3] };
+	target.n_subvols = (size_t)(argc - 4);
+	target.subvols = calloc(target.n_subvols + 1, sizeof(*target.subvols));
+	if (!target.subvols)
+		return 2;
+	for (i = 4; i < argc; i++)
+		target.subvols[i - 4].path = argv[i];
+	out = output_create(OUTPUT_TEXT, stdout);
+	if (!out)
+		return 2;
+	output_begin(out);
+	audit_client_advice(out, &target);
+	i = output_end(out);
+	output_destroy(out);
+	free(target.subvols);
+	return i ? 2 : 0;
+}
