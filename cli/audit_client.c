@@ -10,6 +10,7 @@
 #include "audit_client.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,11 +168,29 @@ static void print_fstab(struct output *out, const struct advice *adv,
 	output_close(out);
 }
 
+/* "/OFFSET HOST:SERVER" of an autofs entry, malloc'ed, or NULL. */
+static char *autofs_offset(const char *rel, const char *host, const char *server)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	quote_autofs_path(f, rel);
+	fputc(' ', f);
+	quote_autofs_location(f, host, server);
+	if (fclose(f) != 0)
+		return NULL;
+	return text;
+}
+
 /*
  * The autofs direct-map entry: the mount, then each plain subvolume, quoted
- * as suggest quotes its map (quote.h); a subvolume the map cannot carry is
- * left out and said why after it, and an entry whose own key or location
- * it cannot carry is not written (null), with the reason.
+ * as suggest quotes its map (quote.h); a subvolume the map cannot carry, or
+ * that no longer fits in what automount reads of an entry, is left out and
+ * said why after it, and an entry whose own key or location it cannot
+ * carry is not written (null), with the reason.
  */
 static void print_autofs(struct output *out, const struct advice *adv,
 			 const struct bino_audit_target *target)
@@ -182,8 +201,10 @@ static void print_autofs(struct output *out, const struct advice *adv,
 	const char *reason = quote_autofs_root_refusal(root);
 	char *host = strndup(adv->host, strlen(adv->host) - 1); /* no ':' */
 	char *entry = NULL, *refused = NULL;
-	size_t len, refused_len;
+	size_t len, refused_len, used = 0;
+	bool full = false;
 	FILE *f = NULL, *notes = NULL;
+	long start;
 
 	if (!reason)
 		reason = quote_autofs_key_refusal(mount_point);
@@ -197,14 +218,17 @@ static void print_autofs(struct output *out, const struct advice *adv,
 	if (!host || !f || !notes)
 		goto out_streams;
 	quote_autofs_path(f, mount_point);
-	fprintf(f, " -fstype=nfs%s%s / ", *adv->vers ? "," : "", adv->vers);
+	fputc(' ', f);
+	start = ftell(f);
+	fprintf(f, "-fstype=nfs%s%s / ", *adv->vers ? "," : "", adv->vers);
 	quote_autofs_location(f, host, root);
+	used = (size_t)(ftell(f) - start);
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_subvol *subvol =
 			bino_audit_target_subvol(target, i);
 		const char *path = bino_audit_subvol_path(subvol);
 		const char *rel;
-		char *server;
+		char *server, *text = NULL;
 
 		if (!plain_subvol(subvol))
 			continue;
@@ -214,16 +238,22 @@ static void print_autofs(struct output *out, const struct advice *adv,
 		reason = quote_autofs_refusal(server);
 		if (!reason)
 			reason = quote_autofs_refusal(path);
+		if (!reason) {
+			text = autofs_offset(rel, host, server);
+			full = full || !text ||
+			       quote_autofs_entry_refusal(used + 1 + strlen(text));
+			if (full)
+				reason = quote_autofs_entry_refusal(SIZE_MAX);
+		}
 		if (reason) {
 			fputs("    # not written: ", notes);
 			quote_comment(notes, path);
 			fprintf(notes, ": %s\n", reason);
 		} else {
-			fputc(' ', f);
-			quote_autofs_path(f, rel);
-			fputc(' ', f);
-			quote_autofs_location(f, host, server);
+			fprintf(f, " %s", text);
+			used += 1 + strlen(text);
 		}
+		free(text);
 		free(server);
 	}
 out_streams:

@@ -81,6 +81,8 @@ void quote_exports_path(FILE *out, const char *s)
 
 /* automount's KEY_MAX_LEN: read_one() takes no longer key. */
 #define AUTOFS_KEY_MAX 255
+/* automount's MAPENT_MAX_LEN: read_one() drops a longer entry. */
+#define AUTOFS_ENTRY_MAX 16384
 
 /*
  * Bytes that none of automount's readers treats specially (see quote.h):
@@ -149,6 +151,15 @@ const char *quote_autofs_key_refusal(const char *key)
 		return "an autofs(5) map key is at most 255 bytes "
 		       "(KEY_MAX_LEN), and the client path is longer as written";
 	return NULL;
+}
+
+const char *quote_autofs_entry_refusal(size_t length)
+{
+	if (length <= AUTOFS_ENTRY_MAX)
+		return NULL;
+	return "an autofs(5) map entry is at most 16384 bytes (MAPENT_MAX_LEN), "
+	       "automount drops a longer one whole, and the subvolumes before "
+	       "this one fill it: mount it with the client fstab lines";
 }
 
 void quote_autofs_path(FILE *out, const char *path)

@@ -10,6 +10,7 @@
 #ifndef BTRFS_INO_QUOTE_H
 #define BTRFS_INO_QUOTE_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 /*
@@ -79,6 +80,13 @@ const char *quote_autofs_root_refusal(const char *path);
  * bytes (KEY_MAX_LEN) automount reads of a key, as written.
  */
 const char *quote_autofs_key_refusal(const char *key);
+
+/*
+ * Why an entry whose bytes after the key, continuation lines joined, are
+ * @length cannot be written, or NULL: automount's read_one() takes at most
+ * 16384 of them (MAPENT_MAX_LEN) and drops a longer entry whole.
+ */
+const char *quote_autofs_entry_refusal(size_t length);
 
 /*
  * A key or an offset (an absolute path, or "/"): its leading '/' bare (a

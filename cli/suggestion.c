@@ -950,15 +950,67 @@ static const char *autofs_root_refusal(const struct suggest_ctx *ctx)
 	return reason ? reason : quote_autofs_key_refusal(dir ? dir : ctx->path);
 }
 
+/* "/OFFSET LOCATION" of server path @path ("/" for the export itself). */
+static void put_autofs_offset(FILE *out, const struct suggest_ctx *ctx,
+			      const char *path, int vers)
+{
+	const char *rel = rel_path(ctx, path);
+
+	quote_autofs_path(out, *rel ? rel : "/");
+	fputc(' ', out);
+	quote_autofs_location(out, ctx->server, mount_path(ctx, path, vers));
+}
+
+/* The length of put_autofs_offset()'s text, or SIZE_MAX. */
+static size_t autofs_offset_len(const struct suggest_ctx *ctx,
+				const char *path, int vers)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return SIZE_MAX;
+	put_autofs_offset(f, ctx, path, vers);
+	if (fclose(f) != 0)
+		len = SIZE_MAX;
+	free(text);
+	return len;
+}
+
+/*
+ * How many of the subvolumes, in order, the entry can hold: automount drops
+ * an entry longer than it reads whole (quote_autofs_entry_refusal()), so
+ * the ones after are left out.  Counted with the longer locations (NFSv3's,
+ * or unpinned) and " \t" before each offset, as automount reads them.
+ */
+static size_t autofs_fit(const struct suggest_ctx *ctx)
+{
+	size_t i, n = bino_suggestion_subvol_count(ctx->sug), used, len;
+	int vers[2], n_vers = client_versions(ctx, vers), v = vers[n_vers - 1];
+
+	used = strlen("-fstype=nfs,vers=3 \t") + autofs_offset_len(ctx, ctx->path, v);
+	for (i = 0; i < n; i++) {
+		if (autofs_refusal(ctx, subvol_path(ctx, i)))
+			continue;
+		len = autofs_offset_len(ctx, subvol_path(ctx, i), v);
+		if (len == SIZE_MAX || quote_autofs_entry_refusal(used + 2 + len))
+			return i;
+		used += 2 + len;
+	}
+	return n;
+}
+
 /*
  * The autofs multi-mount entry for NFS @vers (0: unpinned), its lines
- * joined by @sep (" \\\n\t", or " " for the one-line commented form).
- * Subvolumes the map cannot name are left out (block_autofs says why).
+ * joined by @sep (" \\\n\t", or " " for the one-line commented form), with
+ * the first @fit subvolumes.  Subvolumes the map cannot name are left out
+ * (block_autofs says why).
  */
 static void put_autofs_entry(const struct suggest_ctx *ctx, int vers,
-			     const char *prefix, const char *sep)
+			     const char *prefix, const char *sep, size_t fit)
 {
-	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
+	size_t i;
 	FILE *out = ctx->out;
 
 	fputs(prefix, out);
@@ -966,23 +1018,20 @@ static void put_autofs_entry(const struct suggest_ctx *ctx, int vers,
 	fputs(" -fstype=nfs", out);
 	if (vers)
 		fprintf(out, ",vers=%d", vers);
-	fprintf(out, "%s/ ", sep);
-	quote_autofs_location(out, ctx->server, mount_path(ctx, ctx->path, vers));
-	for (i = 0; i < n; i++) {
+	fputs(sep, out);
+	put_autofs_offset(out, ctx, ctx->path, vers);
+	for (i = 0; i < fit; i++) {
 		if (autofs_refusal(ctx, subvol_path(ctx, i)))
 			continue;
 		fputs(sep, out);
-		quote_autofs_path(out, rel_path(ctx, subvol_path(ctx, i)));
-		fputc(' ', out);
-		quote_autofs_location(out, ctx->server,
-				      mount_path(ctx, subvol_path(ctx, i), vers));
+		put_autofs_offset(out, ctx, subvol_path(ctx, i), vers);
 	}
 	fputc('\n', out);
 }
 
 static void block_autofs(const struct suggest_ctx *ctx)
 {
-	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
+	size_t i, n = bino_suggestion_subvol_count(ctx->sug), fit;
 	const char *reason;
 	int n_vers, vers[2];
 
@@ -997,16 +1046,19 @@ static void block_autofs(const struct suggest_ctx *ctx)
 		put_refusal(ctx, ctx->path, reason);
 		return;
 	}
+	fit = autofs_fit(ctx);
 	for (i = 0; i < n; i++) {
 		reason = autofs_refusal(ctx, subvol_path(ctx, i));
+		if (!reason && i >= fit)
+			reason = quote_autofs_entry_refusal(SIZE_MAX);
 		if (reason)
 			put_refusal(ctx, subvol_path(ctx, i), reason);
 	}
 	n_vers = client_versions(ctx, vers);
-	put_autofs_entry(ctx, vers[0], "", " \\\n\t");
+	put_autofs_entry(ctx, vers[0], "", " \\\n\t", fit);
 	if (n_vers > 1) {
 		fputs("# NFSv3:\n", ctx->out);
-		put_autofs_entry(ctx, vers[1], "#", " ");
+		put_autofs_entry(ctx, vers[1], "#", " ", fit);
 	}
 }
 

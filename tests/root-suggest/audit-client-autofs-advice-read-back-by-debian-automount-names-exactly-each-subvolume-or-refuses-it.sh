@@ -82,6 +82,31 @@ done | perl -0 -ne 'chomp; s/([\x00-\x1f\x7f\\])/sprintf("\\%03o", ord $1)/ge; p
 sed -n 's/^# not written: \(.*\): an autofs(5) map cannot carry .*$/\1/p' "$OUT/autofs" | sort >"$OUT/refused"
 check_files_eq "the names refused, each with its reason" "$OUT/refused.expected" "$OUT/refused"
 
+# 120 subvolumes of 100-byte names: more than automount reads of an entry
+# (16384 bytes): the entry is read, and what it mounts and what is said to
+# be left out for that are together every subvolume, once each.
+long=$(printf 'x%.0s' {1..96})
+names=()
+for i in $(seq -w 1 120); do
+	names+=("$i-$long")
+done
+advice "$server"
+grep -v '^# not written: ' "$OUT/autofs" >"$OUT/map" || true
+LD_LIBRARY_PATH=$AUTOFS_ORACLE_WORK/autofs-lib "$OUT/oracle" "$AUTOFS_ORACLE_WORK/autofs-lib" \
+	"$OUT/map" >"$OUT/read" 2>"$OUT/read.err" || fail "the oracle failed: $(cat "$OUT/read.err")"
+check_eq "long: automount reads the one entry without error" \
+	"entry $(printf '%s\0' "$client" | shown)" "$(grep -v '^mount ' "$OUT/read" || true)"
+{
+	{ grep '^mount ' "$OUT/read" || true; } | cut -f1 | sed 's/^mount //'
+	sed -n 's/^# not written: \(.*\): an autofs(5) map entry is at most 16384 bytes.*$/\1/p' "$OUT/autofs" |
+		tee "$OUT/long.refused" | perl -pe 's/ /\\040/g'
+} | sort >"$OUT/long.both"
+for name in "${names[@]}"; do
+	printf '%s\0' "$client/$name"
+done | { printf '%s\0' "$client"; cat; } | shown | sort >"$OUT/long.all"
+check_files_eq "long: mounted and left out are every subvolume, once each" "$OUT/long.all" "$OUT/long.both"
+(($(wc -l <"$OUT/long.refused") > 0)) || fail "long: nothing left out: the entry is not too long"
+
 advice '/srv/sp ace'
 check_eq "an export path with a blank: no entry, its reason" \
 	"# not written: an autofs(5) map cannot carry a blank in the export's own path" \

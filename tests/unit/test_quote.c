@@ -419,6 +419,12 @@ Test(quote_autofs_root_refusal, also_refuses_blanks_and_backslashes)
 	cr_expect_not_null(quote_autofs_root_refusal("/srv/new\nline"));
 }
 
+Test(quote_autofs_entry_refusal, refuses_an_entry_longer_than_16384_bytes)
+{
+	cr_expect_null(quote_autofs_entry_refusal(16384));
+	cr_expect_not_null(quote_autofs_entry_refusal(16385));
+}
+
 Test(quote_autofs_key_refusal, refuses_a_key_longer_than_255_bytes_as_written)
 {
 	char key[300];
