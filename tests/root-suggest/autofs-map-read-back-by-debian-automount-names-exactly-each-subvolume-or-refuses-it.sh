@@ -117,6 +117,19 @@ expected "$client" >"$OUT/client.expected"
 check_read_back client "$OUT/client" "$client" "$OUT/client.expected"
 check_refused client "$OUT/client" "$OUT/client.err" "${refused[@]}"
 
+# An NFSv4 pseudo-root at the filesystem's top: the entry's locations are
+# below it (vers=4), the commented NFSv3 entry after it has the server's
+# paths; each read back, the second with its '#' taken away.
+printf '%s\n' "$WORK/mnt 127.0.0.1(rw,fsid=0,no_subtree_check,crossmnt)" \
+	"$FEX 127.0.0.1(rw,no_subtree_check)" >"$OUT/exports.v4"
+suggest v4 --exports "$OUT/exports.v4" --format autofs --server srv "$FEX"
+check_suggest_rc v4 0
+expected "$FEX" | sed "s|\tsrv:$WORK/mnt/|\tsrv:/|" >"$OUT/v4.expected"
+check_read_back v4 "$OUT/v4" "$FEX" "$OUT/v4.expected"
+check_refused v4 "$OUT/v4" "$OUT/v4.err" "${refused[@]}"
+sed -n 's|^#\(/.* -fstype=nfs,vers=3 .*\)$|\1|p' "$OUT/v4" >"$OUT/v3"
+check_read_back v3 "$OUT/v3" "$FEX" "$OUT/own.expected"
+
 # An export whose own path automount reads twice (a blank, a backslash),
 # with a subvolume below it: no entry at all, the reason said once.
 for own in 'sp ace' 'back\slash'; do
