@@ -49,8 +49,11 @@ fetch_package() {
 		{ cat "$tmp/apt.log" >&2; cannot "apt-get update of $mirror bookworm failed"; }
 	(cd "$apt/deb" && apt-get "${opts[@]}" download autofs >>"$tmp/apt.log" 2>&1) ||
 		{ cat "$tmp/apt.log" >&2; cannot "apt-get download autofs failed"; }
-	deb=$(ls "$apt/deb"/autofs_"$version"-*_amd64.deb 2>/dev/null | head -n 1)
-	[[ -n $deb ]] || cannot "apt-get download autofs did not give autofs $version: $(ls "$apt/deb")"
+	deb=
+	for deb in "$apt/deb/autofs_$version"-*_amd64.deb; do
+		break
+	done
+	[[ -f $deb ]] || cannot "apt-get download autofs did not give autofs $version: $(ls "$apt/deb")"
 	dpkg-deb -x "$deb" "$tmp/x"
 	mkdir -p "$work"
 	rm -rf "$work/autofs-lib"

@@ -60,6 +60,7 @@ while IFS= read -r name; do
 	ln -- "$stand_in" "$OUT/units/$(temp_name "$name" 0)"
 done <"$OUT/names"
 links=$(wc -l <"$OUT/names")
+# shellcheck disable=SC2034 # run_cli's
 RUN_WRAPPER=(env "LD_PRELOAD=$GETRANDOM_SHIM" GETRANDOM_SHIM_CONSTANT=1)
 suggest units-run --exports "$EXPORTS" --output-dir "$OUT/units" "$FEX"
 check_suggest_rc units-run 2
