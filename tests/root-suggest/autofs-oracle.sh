@@ -44,7 +44,7 @@ fetch_package() {
 	opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
 		-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache"
 		-o "Dir::State::status=/dev/null" -o APT::Architecture=amd64
-		-o APT::Sandbox::User=root -qq)
+		-o APT::Sandbox::User="$(id -un)" -qq)
 	apt-get "${opts[@]}" update >"$tmp/apt.log" 2>&1 ||
 		{ cat "$tmp/apt.log" >&2; cannot "apt-get update of $mirror bookworm failed"; }
 	(cd "$apt/deb" && apt-get "${opts[@]}" download autofs >>"$tmp/apt.log" 2>&1) ||
