@@ -11,7 +11,7 @@
 # the formats' rules (btrfs-ino(1), suggest):
 #  - server fstab, client fstab, --diff and the snapshot hook: none; read by
 #    libmount (fstab-targets), the hook's mounts from the mount table;
-#  - exports, exports-nohide: a newline, a backslash before an octal digit;
+#  - exports, exports-nohide: a newline, a backslash before three octal digits below 400;
 #    read by nfs-utils 2.6.2's own getexportent() (the exports-diff oracle);
 #  - mount units (--output-dir): control bytes, bytes not UTF-8, a trailing
 #    blank or backslash; systemd-analyze verify accepts the files, and the
