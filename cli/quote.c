@@ -86,7 +86,8 @@ void quote_exports_path(FILE *out, const char *s)
 
 /*
  * Bytes that none of automount's readers treats specially (see quote.h):
- * not blank, control, '"', '\\', '$', '&', ':', '#', nor past ASCII.
+ * not blank, control, '"', '\\', '$', '&', ':', nor past ASCII; and not '#'
+ * (a comment where a word starts, quoted to be plain wherever it is).
  */
 static bool autofs_bare(const char *s)
 {

@@ -89,9 +89,9 @@ const char *quote_autofs_key_refusal(const char *key);
 const char *quote_autofs_entry_refusal(size_t length);
 
 /*
- * A key or an offset (an absolute path, or "/"): its leading '/' bare (a
- * direct map's key must start with one, an offset is known by it), the
- * rest as it is or double-quoted.  Only for a path the refusals accept.
+ * A key or an offset (an absolute path, or "/"): its leading '/' bare (the
+ * word reads as a path; automount takes a quote before it too), the rest
+ * as it is or double-quoted.  Only for a path the refusals accept.
  */
 void quote_autofs_path(FILE *out, const char *path);
 
