@@ -9,7 +9,8 @@
  *    quote_autofs_refusal() takes "/e/NAME";
  *  - as the export: entry "/r/NAME -fstype=nfs / srv:/e/NAME /o
  *    srv:/e/NAME/o", when quote_autofs_root_refusal() and
- *    quote_autofs_key_refusal() take it.
+ *    quote_autofs_key_refusal() take it; also for NAME of 252 and 253
+ *    bytes (a key of 255 bytes, the most automount reads, and one more).
  * Writes the map to MAP and prints the mounts automount must read from it,
  * as autofs-oracle.c prints them, one "mount PATH<TAB>LOCATION" a line.
  *
@@ -171,6 +172,17 @@ int main(int argc, char **argv)
 				export(&m, name);
 			}
 		}
+	}
+	/* Keys of 255 bytes (read) and 256 (refused: read_one() stops at 255). */
+	for (i = 252; i <= 253; i++) {
+		char *lengthy = malloc(i + 1);
+
+		if (!lengthy)
+			return 2;
+		memset(lengthy, 'a', i);
+		lengthy[i] = '\0';
+		export(&m, lengthy);
+		free(lengthy);
 	}
 	fputc('\n', m.f);
 	if (fclose(m.exports) != 0)
