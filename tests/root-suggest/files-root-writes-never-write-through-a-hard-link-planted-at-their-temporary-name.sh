@@ -6,7 +6,8 @@
 # getrandom() (getrandom-shim.c: the n-th name of a file is ".NAME." and 16
 # times the n-th character of safe_file.c's alphabet).  The metrics file
 # (audit --format prometheus --output-file) whose first name is taken is
-# written under its second, whole, and the link is left as it was; suggest
+# written under its second, whole, and the link is left as it was (a link
+# at the final name is replaced, not written through); suggest
 # --output-dir whose every name is taken (the shim's constant mode) fails
 # with the reason and writes no unit.  The stand-in stays byte-identical,
 # its mode and link count too.
@@ -33,10 +34,12 @@ check_stand_in() {
 	check_eq "$1: its mode and link count" "600 2" "$(stat -c '%a %h' -- "$stand_in")"
 }
 
-# The metrics file: the first temporary name is a link to the stand-in.
+# The metrics file: the first temporary name is a link to the stand-in, and
+# so is the final name (the new file replaces that link, as rename does).
 dir=$OUT/textfile
 mkdir -- "$dir"
 ln -- "$stand_in" "$dir/$(temp_name btrfs-ino.prom 0)"
+ln -- "$stand_in" "$dir/btrfs-ino.prom"
 RUN_WRAPPER=(env "LD_PRELOAD=$GETRANDOM_SHIM")
 run_cli audit metrics --format prometheus --exports "$EXPORTS" \
 	--output-file "$dir/btrfs-ino.prom" "$FEX"
