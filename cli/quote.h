@@ -45,11 +45,12 @@ void quote_exports_path(FILE *out, const char *s);
  * lines), parse_sun.c expands the entry (expandsunent(): '$' and '&'
  * substituted, a ':' after the first ":/" of a word made '/', Debian's
  * patch drops a backslash outside quotes), splits it into words (chunklen,
- * span_space) and dequotes each (dequote, sanitize_path: a byte that is a
- * control byte or not ASCII ends an offset outside quotes).  Text inside
- * double quotes passes every one of those steps unchanged, but for '"'
- * itself; so a word is written bare when it holds only bytes none of them
- * treats specially, else double-quoted.  Then the stored location is read
+ * span_space) and dequotes each (dequote, sanitize_path: outside quotes, a
+ * control byte or a byte past ASCII makes it refuse an offset).  Text
+ * inside double quotes passes every one of those steps unchanged, but for
+ * '"' itself (and "//", which sanitize_path makes "/": no path has it); so
+ * a word is written bare when it holds only bytes none of them treats
+ * specially, else double-quoted.  Then the stored location is read
  * again when it is mounted: the "/" offset's by parse_mapent() (dequoted a
  * second time, split at blanks), every other one's by parse_mount()
  * (check_is_multi: after a blank, a '/' or '-' starts a multi-mount of its
