@@ -14,6 +14,7 @@
  * (bino_suggestion_subvol_confpath()) is named in no line, fstab, unit,
  * exports, client or autofs; each block that leaves one out says so in a
  * comment, and btrfs-ino mount mounts it, resolving the path each time.
+ * The hook runs btrfs-ino mount too, never a mount by path.
  */
 #include "diag.h"
 #include "suggestion.h"
@@ -1143,25 +1144,31 @@ static void block_snapshot_hook(const struct suggest_ctx *ctx)
 	FILE *out = ctx->out;
 
 	fputs("#!/bin/sh\n"
-	      "# " HOOK_PATH " SNAPSHOT...: run by the snapshot job right after\n"
-	      "# \"btrfs subvolume snapshot\" for each new snapshot below ", out);
+	      "# " HOOK_PATH " [SNAPSHOT...]: run by the snapshot job right after\n"
+	      "# \"btrfs subvolume snapshot\" for new snapshots below ", out);
 	fputs(ctx->shown_path, out);
 	fputs(".\n"
-	      "# It mounts the snapshot on its own path at once, so clients see it as a\n"
-	      "# filesystem of its own (with crossmnt; with per-subvolume exports, also\n"
-	      "# add its exports line and run exportfs -ra).  No fstab line: one for a\n"
-	      "# snapshot stops boot once the snapshot is deleted; after a reboot\n"
-	      "# btrfs-ino mount (btrfs-ino-mount.service) mounts the snapshots again.\n"
+	      "# It runs btrfs-ino mount on that path, which mounts each subvolume\n"
+	      "# below it that has no mount of its own (the new snapshots) on its own\n"
+	      "# path at once, so clients see it as a filesystem of its own (with\n"
+	      "# crossmnt; with per-subvolume exports, also add its exports line and\n"
+	      "# run exportfs -ra).  btrfs-ino mount opens each mount point beneath\n"
+	      "# the path through no symbolic link and checks that it is the root of\n"
+	      "# the subvolume planned before it mounts on it: nothing is mounted by a\n"
+	      "# path, so a snapshot directory swapped for a link mounts nothing.  The\n"
+	      "# SNAPSHOT arguments are not used.  No fstab line: one for a snapshot\n"
+	      "# stops boot once the snapshot is deleted; after a reboot btrfs-ino\n"
+	      "# mount (btrfs-ino-mount.service) mounts the snapshots again.\n"
 	      "# Before deleting a snapshot: umount it.\n"
-	      "set -eu\n", out);
-	fputs("uuid=", out);
-	quote_sh_word(out, ctx->uuid);
-	fputs("\noptions=", out);
-	quote_sh_word(out, bino_suggestion_mount_options(ctx->sug));
-	fputs("\nfor snap in \"$@\"; do\n"
-	      "\tid=$(btrfs inspect-internal rootid \"$snap\")\n"
-	      "\tmount -t btrfs -o \"$options,subvolid=$id\" \"UUID=$uuid\" \"$snap\"\n"
-	      "done\n", out);
+	      "set -eu\n"
+	      "exec btrfs-ino mount --quiet", out);
+	if (ctx->config->exports_file) {
+		fputs(" --exports ", out);
+		quote_sh_word(out, ctx->config->exports_file);
+	}
+	fputs(" -- ", out);
+	quote_sh_word(out, ctx->path);
+	fputc('\n', out);
 }
 
 /* The explanations that go with the full report only. */
