@@ -164,10 +164,28 @@ static bool below_an_export(const struct audit_session *session,
 }
 
 /*
+ * Whether @cp is a finding: a directory others may write, or a symbolic
+ * link (or no directory) on the way below @top, which mount -a and
+ * nfs-utils would follow.  A name that is gone (a deleted subvolume's
+ * mount point) is not one others changed, and @top itself is root's
+ * choice, as the export is: neither is a finding.
+ */
+static bool finding(const struct bino_confpath *cp, const char *top)
+{
+	switch (bino_confpath_reason(cp)) {
+	case BINO_CONFPATH_SAFE:
+		return false;
+	case BINO_CONFPATH_UNRESOLVED:
+		return bino_confpath_errno(cp) != ENOENT &&
+		       strcmp(bino_confpath_directory(cp), top) != 0;
+	default:
+		return true;
+	}
+}
+
+/*
  * The judgement of @target from the outermost export above it, into *@ret
- * (NULL when none is above it, or no directory on the way is one others
- * may write: a path that cannot be opened now, as a deleted subvolume's,
- * is not one others changed).  0, or -1.
+ * (NULL when none is above it, or it is no finding()).  0, or -1.
  */
 static int judge(const struct bino_exports *const *tables, size_t n_tables,
 		 const char *target, struct bino_confpath **ret)
@@ -181,8 +199,7 @@ static int judge(const struct bino_exports *const *tables, size_t n_tables,
 		*ret = NULL;
 		return -1;
 	}
-	if (bino_confpath_reason(*ret) == BINO_CONFPATH_SAFE ||
-	    bino_confpath_reason(*ret) == BINO_CONFPATH_UNRESOLVED) {
+	if (!finding(*ret, top)) {
 		bino_confpath_destroy(*ret);
 		*ret = NULL;
 	}
@@ -220,8 +237,11 @@ void put_confpath_why(FILE *out, const struct bino_confpath *confpath)
 			    " has an ACL that lets others write", out);
 		break;
 	case BINO_CONFPATH_UNRESOLVED:
-		fprintf(out, " cannot be opened through no symbolic link (%s)",
-			strerror(err));
+		if (err == ELOOP || err == ENOTDIR)
+			fputs(" is a symbolic link (or not a directory)", out);
+		else
+			fprintf(out, " cannot be opened through no symbolic link (%s)",
+				strerror(err));
 		break;
 	default:
 		fputs(" is safe", out);
