@@ -9,7 +9,9 @@
 # lets a named user write (mode 0755 all the same), or a directory a user
 # owns, is named in no line, and the block says so: "# left to btrfs-ino
 # mount, named in no line: PATH: DIR is group-writable, ...".  --json says
-# the same in each subvolume's left_to_mount.
+# the same in each subvolume's left_to_mount.  A path audited below the
+# export is judged from the export: root's directory alice/kept in the
+# user's alice/ is no safer for being the path suggest was given.
 source "$(dirname -- "$0")/suggest-lib.sh"
 setup_config_paths
 
@@ -29,9 +31,16 @@ check_eq "json: left_to_mount of each subvolume left out" \
 	"$(jq -r '.exports[0].subvolumes[] | select(.left_to_mount) |
 		"\(.path) \(.left_to_mount.directory) \(.left_to_mount.message |
 		sub("^[^ ]* "; ""))"' "$OUT/json" | sort)"
-check_eq "json: the reasons" "acl_writable owner other_writable owner group_writable" \
+check_eq "json: the reasons" "acl_writable owner owner other_writable owner group_writable" \
 	"$(jq -r '[.exports[0].subvolumes[] | select(.left_to_mount)] | sort_by(.path) |
 		map(.left_to_mount.reason) | join(" ")' "$OUT/json")"
 check_eq "json: the others have left_to_mount null" "$SAFE_SUBVOLS" \
 	"$(jq -r '.exports[0].subvolumes[] | select(.left_to_mount == null) | .path' "$OUT/json" | sort)"
+
+suggest below --exports "$EXPORTS" --json "$EXP/alice/kept"
+check_suggest_rc below 0
+check_eq "json, below the export: the directory at fault is above the path" \
+	"$EXP/alice/kept/sub $EXP/alice owner" \
+	"$(jq -r '.exports[0].subvolumes[] | "\(.path) \(.left_to_mount.directory) \(.left_to_mount.reason)"' \
+		"$OUT/below")"
 finish

@@ -122,6 +122,8 @@ setup_config_paths() {
 	# The user's directories: the attack of #36 (later/ renamed away, a link
 	# put at later/sub).
 	install -d -m 0755 -o "$USER_ID" -- "$EXP/alice" "$EXP/alice/later"
+	# Root's directory in the user's: the user can rename it all the same.
+	install -d -m 0755 -o 0 -g 0 -- "$EXP/alice/kept"
 	chmod 0775 -- "$EXP/team"
 	chmod 1777 -- "$EXP/drop"
 	# A named user may write (rwx), the mask may not: mode 0755.
@@ -132,7 +134,7 @@ os.setxattr(sys.argv[1], "system.posix_acl_access",
             struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *x) for x in e))' \
 		"$EXP/acl" "$USER_ID"
 	local s
-	for s in proj/area/sub home/alice alice/later/sub team/sub drop/sub acl/sub; do
+	for s in proj/area/sub home/alice alice/later/sub alice/kept/sub team/sub drop/sub acl/sub; do
 		btrfs -q subvolume create -- "$EXP/$s" >/dev/null
 	done
 	# The user's own subvolume in root's directory is safe; one nested in it is not.
@@ -140,11 +142,11 @@ os.setxattr(sys.argv[1], "system.posix_acl_access",
 	btrfs -q subvolume create -- "$EXP/home/alice/project" >/dev/null
 	# shellcheck disable=SC2034 # for the sourcing tests
 	SAFE_SUBVOLS=$(printf '%s\n' "$EXP/home/alice" "$EXP/proj/area/sub" | sort)
-	UNSAFE_SUBVOLS=$(printf '%s\n' "$EXP/acl/sub" "$EXP/alice/later/sub" "$EXP/drop/sub" \
+	UNSAFE_SUBVOLS=$(printf '%s\n' "$EXP/acl/sub" "$EXP/alice/kept/sub" "$EXP/alice/later/sub" "$EXP/drop/sub" \
 		"$EXP/home/alice/project" "$EXP/team/sub" | sort)
 	# In the order of UNSAFE_SUBVOLS.
-	UNSAFE_DIRS=$(printf '%s\n' "$EXP/acl" "$EXP/alice" "$EXP/drop" "$EXP/home/alice" "$EXP/team")
-	UNSAFE_WHY=$(printf '%s\n' "has an ACL that lets others write" "is owned by uid $USER_ID" \
+	UNSAFE_DIRS=$(printf '%s\n' "$EXP/acl" "$EXP/alice" "$EXP/alice" "$EXP/drop" "$EXP/home/alice" "$EXP/team")
+	UNSAFE_WHY=$(printf '%s\n' "has an ACL that lets others write" "is owned by uid $USER_ID" "is owned by uid $USER_ID" \
 		"is world-writable" "is owned by uid $USER_ID" "is group-writable")
 }
 
