@@ -581,8 +581,10 @@ static int edits_exports_removals(const struct suggest_ctx *ctx,
 			continue;
 		for (j = 0; j < i && first; j++)
 			first = !same_line(bino_exports_get(exports, j), e);
-		if (!first || export_confpath(exports, e, &cp) != 0)
+		if (!first)
 			continue;
+		if (export_confpath(exports, e, &cp) != 0)
+			return -1;
 		if (!cp)
 			continue;
 		k = edit_add(list, EDIT_REMOVE, bino_export_file(e),
