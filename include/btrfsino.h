@@ -1403,8 +1403,10 @@ struct bino_suggestion;
  * @ret: on success, the suggestion; release it with
  *     bino_suggestion_destroy().
  *
- * Reads the filesystem UUID (BTRFS_IOC_FS_INFO) and lstat(2)s where
- * snapshots may hold placeholders; no privilege is needed.
+ * Reads the filesystem UUID (BTRFS_IOC_FS_INFO), lstat(2)s where
+ * snapshots may hold placeholders, and opens (O_PATH) each directory from
+ * the export down to each subvolume to judge its path
+ * (bino_suggestion_subvol_confpath()); no privilege is needed.
  *
  * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL, unknown flag, or an
  * audited path whose bino_audit_target_error() is set),
