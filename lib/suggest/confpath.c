@@ -167,14 +167,16 @@ static enum bino_error confpath_walk(struct bino_confpath *cp, int top_fd,
 	char name[NAME_MAX + 1];
 
 	for (;;) {
-		size_t len;
+		size_t len, dir_len;
 
 		rest += strspn(rest, "/");
 		if (!*rest)
 			break;
-		/* The directory open as fd is on the way to a name below it. */
-		err = confpath_judge(cp, fd, path, (size_t)(rest - path) -
-					 (rest - path > 1 ? 1 : 0));
+		/* The directory open as fd ("/" or without its last '/') holds a name. */
+		dir_len = (size_t)(rest - path);
+		if (dir_len > 1)
+			dir_len--;
+		err = confpath_judge(cp, fd, path, dir_len);
 		if (err || cp->reason != BINO_CONFPATH_SAFE)
 			break;
 		len = strcspn(rest, "/");
