@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "btrfs-ino.h"
@@ -156,14 +157,68 @@ static int compare_entry(struct output *out, const struct bino_export *file,
 	return 1;
 }
 
+/* put_confpath_why() in text: ": DIR is owned by uid 1000". */
+static void print_why_text(struct output *out, const struct bino_confpath *cp)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return;
+	put_confpath_why(f, cp);
+	if (fclose(f) == 0)
+		print_string(out, PRINT_TEXT, NULL, ": %s", text);
+	free(text);
+}
+
+/*
+ * A finding when @e's path crosses a directory others may change, judged
+ * from the outermost export above it (export_confpath()); 1, else 0, or
+ * -1 when out of memory.
+ */
+static int check_path(struct output *out, const struct bino_exports *files,
+		      const struct bino_export *e)
+{
+	struct bino_confpath *cp = NULL;
+
+	if (export_confpath(files, e, &cp) != 0)
+		return -1;
+	if (!cp)
+		return 0;
+	open_finding(out, "path_not_safe", e);
+	print_place(out, "files", e);
+	print_why_text(out, cp);
+	print_confpath(out, "unsafe_path", cp);
+	print_string(out, PRINT_TEXT, NULL, "%s\n",
+		     ": a user could make it export another directory; "
+		     "suggest --diff removes the line");
+	output_close(out);
+	bino_confpath_destroy(cp);
+	return 1;
+}
+
 static long print_exports_drift(struct output *out,
 				const struct bino_exports *files,
 				const struct bino_exports *live)
 {
 	size_t i;
 	long n = 0;
+	int found;
 
 	output_open_array(out, "exports_drift");
+	for (i = 0; files && i < bino_exports_count(files); i++) {
+		const struct bino_export *e = bino_exports_get(files, i);
+
+		if (find_entry(files, e) != e)
+			continue;
+		found = check_path(out, files, e);
+		if (found < 0) {
+			output_close(out);
+			return -1;
+		}
+		n += found;
+	}
 	for (i = 0; live && i < bino_exports_count(files); i++) {
 		const struct bino_export *e = bino_exports_get(files, i);
 		const struct bino_export *l = find_entry(live, e);
@@ -211,6 +266,7 @@ static void print_fstab_line(struct output *out, const char *file,
 		[FSTAB_NOT_MOUNTED] = "not_mounted",
 		[FSTAB_DELETED] = "subvolume_deleted",
 		[FSTAB_SNAPSHOT] = "snapshot",
+		[FSTAB_UNSAFE_PATH] = "path_not_safe",
 	};
 	char why[64];
 	const char *removal = fstab_line_removal(line, why, sizeof(why));
@@ -220,7 +276,10 @@ static void print_fstab_line(struct output *out, const char *file,
 	if (removal) {
 		print_text_path(out, "file", "fstab drift: remove %s", file);
 		print_u64(out, PRINT_ANY, "line", " line %" PRIu64 ": ", line->number);
-		print_string(out, PRINT_TEXT, NULL, "%s (", removal);
+		print_string(out, PRINT_TEXT, NULL, "%s", removal);
+		if (line->confpath)
+			print_why_text(out, line->confpath);
+		print_string(out, PRINT_TEXT, NULL, "%s", " (");
 	} else {
 		print_text_path(out, "file", "fstab drift: %s", file);
 		print_u64(out, PRINT_ANY, "line", ":%" PRIu64 ": ", line->number);
@@ -231,6 +290,7 @@ static void print_fstab_line(struct output *out, const char *file,
 		print_u64(out, PRINT_JSON, "subvolid", NULL, line->subvolid);
 	else
 		print_string(out, PRINT_JSON, "subvolid", NULL, NULL);
+	print_confpath(out, "unsafe_path", line->confpath);
 	print_string(out, PRINT_TEXT, NULL, "%s\n",
 		     removal ? "); suggest --diff removes it" :
 			       " is below an export but not mounted; run mount -a");
@@ -307,7 +367,7 @@ long print_drift(struct output *out, const struct drift_input *in)
 
 	print_export_table(out, in);
 	exports = print_exports_drift(out, in->session->files, in->session->etab);
-	fstab = print_fstab_drift(out, in);
+	fstab = exports < 0 ? -1 : print_fstab_drift(out, in);
 	if (fstab < 0)
 		return -1;
 	if (exports || fstab || (in->session->etab_state != ETAB_NOT_READ &&

@@ -444,6 +444,7 @@ static int audit_report(const struct audit_options *opts,
 		.mounts = session->mounts,
 		.server = opts->client.server,
 		.client_dir = opts->client.client_dir,
+		.exports_file = opts->exports_file,
 	};
 	struct audit_next next = {
 		.exports_file = opts->exports_file,

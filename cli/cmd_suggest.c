@@ -308,6 +308,7 @@ static int suggest_audit(struct suggest_run *run, char **paths,
 		.mounts = run->session.mounts,
 		.server = run->opts.client.server,
 		.client_dir = run->opts.client.client_dir,
+		.exports_file = run->opts.exports_file,
 		.fstab = run->opts.fstab_file ? &run->fstab : NULL,
 	};
 	return 0;

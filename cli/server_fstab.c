@@ -5,7 +5,9 @@
  * line numbers, which the messages and the diff need: the file is scanned
  * once more for the lines libmount reads as entries (not blank, not a
  * comment, not one it rejected), in order.  Then each btrfs line at or
- * below an export is told against the audit's subvolumes.
+ * below an export is told against the audit's subvolumes, and its mount
+ * point judged from the outermost export above it (bino_confpath): a line
+ * whose path a user could change is a line to remove, whatever its state.
  */
 #include "server_fstab.h"
 
@@ -21,6 +23,8 @@
 #include "array.h"
 #include "diag.h"
 #include "path.h"
+#include "quote.h"
+#include "report.h"
 
 /* ---- reading ----------------------------------------------------------- */
 
@@ -91,22 +95,158 @@ static long entry_lines(const char *file, const struct rejected *r,
 
 /* ---- what became of a line's subvolume -------------------------------- */
 
+void print_confpath(struct output *out, const char *key,
+		    const struct bino_confpath *confpath)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!confpath || bino_confpath_reason(confpath) == BINO_CONFPATH_SAFE) {
+		print_string(out, PRINT_JSON, key, NULL, NULL);
+		return;
+	}
+	output_open_object(out, key);
+	print_string(out, PRINT_JSON, "reason", NULL,
+		     bino_confpath_reason_name(bino_confpath_reason(confpath)));
+	print_text_path(out, "directory", NULL, bino_confpath_directory(confpath));
+	if (bino_confpath_owner(confpath) >= 0)
+		print_i64(out, PRINT_JSON, "owner", NULL, bino_confpath_owner(confpath));
+	else
+		print_string(out, PRINT_JSON, "owner", NULL, NULL);
+	print_i64(out, PRINT_JSON, "errno", NULL, bino_confpath_errno(confpath));
+	f = open_memstream(&text, &len);
+	if (f) {
+		put_confpath_why(f, confpath);
+		if (fclose(f) != 0) {
+			free(text);
+			text = NULL;
+		}
+	}
+	print_string(out, PRINT_JSON, "message", NULL, text);
+	free(text);
+	output_close(out);
+}
+
+/*
+ * The outermost path of @n_tables export tables that @target is at or
+ * below (@strictly: below), or NULL.
+ */
+static const char *outermost_export(const struct bino_exports *const *tables,
+				    size_t n_tables, const char *target,
+				    bool strictly)
+{
+	const char *top = NULL;
+	size_t t, i;
+
+	for (t = 0; t < n_tables; t++) {
+		for (i = 0; tables[t] && i < bino_exports_count(tables[t]); i++) {
+			const char *path = bino_export_path(bino_exports_get(tables[t], i));
+
+			if (path[0] != '/' ||
+			    !(strictly ? bino__path_below(target, path) :
+					 bino__path_at_or_below(target, path)))
+				continue;
+			if (!top || strlen(path) < strlen(top))
+				top = path;
+		}
+	}
+	return top;
+}
+
 /* Whether @target is at or below a path exported by @session. */
 static bool below_an_export(const struct audit_session *session,
 			    const char *target)
 {
 	const struct bino_exports *tables[2] = { session->files, session->etab };
-	size_t t, i;
 
-	for (t = 0; t < 2; t++) {
-		for (i = 0; tables[t] && i < bino_exports_count(tables[t]); i++) {
-			const char *path = bino_export_path(bino_exports_get(tables[t], i));
+	return outermost_export(tables, 2, target, false) != NULL;
+}
 
-			if (bino__path_at_or_below(target, path))
-				return true;
-		}
+/*
+ * Whether @cp is a finding: a directory others may write, or a symbolic
+ * link (or no directory) on the way below @top, which mount -a and
+ * nfs-utils would follow.  A name that is gone (a deleted subvolume's
+ * mount point) is not one others changed, and @top itself is root's
+ * choice, as the export is: neither is a finding.
+ */
+static bool finding(const struct bino_confpath *cp, const char *top)
+{
+	switch (bino_confpath_reason(cp)) {
+	case BINO_CONFPATH_SAFE:
+		return false;
+	case BINO_CONFPATH_UNRESOLVED:
+		return bino_confpath_errno(cp) != ENOENT &&
+		       strcmp(bino_confpath_directory(cp), top) != 0;
+	default:
+		return true;
 	}
-	return false;
+}
+
+/*
+ * The judgement of @target from the outermost export above it, into *@ret
+ * (NULL when none is above it, or it is no finding()).  0, or -1.
+ */
+static int judge(const struct bino_exports *const *tables, size_t n_tables,
+		 const char *target, struct bino_confpath **ret)
+{
+	const char *top = outermost_export(tables, n_tables, target, true);
+
+	*ret = NULL;
+	if (!top)
+		return 0;
+	if (bino_confpath_create(top, target, 0, ret) != BINO_OK) {
+		*ret = NULL;
+		return -1;
+	}
+	if (!finding(*ret, top)) {
+		bino_confpath_destroy(*ret);
+		*ret = NULL;
+	}
+	return 0;
+}
+
+int export_confpath(const struct bino_exports *exports,
+		    const struct bino_export *e, struct bino_confpath **ret)
+{
+	if (judge(&exports, 1, bino_export_path(e), ret) != 0) {
+		diag_no_memory();
+		return -1;
+	}
+	return 0;
+}
+
+void put_confpath_why(FILE *out, const struct bino_confpath *confpath)
+{
+	const char *dir = bino_confpath_directory(confpath);
+	int err = bino_confpath_errno(confpath);
+
+	quote_comment(out, dir ? dir : "(unknown)");
+	switch (bino_confpath_reason(confpath)) {
+	case BINO_CONFPATH_OWNER:
+		fprintf(out, " is owned by uid %" PRId64, bino_confpath_owner(confpath));
+		break;
+	case BINO_CONFPATH_GROUP_WRITABLE:
+		fputs(" is group-writable", out);
+		break;
+	case BINO_CONFPATH_OTHER_WRITABLE:
+		fputs(" is world-writable", out);
+		break;
+	case BINO_CONFPATH_ACL_WRITABLE:
+		fputs(err ? " has an ACL that could not be read" :
+			    " has an ACL that lets others write", out);
+		break;
+	case BINO_CONFPATH_UNRESOLVED:
+		if (err == ELOOP || err == ENOTDIR)
+			fputs(" is a symbolic link (or not a directory)", out);
+		else
+			fprintf(out, " cannot be opened through no symbolic link (%s)",
+				strerror(err));
+		break;
+	default:
+		fputs(" is safe", out);
+		break;
+	}
 }
 
 static bool mounted(const struct bino_mounts *mounts, const char *target)
@@ -159,6 +299,8 @@ static enum fstab_state line_state(const struct audit_session *session,
 	struct known known = look_up(session->audit, line);
 	struct stat st;
 
+	if (line->confpath)
+		return FSTAB_UNSAFE_PATH;
 	if (known.subvol && bino_audit_subvol_parent_uuid(known.subvol))
 		return FSTAB_SNAPSHOT;
 	/* Not met where the audit looked: gone, if it was named by ID or its mount point is. */
@@ -193,6 +335,7 @@ static int add_line(struct server_fstab *fstab, struct libmnt_fs *fs,
 		    unsigned int number, const struct audit_session *session)
 {
 	const char *type = mnt_fs_get_fstype(fs), *target = mnt_fs_get_target(fs);
+	const struct bino_exports *tables[2] = { session->files, session->etab };
 	struct fstab_line *line;
 
 	if (!type || strcmp(type, "btrfs") != 0 || !target || target[0] != '/' ||
@@ -213,6 +356,8 @@ static int add_line(struct server_fstab *fstab, struct libmnt_fs *fs,
 	fstab->n_lines++;
 	line->subvolid = subvolid_of(fs);
 	line->nofail = mnt_fs_get_option(fs, "nofail", NULL, NULL) == 0;
+	if (judge(tables, 2, line->target, &line->confpath) != 0)
+		return -1;
 	line->state = line_state(session, line);
 	return 0;
 }
@@ -283,6 +428,7 @@ void server_fstab_free(struct server_fstab *fstab)
 	for (i = 0; i < fstab->n_lines; i++) {
 		free(fstab->line[i].source);
 		free(fstab->line[i].target);
+		bino_confpath_destroy(fstab->line[i].confpath);
 	}
 	free(fstab->line);
 	free(fstab->file);
@@ -313,6 +459,8 @@ const char *fstab_line_removal(const struct fstab_line *line, char *buf,
 		snprintf(buf, size, "subvolume %" PRIu64 " deleted", line->subvolid);
 	else if (line->state == FSTAB_DELETED)
 		snprintf(buf, size, "its subvolume was deleted");
+	else if (line->state == FSTAB_UNSAFE_PATH)
+		snprintf(buf, size, "a user could change its path, leave it to btrfs-ino mount");
 	else
 		return NULL;
 	return buf;

@@ -8,6 +8,13 @@
  * library supplies the facts (bino_suggestion_*); the phrasing is here,
  * as text (suggest, audit --suggest); suggestion_json.c wraps it in JSON
  * and quote.c quotes names for each file format.
+ *
+ * Root's configuration names only paths no user can change: a subvolume
+ * whose path crosses a directory others may write
+ * (bino_suggestion_subvol_confpath()) is named in no line, fstab, unit,
+ * exports, client or autofs; each block that leaves one out says so in a
+ * comment, and btrfs-ino mount mounts it, resolving the path each time.
+ * The hook runs btrfs-ino mount too, never a mount by path.
  */
 #include "diag.h"
 #include "suggestion.h"
@@ -193,6 +200,43 @@ static void show_path(struct suggest_ctx *ctx)
 	free(text);
 }
 
+/* Whether subvolume @i's path may be named in configuration. */
+static bool config_safe(const struct suggest_ctx *ctx, size_t i)
+{
+	return bino_confpath_reason(bino_suggestion_subvol_confpath(ctx->sug, i)) ==
+	       BINO_CONFPATH_SAFE;
+}
+
+/* "left to btrfs-ino mount ...: PATH: why" (no "# "), one line. */
+static void put_left(FILE *out, const struct suggest_ctx *ctx, size_t i)
+{
+	fputs("left to btrfs-ino mount, named in no line: ", out);
+	quote_comment(out, subvol_path(ctx, i));
+	fputs(": ", out);
+	put_confpath_why(out, bino_suggestion_subvol_confpath(ctx->sug, i));
+	fputs(", so a user could make the path lead elsewhere", out);
+}
+
+/* put_left() as a comment line of a block. */
+static void put_left_comment(const struct suggest_ctx *ctx, size_t i)
+{
+	fputs("# ", ctx->out);
+	put_left(ctx->out, ctx, i);
+	fputc('\n', ctx->out);
+}
+
+/* put_left() as a note of an edit list: 0, or -1. */
+static int left_edit(const struct suggest_ctx *ctx, struct edit_list *list,
+		     size_t i)
+{
+	struct text t;
+
+	if (!text_open(&t))
+		return -1;
+	put_left(t.f, ctx, i);
+	return add_text_note(list, &t);
+}
+
 /*
  * Whether subvolume @i is a snapshot: libbtrfsutil's parent_uuid is set
  * (btrfs subvolume snapshot, snapper, btrbk; a received incremental too).
@@ -209,7 +253,8 @@ static bool is_snapshot(const struct suggest_ctx *ctx, size_t i)
 /* Whether subvolume @i gets a server fstab line or mount unit. */
 static bool gets_server_mount(const struct suggest_ctx *ctx, size_t i)
 {
-	return !bino_suggestion_subvol_mounted(ctx->sug, i) && !is_snapshot(ctx, i);
+	return !bino_suggestion_subvol_mounted(ctx->sug, i) &&
+	       !is_snapshot(ctx, i) && config_safe(ctx, i);
 }
 
 /* The comment line that says the snapshots are btrfs-ino mount's. */
@@ -441,6 +486,29 @@ static int add_fstab_line(const struct suggest_ctx *ctx, struct edit_list *list,
 	return add_text_note(list, t);
 }
 
+/*
+ * Edit @e's reason: @removal, and for a path a user could change, which
+ * directory and why (put_confpath_why()).  0, or -1.
+ */
+static int set_removal_reason(struct edit_list *list, long e,
+			      const char *removal,
+			      const struct bino_confpath *confpath)
+{
+	struct text t;
+
+	if (!confpath)
+		return edit_set_reason(list, e, "%s", removal);
+	if (!text_open(&t))
+		return -1;
+	fprintf(t.f, "%s: ", removal);
+	put_confpath_why(t.f, confpath);
+	if (text_close(&t) != 0)
+		return -1;
+	free(list->edit[e].reason);
+	list->edit[e].reason = t.buf;
+	return 0;
+}
+
 static int edits_fstab_line(const struct suggest_ctx *ctx,
 			    struct edit_list *list, size_t i)
 {
@@ -452,6 +520,11 @@ static int edits_fstab_line(const struct suggest_ctx *ctx,
 		fputs("already mounted on its own path: ", t.f);
 		quote_fstab_field(t.f, subvol_path(ctx, i));
 		return add_text_note(list, &t);
+	}
+	if (!config_safe(ctx, i)) {
+		if (text_close(&t) == 0)
+			free(t.buf);
+		return left_edit(ctx, list, i);
 	}
 	fprintf(t.f, "UUID=%s ", ctx->uuid);
 	quote_fstab_field(t.f, subvol_path(ctx, i));
@@ -481,10 +554,61 @@ static int edits_fstab_removals(const struct suggest_ctx *ctx,
 		    !bino__path_at_or_below(line->target, ctx->path))
 			continue;
 		e = edit_add(list, EDIT_REMOVE, fstab->file, line->number, line->number);
-		if (e < 0 || edit_set_reason(list, e, "%s", removal) != 0)
+		if (e < 0 || set_removal_reason(list, e, removal, line->confpath) != 0)
 			return -1;
 	}
 	return 0;
+}
+
+/*
+ * The lines of the exports files that export a path at or below the path
+ * whose path a user could change (export_confpath()): they must go, each
+ * once (a line of several clients is several entries).
+ */
+static int edits_exports_removals(const struct suggest_ctx *ctx,
+				  struct edit_list *list)
+{
+	const struct bino_exports *exports = ctx->config->exports;
+	size_t i, j, n = exports ? bino_exports_count(exports) : 0;
+
+	for (i = 0; i < n; i++) {
+		const struct bino_export *e = bino_exports_get(exports, i);
+		struct bino_confpath *cp = NULL;
+		bool first = true;
+		long k;
+
+		if (!bino__path_at_or_below(bino_export_path(e), ctx->path))
+			continue;
+		for (j = 0; j < i && first; j++)
+			first = !same_line(bino_exports_get(exports, j), e);
+		if (!first)
+			continue;
+		if (export_confpath(exports, e, &cp) != 0)
+			return -1;
+		if (!cp)
+			continue;
+		k = edit_add(list, EDIT_REMOVE, bino_export_file(e),
+			     bino_export_line(e), bino_export_last_line(e));
+		if (k < 0 || set_removal_reason(list, k, "a user could change its path",
+						cp) != 0) {
+			bino_confpath_destroy(cp);
+			return -1;
+		}
+		bino_confpath_destroy(cp);
+	}
+	return 0;
+}
+
+/* Whether the exports line @line is one edits_exports_removals() removes. */
+static bool export_line_unsafe(const struct suggest_ctx *ctx,
+			       const struct bino_export *line)
+{
+	struct bino_confpath *cp = NULL;
+
+	if (export_confpath(ctx->config->exports, line, &cp) != 0 || !cp)
+		return false;
+	bino_confpath_destroy(cp);
+	return true;
 }
 
 static int edits_server_fstab(const struct suggest_ctx *ctx,
@@ -550,6 +674,12 @@ static int edits_mount_units(const struct suggest_ctx *ctx,
 	size_t before = list->n;
 
 	/* Refusals first: --output-dir takes a unit to run to the next one. */
+	for (i = 0; i < n; i++) {
+		if (!bino_suggestion_subvol_mounted(ctx->sug, i) &&
+		    !is_snapshot(ctx, i) && !config_safe(ctx, i) &&
+		    left_edit(ctx, list, i) != 0)
+			return -1;
+	}
 	for (i = 0; i < n; i++) {
 		const char *reason = mount_unit_refusal(ctx, i);
 
@@ -648,6 +778,8 @@ static int edits_exports(const struct suggest_ctx *ctx, struct edit_list *list)
 		return refuse_edit(ctx, list, ctx->path, reason);
 	}
 	while ((line = next_export_line(ctx, &i))) {
+		if (export_line_unsafe(ctx, line))
+			continue; /* removed below */
 		n_lines++;
 		/* A replacement that changes nothing is no suggestion. */
 		if (line_has(ctx, line, "crossmnt")) {
@@ -657,9 +789,10 @@ static int edits_exports(const struct suggest_ctx *ctx, struct edit_list *list)
 		if (edits_export_line(ctx, list, line) != 0)
 			return -1;
 	}
-	if (n_lines && n_have == n_lines)
-		return add_note(list, "(every line that exports it has crossmnt already)");
-	return 0;
+	if (n_lines && n_have == n_lines &&
+	    add_note(list, "(every line that exports it has crossmnt already)") != 0)
+		return -1;
+	return edits_exports_removals(ctx, list);
 }
 
 /* The edits of @block (server-fstab, mount-units or exports) into @list. */
@@ -780,6 +913,10 @@ static void block_exports_nohide(const struct suggest_ctx *ctx)
 			bino_audit_subvol_uuid(bino_suggestion_subvol(ctx->sug, i));
 		char fsid[37];
 
+		if (!config_safe(ctx, i)) {
+			put_left_comment(ctx, i);
+			continue;
+		}
 		if (uuid)
 			format_uuid(fsid, uuid);
 		else
@@ -924,8 +1061,13 @@ static void block_client_fstab(const struct suggest_ctx *ctx)
 		if (v)
 			fputs("# NFSv3:\n", out);
 		put_client_fstab_line(ctx, ctx->path, vers[v], prefix);
-		for (i = 0; i < n; i++)
-			put_client_fstab_line(ctx, subvol_path(ctx, i), vers[v], prefix);
+		for (i = 0; i < n; i++) {
+			if (config_safe(ctx, i))
+				put_client_fstab_line(ctx, subvol_path(ctx, i),
+						      vers[v], prefix);
+			else if (v == 0)
+				put_left_comment(ctx, i);
+		}
 	}
 }
 
@@ -991,7 +1133,7 @@ static size_t autofs_fit(const struct suggest_ctx *ctx)
 
 	used = strlen("-fstype=nfs,vers=3 \t") + autofs_offset_len(ctx, ctx->path, v);
 	for (i = 0; i < n; i++) {
-		if (autofs_refusal(ctx, subvol_path(ctx, i)))
+		if (autofs_refusal(ctx, subvol_path(ctx, i)) || !config_safe(ctx, i))
 			continue;
 		len = autofs_offset_len(ctx, subvol_path(ctx, i), v);
 		if (len == SIZE_MAX || quote_autofs_entry_refusal(used + 2 + len))
@@ -1021,7 +1163,7 @@ static void put_autofs_entry(const struct suggest_ctx *ctx, int vers,
 	fputs(sep, out);
 	put_autofs_offset(out, ctx, ctx->path, vers);
 	for (i = 0; i < fit; i++) {
-		if (autofs_refusal(ctx, subvol_path(ctx, i)))
+		if (autofs_refusal(ctx, subvol_path(ctx, i)) || !config_safe(ctx, i))
 			continue;
 		fputs(sep, out);
 		put_autofs_offset(out, ctx, subvol_path(ctx, i), vers);
@@ -1051,7 +1193,9 @@ static void block_autofs(const struct suggest_ctx *ctx)
 		reason = autofs_refusal(ctx, subvol_path(ctx, i));
 		if (!reason && i >= fit)
 			reason = quote_autofs_entry_refusal(SIZE_MAX);
-		if (reason)
+		if (!config_safe(ctx, i))
+			put_left_comment(ctx, i);
+		else if (reason)
 			put_refusal(ctx, subvol_path(ctx, i), reason);
 	}
 	n_vers = client_versions(ctx, vers);
@@ -1067,25 +1211,31 @@ static void block_snapshot_hook(const struct suggest_ctx *ctx)
 	FILE *out = ctx->out;
 
 	fputs("#!/bin/sh\n"
-	      "# " HOOK_PATH " SNAPSHOT...: run by the snapshot job right after\n"
-	      "# \"btrfs subvolume snapshot\" for each new snapshot below ", out);
+	      "# " HOOK_PATH " [SNAPSHOT...]: run by the snapshot job right after\n"
+	      "# \"btrfs subvolume snapshot\" for new snapshots below ", out);
 	fputs(ctx->shown_path, out);
 	fputs(".\n"
-	      "# It mounts the snapshot on its own path at once, so clients see it as a\n"
-	      "# filesystem of its own (with crossmnt; with per-subvolume exports, also\n"
-	      "# add its exports line and run exportfs -ra).  No fstab line: one for a\n"
-	      "# snapshot stops boot once the snapshot is deleted; after a reboot\n"
-	      "# btrfs-ino mount (btrfs-ino-mount.service) mounts the snapshots again.\n"
+	      "# It runs btrfs-ino mount on that path, which mounts each subvolume\n"
+	      "# below it that has no mount of its own (the new snapshots) on its own\n"
+	      "# path at once, so clients see it as a filesystem of its own (with\n"
+	      "# crossmnt; with per-subvolume exports, also add its exports line and\n"
+	      "# run exportfs -ra).  btrfs-ino mount opens each mount point beneath\n"
+	      "# the path through no symbolic link and checks that it is the root of\n"
+	      "# the subvolume planned before it mounts on it: nothing is mounted by a\n"
+	      "# path, so a snapshot directory swapped for a link mounts nothing.  The\n"
+	      "# SNAPSHOT arguments are not used.  No fstab line: one for a snapshot\n"
+	      "# stops boot once the snapshot is deleted; after a reboot btrfs-ino\n"
+	      "# mount (btrfs-ino-mount.service) mounts the snapshots again.\n"
 	      "# Before deleting a snapshot: umount it.\n"
-	      "set -eu\n", out);
-	fputs("uuid=", out);
-	quote_sh_word(out, ctx->uuid);
-	fputs("\noptions=", out);
-	quote_sh_word(out, bino_suggestion_mount_options(ctx->sug));
-	fputs("\nfor snap in \"$@\"; do\n"
-	      "\tid=$(btrfs inspect-internal rootid \"$snap\")\n"
-	      "\tmount -t btrfs -o \"$options,subvolid=$id\" \"UUID=$uuid\" \"$snap\"\n"
-	      "done\n", out);
+	      "set -eu\n"
+	      "exec btrfs-ino mount --quiet", out);
+	if (ctx->config->exports_file) {
+		fputs(" --exports ", out);
+		quote_sh_word(out, ctx->config->exports_file);
+	}
+	fputs(" -- ", out);
+	quote_sh_word(out, ctx->path);
+	fputc('\n', out);
 }
 
 /* The explanations that go with the full report only. */
@@ -1168,6 +1318,8 @@ static void summary_comment(const struct suggest_ctx *ctx)
 			fputs(" (snapshot)", out);
 		if (bino_suggestion_subvol_mounted(ctx->sug, i))
 			fputs(" (mounted)", out);
+		if (!config_safe(ctx, i))
+			fputs(" (left to btrfs-ino mount)", out);
 		fputc('\n', out);
 	}
 	fputs("# No exports(5) option alone helps while subvolumes are plain\n"
@@ -1305,11 +1457,13 @@ static void suggest_safe(const struct suggest_ctx *ctx)
 {
 	struct edit_list list = { 0 };
 	bool fstab = ctx->block == SUGGEST_ALL || ctx->block == SUGGEST_SERVER_FSTAB;
+	bool exports = ctx->block == SUGGEST_ALL || ctx->block == SUGGEST_EXPORTS;
 
-	if (fstab && edits_fstab_removals(ctx, &list) != 0)
+	if ((fstab && edits_fstab_removals(ctx, &list) != 0) ||
+	    (exports && edits_exports_removals(ctx, &list) != 0))
 		diag_no_memory();
 	if (list.n)
-		fprintf(ctx->out, "# %s: safe for NFS clients; the server fstab is not:\n",
+		fprintf(ctx->out, "# %s: safe for NFS clients; the server's files are not:\n",
 			ctx->shown_path);
 	else if (ctx->block == SUGGEST_ALL)
 		fprintf(ctx->out, "# %s: safe for NFS clients, nothing to change.\n",
@@ -1354,6 +1508,8 @@ int suggestion_edits(const struct suggest_config *config,
 		rc = block_edits(&ctx, block, list);
 	else if (block == SUGGEST_SERVER_FSTAB)
 		rc = edits_fstab_removals(&ctx, list);
+	else if (block == SUGGEST_EXPORTS)
+		rc = edits_exports_removals(&ctx, list);
 	if (rc)
 		diag_no_memory();
 	bino_suggestion_destroy(sug);

@@ -38,6 +38,8 @@ struct suggest_config {
 	const struct bino_mounts *mounts; /* as given to the audit, or NULL */
 	const char *server; /* in client lines; NULL: this host's name */
 	const char *client_dir; /* where clients mount the path; NULL: itself */
+	/* --exports as given (the snapshot hook passes it on), or NULL */
+	const char *exports_file;
 	/*
 	 * The server fstab read (server_fstab.h): the file new lines go to and
 	 * the stale lines to remove; NULL: /etc/fstab, not read.

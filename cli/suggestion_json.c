@@ -12,6 +12,7 @@
 #include "btrfs-ino.h"
 #include "diag.h"
 #include "report.h"
+#include "server_fstab.h"
 #include "suggestion_ctx.h"
 
 static void json_subvols(struct output *out, const struct suggest_ctx *ctx)
@@ -35,6 +36,8 @@ static void json_subvols(struct output *out, const struct suggest_ctx *ctx)
 			print_u64(out, PRINT_JSON, "snapshot_of", NULL, of);
 		else
 			print_string(out, PRINT_JSON, "snapshot_of", NULL, NULL);
+		print_confpath(out, "left_to_mount",
+			       bino_suggestion_subvol_confpath(ctx->sug, i));
 		output_close(out);
 	}
 	output_close(out);

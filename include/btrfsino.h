@@ -1403,8 +1403,10 @@ struct bino_suggestion;
  * @ret: on success, the suggestion; release it with
  *     bino_suggestion_destroy().
  *
- * Reads the filesystem UUID (BTRFS_IOC_FS_INFO) and lstat(2)s where
- * snapshots may hold placeholders; no privilege is needed.
+ * Reads the filesystem UUID (BTRFS_IOC_FS_INFO), lstat(2)s where
+ * snapshots may hold placeholders, and opens (O_PATH) each directory from
+ * the export down to each subvolume to judge its path
+ * (bino_suggestion_subvol_confpath()); no privilege is needed.
  *
  * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL, unknown flag, or an
  * audited path whose bino_audit_target_error() is set),
@@ -1490,6 +1492,122 @@ bino_suggestion_placeholder_count(const struct bino_suggestion *suggestion);
  */
 const char *bino_suggestion_placeholder(const struct bino_suggestion *suggestion,
 					size_t index);
+
+/**
+ * bino_suggestion_subvol_confpath() - Whether the @index'th subvolume's
+ * path may be written into configuration that outlives the run (struct
+ * bino_confpath), judged from the export the path is exported by (else
+ * from the path itself) when the suggestion was made.  A subvolume whose
+ * path is not safe gets no line naming it (fstab, units, exports, client
+ * lines, autofs): btrfs-ino mount resolves it when it mounts it.
+ *
+ * Return: valid as long as @suggestion, or NULL if out of range.
+ */
+const struct bino_confpath *
+bino_suggestion_subvol_confpath(const struct bino_suggestion *suggestion,
+				size_t index);
+
+/* ------------------------------------------------------------------------ */
+/* Configuration paths                                                       */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * struct bino_confpath - Whether root may name a path in a file that other
+ * programs read later (fstab(5), systemd.mount(5), exports(5), autofs(5)).
+ *
+ * Those programs follow symbolic links when they read the file (mount -a,
+ * systemd-fstab-generator's Where=, nfs-utils' realpath of an export): a
+ * user who may rename a directory on the path, or replace it, decides where
+ * root mounts or what it exports, at the next boot.  A path is safe when
+ * every directory from a trusted top (the export, which root chose) down to
+ * the path's parent is owned by root and writable by no one else: no group
+ * or other write bit (sticky or not), and no POSIX ACL entry
+ * (system.posix_acl_access) granting write to a user or group other than
+ * the owner, masked or not.  The path itself may belong to anyone (a
+ * user's subvolume): renaming inside it does not move it.  Each directory
+ * is opened beneath the one before it through no symbolic link (openat2
+ * RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS, as btrfs-ino mount opens mount
+ * points) and judged by fstat(2) of the opened directory, never by path.
+ */
+struct bino_confpath;
+
+/**
+ * enum bino_confpath_reason - Why a path is not safe for configuration.
+ * @BINO_CONFPATH_SAFE: it is safe.
+ * @BINO_CONFPATH_OWNER: a directory on the way belongs to a user other than
+ *     root (bino_confpath_owner()).
+ * @BINO_CONFPATH_GROUP_WRITABLE: a directory on the way is group-writable.
+ * @BINO_CONFPATH_OTHER_WRITABLE: a directory on the way is world-writable.
+ * @BINO_CONFPATH_ACL_WRITABLE: the POSIX ACL of a directory on the way lets
+ *     another user or group write (or could not be read as one).
+ * @BINO_CONFPATH_UNRESOLVED: a directory on the way (or the path) could not
+ *     be opened beneath the top through no symbolic link; errno in
+ *     bino_confpath_errno() (ELOOP or ENOTDIR: a symbolic link; ENOENT).
+ * @BINO_CONFPATH_NR: the number of values this version knows.
+ */
+enum bino_confpath_reason {
+	BINO_CONFPATH_SAFE,
+	BINO_CONFPATH_OWNER,
+	BINO_CONFPATH_GROUP_WRITABLE,
+	BINO_CONFPATH_OTHER_WRITABLE,
+	BINO_CONFPATH_ACL_WRITABLE,
+	BINO_CONFPATH_UNRESOLVED,
+	BINO_CONFPATH_NR,
+};
+
+/**
+ * bino_confpath_reason_name() - "safe", "owner", "group_writable",
+ * "other_writable", "acl_writable" or "unresolved"; "unknown" for values
+ * this version does not know.  A static string.
+ */
+const char *bino_confpath_reason_name(enum bino_confpath_reason reason);
+
+/**
+ * bino_confpath_create() - Judge @path for configuration, from @top down.
+ * @top: an absolute directory the caller trusts (the export), opened
+ *     through no symbolic link; it is itself judged when @path is below it.
+ * @path: an absolute path at or below @top, as written (not resolved).
+ * @flags: 0; other values are rejected.
+ * @ret: on success, the judgement; release it with bino_confpath_destroy().
+ *
+ * Needs no privilege: directories are opened with O_PATH (search
+ * permission only) and their ACL read through /proc/self/fd.  A path that
+ * cannot be judged is a judgement (BINO_CONFPATH_UNRESOLVED), not an error.
+ *
+ * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL, a relative path,
+ * @path not at or below @top, unknown flag) or BINO_ERROR_NO_MEMORY.
+ */
+enum bino_error bino_confpath_create(const char *top, const char *path,
+				     int flags, struct bino_confpath **ret);
+
+/** bino_confpath_destroy() - Release a judgement; NULL is accepted. */
+void bino_confpath_destroy(struct bino_confpath *confpath);
+
+/**
+ * bino_confpath_reason() - BINO_CONFPATH_SAFE, or why the path is not
+ * safe (the first directory at fault from the top down).
+ */
+enum bino_confpath_reason
+bino_confpath_reason(const struct bino_confpath *confpath);
+
+/**
+ * bino_confpath_directory() - The directory at fault (for
+ * BINO_CONFPATH_UNRESOLVED, the name that could not be opened), a prefix
+ * of the path; NULL when the path is safe.  Valid as long as @confpath.
+ */
+const char *bino_confpath_directory(const struct bino_confpath *confpath);
+
+/**
+ * bino_confpath_owner() - The owner (a user ID) of the directory at fault;
+ * -1 when none was opened (safe, or unresolved).
+ */
+int64_t bino_confpath_owner(const struct bino_confpath *confpath);
+
+/**
+ * bino_confpath_errno() - For BINO_CONFPATH_UNRESOLVED (and an ACL that
+ * could not be read), the errno of the failed call; else 0.
+ */
+int bino_confpath_errno(const struct bino_confpath *confpath);
 
 /* ------------------------------------------------------------------------ */
 /* Mount plans                                                               */

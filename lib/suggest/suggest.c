@@ -8,6 +8,8 @@
  *    without subvol= and subvolid= (suggest_options()).
  *  - suggest_subvols(): the audit's subvolumes strictly below the path on
  *    that filesystem, each marked when already mounted on its own path.
+ *  - suggest_confpaths(): whether each subvolume's path may be named in
+ *    configuration (confpath.c), judged from the export holding the path.
  *  - suggest_placeholders(): the empty inode-2 directories snapshots hold,
  *    looked for only where a subvolume of the tree (or a placeholder of the
  *    snapshot's source) would be, with lstat(2), not by a second walk.
@@ -41,6 +43,7 @@ struct bino_suggestion {
 	char *options;
 	const struct bino_audit_subvol **subvols;
 	bool *mounted;
+	struct bino_confpath **confpaths;
 	size_t n_subvols;
 	char **placeholders;
 	size_t n_placeholders, cap_placeholders;
@@ -100,7 +103,8 @@ static enum bino_error suggest_subvols(struct bino_suggestion *s)
 
 	s->subvols = calloc(n ? n : 1, sizeof(*s->subvols));
 	s->mounted = calloc(n ? n : 1, sizeof(*s->mounted));
-	if (!s->subvols || !s->mounted)
+	s->confpaths = calloc(n ? n : 1, sizeof(*s->confpaths));
+	if (!s->subvols || !s->mounted || !s->confpaths)
 		return BINO_ERROR_NO_MEMORY;
 	if (strcmp(bino_mount_fstype(s->filesystem), "btrfs") != 0)
 		return BINO_OK;
@@ -122,6 +126,37 @@ static enum bino_error suggest_subvols(struct bino_suggestion *s)
 		}
 		s->mounted[s->n_subvols] = mounted;
 		s->subvols[s->n_subvols++] = subvol;
+	}
+	return BINO_OK;
+}
+
+/*
+ * The top the subvolumes' paths are judged from: the export the path is
+ * exported by when it holds the path (a directory between the two is on
+ * the way too), else the path itself.
+ */
+static const char *suggest_top(const struct bino_suggestion *s)
+{
+	const struct bino_export *e = bino_audit_target_export(s->target);
+	const char *path = bino_audit_target_path(s->target);
+
+	if (e && bino_export_path(e)[0] == '/' &&
+	    bino__path_at_or_below(path, bino_export_path(e)))
+		return bino_export_path(e);
+	return path;
+}
+
+static enum bino_error suggest_confpaths(struct bino_suggestion *s)
+{
+	const char *top = suggest_top(s);
+	enum bino_error err;
+	size_t i;
+
+	for (i = 0; i < s->n_subvols; i++) {
+		err = bino_confpath_create(top, bino_audit_subvol_path(s->subvols[i]),
+					   0, &s->confpaths[i]);
+		if (err)
+			return err;
 	}
 	return BINO_OK;
 }
@@ -291,6 +326,8 @@ bino_suggestion_create(const struct bino_audit_target *target,
 	if (!err)
 		err = suggest_subvols(s);
 	if (!err)
+		err = suggest_confpaths(s);
+	if (!err)
 		err = suggest_placeholders(s);
 	if (err)
 		goto out_free;
@@ -311,6 +348,9 @@ BINO_PUBLIC void bino_suggestion_destroy(struct bino_suggestion *suggestion)
 	for (i = 0; i < suggestion->n_placeholders; i++)
 		free(suggestion->placeholders[i]);
 	free(suggestion->placeholders);
+	for (i = 0; suggestion->confpaths && i < suggestion->n_subvols; i++)
+		bino_confpath_destroy(suggestion->confpaths[i]);
+	free(suggestion->confpaths);
 	free(suggestion->subvols);
 	free(suggestion->mounted);
 	free(suggestion->options);
@@ -377,6 +417,15 @@ bino_suggestion_subvol_mounted(const struct bino_suggestion *suggestion,
 	if (!suggestion)
 		return false;
 	return index < suggestion->n_subvols && suggestion->mounted[index];
+}
+
+BINO_PUBLIC const struct bino_confpath *
+bino_suggestion_subvol_confpath(const struct bino_suggestion *suggestion,
+				size_t index)
+{
+	if (!suggestion)
+		return NULL;
+	return index < suggestion->n_subvols ? suggestion->confpaths[index] : NULL;
 }
 
 BINO_PUBLIC size_t

@@ -132,15 +132,18 @@ patch -s "$FSTAB" <"$OUT/diff" >"$OUT/patch.log" 2>&1 || fail "patch: $(cat "$OU
 check_fstab diff "$FSTAB" "$OUT/all.shown"
 
 # The snapshot hook, run on every subvolume in a mount namespace of its own:
-# it mounts each on its own path (the namespace's mount table, read back by
-# libmount, shows exactly them) and appends to no file.
+# it names no subvolume (it runs btrfs-ino mount on the export, found on
+# PATH), mounts each on its own path (the namespace's mount table, read back
+# by libmount, shows exactly them) and appends to no file.
 format_output snapshot-hook
 sh -n "$OUT/format-snapshot-hook" || fail "sh -n rejects the hook"
 check_refusals snapshot-hook "$OUT/format-snapshot-hook" "$OUT/format-snapshot-hook.err"
 check_eq "the hook appends to no file" 0 "$(grep -c '>>' "$OUT/format-snapshot-hook" || true)"
 mapfile -d '' -t all_paths <"$OUT/all"
+mkdir -- "$OUT/bin"
+ln -s -- "$BTRFS_INO" "$OUT/bin/btrfs-ino"
 # shellcheck disable=SC2016 # expanded by the inner sh
-BLKID_FILE=/dev/null unshare -m --propagation private -- sh -c 'sh "$0" "$@" && cat /proc/self/mounts' \
+PATH=$OUT/bin:$PATH BLKID_FILE=/dev/null unshare -m --propagation private -- sh -c 'sh "$0" "$@" && cat /proc/self/mounts' \
 	"$OUT/format-snapshot-hook" "${all_paths[@]}" >"$OUT/hook.mounts" 2>"$OUT/hook.log" ||
 	fail "the hook failed: $(head -c 500 "$OUT/hook.log")"
 awk -v fex="$FEX" 'index($2, fex "/") == 1' "$OUT/hook.mounts" >"$OUT/hook.fstab"

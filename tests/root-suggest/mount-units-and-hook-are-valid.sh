@@ -4,7 +4,11 @@
 # a snapshot (btrfs subvolume list -q: no parent_uuid), named as
 # systemd-escape --path names its mount point, which systemd-analyze verify
 # accepts, and each has What=, Where=, Type=btrfs and Options= with
-# subvolid=.  --format snapshot-hook is a shell script (sh -n).
+# subvolid=.  --format snapshot-hook is a shell script (sh -n) that mounts
+# by no path of its own: it runs btrfs-ino mount on the export (which
+# resolves each mount point beneath it and verifies it), never btrfs
+# inspect-internal rootid or mount; run after a new snapshot, it mounts
+# that snapshot on its own path.
 source "$(dirname -- "$0")/suggest-lib.sh"
 command -v systemd-analyze >/dev/null || skip_or_fail "needs systemd-analyze (package systemd)"
 setup_export
@@ -39,4 +43,20 @@ suggest hook --exports "$EXPORTS" --format snapshot-hook "$FEX"
 check_suggest_rc hook 0
 check_eq "shebang first" "#!/bin/sh" "$(head -n 1 "$OUT/hook")"
 sh -n "$OUT/hook" || fail "sh -n rejects the hook"
+check_eq "the hook's one command" \
+	"exec btrfs-ino mount --quiet --exports '$EXPORTS' -- '$FEX'" \
+	"$(config_lines "$OUT/hook" | grep -v -x 'set -eu')"
+
+# A new snapshot, then the hook as the snapshot job runs it.
+SNAP=$FEX/spool/.snapshot/s4
+btrfs -q subvolume snapshot -- "$FEX/spool" "$SNAP" >/dev/null
+mkdir -- "$OUT/bin"
+ln -s -- "$BTRFS_INO" "$OUT/bin/btrfs-ino"
+# shellcheck disable=SC2016 # expanded by the inner sh
+PATH=$OUT/bin:$PATH BLKID_FILE=/dev/null unshare -m --propagation private -- \
+	sh -c 'sh "$0" "$1" >/dev/null && findmnt -n -o OPTIONS --mountpoint "$1"' \
+	"$OUT/hook" "$SNAP" >"$OUT/hook.run" 2>"$OUT/hook.err" || fail "the hook failed: $(cat "$OUT/hook.err")"
+check_eq "the hook mounted the new snapshot on its path" \
+	"subvolid=$(btrfs inspect-internal rootid -- "$SNAP")" \
+	"$(grep -o 'subvolid=[0-9]*' "$OUT/hook.run")"
 finish

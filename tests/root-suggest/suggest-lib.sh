@@ -101,3 +101,76 @@ block_of_report() {
 apply_replacements() {
 	awk -v file="$2" -f "$SUGGEST_TESTS_DIR/apply-replacements.awk" "$1" "$2"
 }
+
+# setup_config_paths: a scratch btrfs with the export $EXP (root's, 0755)
+# and subvolumes below it along directories of every kind, for the rule that
+# root's configuration names only paths no user can change.  Sets EXPORTS
+# (exporting $EXP), USER_ID (nobody's uid, the "user"), and two lists of
+# full paths, each sorted: SAFE_SUBVOLS (every directory from $EXP to the
+# parent root's and writable by no one else: they get lines) and
+# UNSAFE_SUBVOLS with UNSAFE_DIRS (the first directory at fault, from the
+# top) and UNSAFE_WHY (its reason as the comments phrase it).
+setup_config_paths() {
+	setup_scratch
+	mount_loop btrfs 256M "$WORK/mnt"
+	EXP=$WORK/mnt/export
+	USER_ID=$(id -u nobody)
+	EXPORTS=$OUT/exports
+	printf '%s\n' "$EXP 127.0.0.1(rw,no_subtree_check)" >"$EXPORTS"
+	install -d -m 0755 -o 0 -g 0 -- "$EXP" "$EXP/proj" "$EXP/proj/area" "$EXP/home" \
+		"$EXP/team" "$EXP/drop" "$EXP/acl"
+	# The user's directories: the attack of #36 (later/ renamed away, a link
+	# put at later/sub).
+	install -d -m 0755 -o "$USER_ID" -- "$EXP/alice" "$EXP/alice/later"
+	# Root's directory in the user's: the user can rename it all the same.
+	install -d -m 0755 -o 0 -g 0 -- "$EXP/alice/kept"
+	chmod 0775 -- "$EXP/team"
+	chmod 1777 -- "$EXP/drop"
+	# A named user may write (rwx), the mask may not: mode 0755.
+	python3 -c 'import os, struct, sys
+e = [(1, 7, 0xffffffff), (2, 7, int(sys.argv[2])), (4, 5, 0xffffffff),
+     (0x10, 5, 0xffffffff), (0x20, 5, 0xffffffff)]
+os.setxattr(sys.argv[1], "system.posix_acl_access",
+            struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *x) for x in e))' \
+		"$EXP/acl" "$USER_ID"
+	local s
+	for s in proj/area/sub home/alice alice/later/sub alice/kept/sub team/sub drop/sub acl/sub; do
+		btrfs -q subvolume create -- "$EXP/$s" >/dev/null
+	done
+	# The user's own subvolume in root's directory is safe; one nested in it is not.
+	chown -- "$USER_ID" "$EXP/home/alice"
+	btrfs -q subvolume create -- "$EXP/home/alice/project" >/dev/null
+	# shellcheck disable=SC2034 # for the sourcing tests
+	SAFE_SUBVOLS=$(printf '%s\n' "$EXP/home/alice" "$EXP/proj/area/sub" | sort)
+	UNSAFE_SUBVOLS=$(printf '%s\n' "$EXP/acl/sub" "$EXP/alice/kept/sub" "$EXP/alice/later/sub" "$EXP/drop/sub" \
+		"$EXP/home/alice/project" "$EXP/team/sub" | sort)
+	# In the order of UNSAFE_SUBVOLS.
+	UNSAFE_DIRS=$(printf '%s\n' "$EXP/acl" "$EXP/alice" "$EXP/alice" "$EXP/drop" "$EXP/home/alice" "$EXP/team")
+	UNSAFE_WHY=$(printf '%s\n' "has an ACL that lets others write" "is owned by uid $USER_ID" "is owned by uid $USER_ID" \
+		"is world-writable" "is owned by uid $USER_ID" "is group-writable")
+}
+
+# named_paths FORMAT FILE: the paths below $EXP that the configuration
+# lines of FILE (suggest --format FORMAT --server srv) name, sorted: fstab
+# mount points, units' Where=, exports paths, the autofs map's srv:PATH.
+named_paths() {
+	case $1 in
+	server-fstab | client-fstab) config_lines "$2" | awk '{ print $2 }' ;;
+	mount-units) sed -n 's/^Where=//p' "$2" ;;
+	exports-nohide) config_lines "$2" | awk '{ print $1 }' ;;
+	autofs) grep -o 'srv:[^ ]*' "$2" | sed 's/^srv://' ;;
+	esac | awk -v top="$EXP" 'index($0, top "/") == 1' | sort -u
+}
+
+# left_notes FILE: "PATH|WHY" of each "# left to btrfs-ino mount" comment
+# of FILE, sorted.
+left_notes() {
+	sed -n 's/^# left to btrfs-ino mount, named in no line: \(.*\): \(.*\), so a user could make the path lead elsewhere$/\1|\2/p' \
+		"$1" | sort -u
+}
+
+# expected_left_notes: "PATH|DIR WHY" of each of UNSAFE_SUBVOLS.
+expected_left_notes() {
+	paste -d '|' <(printf '%s\n' "$UNSAFE_SUBVOLS") \
+		<(paste -d ' ' <(printf '%s\n' "$UNSAFE_DIRS") <(printf '%s\n' "$UNSAFE_WHY"))
+}
