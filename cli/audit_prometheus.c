@@ -141,6 +141,7 @@ static int put_exported(FILE *stream, const struct bino_exports *exports,
 /* The drift kinds always given, so that an alert compares with 0, not absence. */
 static const char *const drift_kinds[] = {
 	"not_in_effect", "options_differ", "not_in_files", "fstab", "etab_error",
+	"path_not_safe",
 };
 enum { N_DRIFT_KINDS = sizeof(drift_kinds) / sizeof(drift_kinds[0]) };
 
@@ -156,6 +157,31 @@ static size_t drift_slot(const char *kind)
 }
 
 /*
+ * Count each finding of the JSON array @list by its "kind"; with @as, under
+ * @as (fstab drift is one kind), but for a path_not_safe line, which is
+ * counted as such wherever it is: a line a user can re-point is the one
+ * finding an alert must never fold into another.
+ */
+static void count_kinds(struct json_object *list, const char *as,
+			uint64_t counts[N_DRIFT_KINDS + 1])
+{
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(list); i++) {
+		struct json_object *kind;
+		const char *name = NULL;
+
+		if (json_object_object_get_ex(json_object_array_get_idx(list, i),
+					      "kind", &kind))
+			name = json_object_get_string(kind);
+		if (!name || (as && strcmp(name, "path_not_safe") != 0))
+			name = as;
+		if (name)
+			counts[drift_slot(name)]++;
+	}
+}
+
+/*
  * The drift the text report would print, counted by kind: the report is
  * rendered as its JSON and counted there, so that the gauge and the text
  * can never disagree on what is drift.  Returns the total (as
@@ -166,7 +192,7 @@ static long count_drift(const struct drift_input *drift,
 {
 	struct json_object *doc, *list;
 	struct output *out;
-	size_t i, len;
+	size_t len;
 	char *text;
 	long found;
 	FILE *f;
@@ -192,15 +218,9 @@ static long count_drift(const struct drift_input *drift,
 	if (!doc)
 		return -1;
 	if (json_object_object_get_ex(doc, "exports_drift", &list))
-		for (i = 0; i < json_object_array_length(list); i++) {
-			struct json_object *kind;
-
-			if (json_object_object_get_ex(json_object_array_get_idx(list, i),
-						      "kind", &kind))
-				counts[drift_slot(json_object_get_string(kind))]++;
-		}
+		count_kinds(list, NULL, counts);
 	if (json_object_object_get_ex(doc, "fstab_drift", &list))
-		counts[drift_slot("fstab")] += json_object_array_length(list);
+		count_kinds(list, "fstab", counts);
 	if (drift->session->etab_state == ETAB_ERROR)
 		counts[drift_slot("etab_error")]++;
 	json_object_put(doc);

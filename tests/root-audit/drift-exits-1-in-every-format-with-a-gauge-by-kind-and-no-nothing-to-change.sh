@@ -20,7 +20,7 @@ grep -q 'nothing to change' "$OUT/text" && fail "drift followed by nothing to ch
 audit prom --format prometheus --etab "$OUT/etab" --exports "$OUT/edited" --fstab /dev/null
 check_audit_rc prom 1
 check_eq "the drift gauge by kind" \
-	"not_in_effect 0|options_differ 1|not_in_files 0|fstab 0|etab_error 0" \
+	"not_in_effect 0|options_differ 1|not_in_files 0|fstab 0|etab_error 0|path_not_safe 0" \
 	"$(sed -n 's/^btrfs_ino_audit_drift{kind="\([a-z_]*\)"} \([0-9]*\)$/\1 \2/p' "$OUT/prom" | paste -sd'|')"
 check_eq "the export itself is safe" "btrfs_ino_audit_safe{path=\"$plain\"} 1" \
 	"$(grep '^btrfs_ino_audit_safe' "$OUT/prom")"

@@ -5,10 +5,11 @@
 # owns, and an fstab line through a link root left in its own directory
 # ($EXP/proj/link -> alice/later), which mount -a would follow.  audit
 # --fstab reports each as a finding of kind path_not_safe naming the
-# directory (or link) and why (fstab_drift, exports_drift, and the text
-# report), exit status 1; the same lines for a subvolume below root's
-# directories are no such finding.  suggest --diff, applied with patch -d /
-# -p0, removes exactly those lines; audited again, they are gone.
+# directory (or link) and why (fstab_drift, exports_drift, the text report
+# and the drift gauge's path_not_safe kind), exit status 1; the same lines
+# for a subvolume below root's directories are no such finding.  suggest
+# --diff, applied with patch -d / -p0, removes exactly those lines; audited
+# again, they are gone.
 source "$(dirname -- "$0")/suggest-lib.sh"
 command -v patch >/dev/null || skip_or_fail "needs patch"
 setup_config_paths
@@ -38,6 +39,14 @@ check_eq "exports_drift: the line through alice/" \
 	"$(jq -r '.exports_drift[] | [.kind, .path, .client, .files.line,
 		.unsafe_path.directory, .unsafe_path.reason, .unsafe_path.owner] |
 		map(tostring) | join(" ")' "$OUT/audit-json")"
+
+# The metrics count each such line under path_not_safe, the fstab ones
+# not under fstab too: the good line, not mounted, is the one fstab drift.
+run_cli audit audit-prom --format prometheus --exports "$EXPORTS" --fstab "$FSTAB" "$EXP"
+check_rc audit-prom "$RUN_RC" 1
+check_eq "the drift gauge by kind" \
+	"not_in_effect 0|options_differ 0|not_in_files 0|fstab 1|etab_error 0|path_not_safe 3" \
+	"$(sed -n 's/^btrfs_ino_audit_drift{kind="\([a-z_]*\)"} \([0-9]*\)$/\1 \2/p' "$OUT/audit-prom" | paste -sd'|')"
 
 run_cli audit audit-text --exports "$EXPORTS" --fstab "$FSTAB" "$EXP"
 check_rc audit-text "$RUN_RC" 1
