@@ -21,7 +21,8 @@
 #include <unistd.h>
 
 #include "btrfsino.h"
-#include "btrfs-ino.h"
+#include "cli.h"
+#include "commands.h"
 #include "diag.h"
 
 #define PRELOAD_ENV "BTRFS_INO_EXEC_PRELOAD"

@@ -29,7 +29,8 @@
 #include <unistd.h>
 
 #include "btrfsino.h"
-#include "btrfs-ino.h"
+#include "cli.h"
+#include "commands.h"
 #include "diag.h"
 #include "escape.h"
 #include "mount_watch.h"

@@ -12,7 +12,8 @@
 #include <unistd.h>
 
 #include "btrfsino.h"
-#include "btrfs-ino.h"
+#include "cli.h"
+#include "commands.h"
 #include "output.h"
 #include "report.h"
 #include "safe_file.h"

@@ -3,16 +3,15 @@
  * btrfs-ino: the command table and the options common to all commands.
  * Each command lives in its own cmd_*.c and uses the public API only.
  */
-#include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "btrfsino.h"
-#include "btrfs-ino.h"
+#include "cli.h"
+#include "commands.h"
 #include "diag.h"
 
 static const struct command commands[] = {
@@ -46,40 +45,6 @@ static void usage_main(FILE *stream)
 		"'%s help COMMAND' and '%s COMMAND --help' describe a command.\n"
 		"See btrfs-ino(1).\n",
 		"help", "describe a command", PROGRAM_NAME, PROGRAM_NAME);
-}
-
-int usage_try(const char *command)
-{
-	diag_hint("Try '%s%s%s --help' for more information.", PROGRAM_NAME,
-		  command ? " " : "", command ? command : "");
-	return EXIT_USAGE;
-}
-
-int stdout_done(void)
-{
-	/* util-linux's close_stdout(): a help nobody could read is a failure. */
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		diag_write_error(errno);
-		return EXIT_FAILURE;
-	}
-	return EXIT_CLEAN;
-}
-
-int usage_error(const char *command, const char *fmt, ...)
-{
-	char *message = NULL;
-	va_list args;
-	int len;
-
-	va_start(args, fmt);
-	len = vasprintf(&message, fmt, args);
-	va_end(args);
-	if (len < 0)
-		diag_no_memory();
-	else
-		diag_message("%s", message);
-	free(message);
-	return usage_try(command);
 }
 
 static const struct command *find_command(const char *name)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * libFuzzer target for the quoting of names in the files suggest writes
- * (cli/quote.c), any bytes in (up to the first NUL, as names are C strings);
+ * (cli/support/quote.c), any bytes in (up to the first NUL, as names are C strings);
  * each quoting is decoded here by the format's reader and must give back
  * the name, or the format's quote_*_refusal() refused the name:
  *  - fstab fields and exports paths: no blank, control byte, DEL, '#' (nor

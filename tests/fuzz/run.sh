@@ -39,7 +39,7 @@ fi
 cflags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 	-fno-omit-frame-pointer -D_GNU_SOURCE -std=gnu11 -Wall -Wextra -Wno-unused-parameter
 	-I"$src/include" -I"$src/lib/util" -I"$src/lib/base" -I"$src/lib/probe"
-	-I"$src/lib/tables" -I"$src/cli" -DBINO_VERSION_STRING='"fuzz"')
+	-I"$src/lib/tables" -I"$src/cli/support" -DBINO_VERSION_STRING='"fuzz"')
 
 # sources TARGET: the files each target is built from.
 sources() {
@@ -48,7 +48,7 @@ sources() {
 	nfshandle) echo "$src/lib/probe/nfshandle.c $src/lib/probe/fhandle.c" ;;
 	mountinfo) echo "$src/lib/tables/mounts.c $src/lib/util/path.c $src/lib/probe/statx.c $src/lib/base/error.c" ;;
 	escape) echo "$src/lib/util/escape.c" ;;
-	quote) echo "$src/cli/quote.c $src/lib/util/escape.c" ;;
+	quote) echo "$src/cli/support/quote.c $src/lib/util/escape.c" ;;
 	*) return 1 ;;
 	esac
 }

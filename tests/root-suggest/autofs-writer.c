@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Every name of up to three bytes of ALPHABET (what automount's readers
- * treat specially, and plain bytes around them) quoted by cli/quote.c as
+ * treat specially, and plain bytes around them) quoted by cli/support/quote.c as
  * suggest quotes its autofs map, for autofs-writer.sh to read back with
  * Debian's automount (autofs-oracle.c):
  *  - as a subvolume: offset "/NAME" with location "srv:/e/NAME", in

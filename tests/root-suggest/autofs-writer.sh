@@ -3,7 +3,7 @@
 # Issue 36: every name of up to three bytes of what automount's readers
 # treat specially ('$', '{', '}', '&', ':', '"', '\', '#', blank, '-',
 # '/', quote, bytes that are not ASCII) and plain bytes, quoted by
-# cli/quote.c as suggest's autofs map is (autofs-writer.c), both as a
+# cli/support/quote.c as suggest's autofs map is (autofs-writer.c), both as a
 # subvolume's offset and location and as an export's key and location,
 # is read back by Debian 12's automount (autofs-oracle.c) as exactly the
 # mounts meant, or is refused by quote.h's rules: no entry is misread or

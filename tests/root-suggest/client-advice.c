@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * audit's client advice (cli/audit_client.c) for an NFS mount made up on
+ * audit's client advice (cli/audit/audit_client.c) for an NFS mount made up on
  * the command line, as the text report prints it: the client view needs a
  * real NFS mount (tests/vm has them), the advice only what the audit found.
  * The library's accessors are stood in for by the few below; audit_client.c

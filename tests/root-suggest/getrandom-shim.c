@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * LD_PRELOAD shim that makes the temporary names of cli/safe_file.c
+ * LD_PRELOAD shim that makes the temporary names of cli/support/safe_file.c
  * predictable: getrandom() of 16 bytes (one temporary name's worth) fills
  * them with the number of such calls made before (0 for the first), so the
  * n-th name tried for a file is ".NAME." and 16 times the n-th character of

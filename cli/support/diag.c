@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btrfs-ino.h"
+#include "cli.h"
 #include "escape.h"
 
 /* One line on stderr: @prefix (may be ""), then @fmt with @args. */

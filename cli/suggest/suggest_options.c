@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "btrfs-ino.h"
+#include "cli.h"
 
 /* A host name goes into fstab and map fields: no blanks, no ':' or '/'. */
 static int set_server(struct suggest_config *config, const char *command,

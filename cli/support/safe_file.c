@@ -36,7 +36,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "btrfs-ino.h"
+#include "cli.h"
 #include "diag.h"
 
 #define NEW_DIR_MODE 0755

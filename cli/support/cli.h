@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* What the subcommands share: their entry points and exit statuses. */
-#ifndef BTRFS_INO_H
-#define BTRFS_INO_H
+/*
+ * What every layer of the CLI shares: the exit statuses, the program's
+ * name and the usage-error helpers (usage.c).  The commands' entry points
+ * are in commands.h, above every layer.
+ */
+#ifndef BTRFS_INO_CLI_H
+#define BTRFS_INO_CLI_H
 
 #include <stdio.h>
 
@@ -13,24 +17,6 @@ enum {
 };
 
 #define PROGRAM_NAME "btrfs-ino"
-
-struct command {
-	const char *name;
-	const char *summary;
-	int (*run)(int argc, char **argv);
-	void (*usage)(FILE *stream);
-};
-
-int cmd_walk(int argc, char **argv);
-void usage_walk(FILE *stream);
-int cmd_audit(int argc, char **argv);
-void usage_audit(FILE *stream);
-int cmd_suggest(int argc, char **argv);
-void usage_suggest(FILE *stream);
-int cmd_mount(int argc, char **argv);
-void usage_mount(FILE *stream);
-int cmd_exec(int argc, char **argv);
-void usage_exec(FILE *stream);
 
 /*
  * After getopt reported a bad option: "Try 'btrfs-ino CMD --help' for more

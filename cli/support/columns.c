@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "btrfs-ino.h"
+#include "cli.h"
 
 /* The column named by the @len bytes at @name, or -1. */
 static int column_by_name(const struct column_list *cl, const char *name,

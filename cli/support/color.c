@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "btrfs-ino.h"
+#include "cli.h"
 
 int color_parse_when(const char *arg, enum color_when *when)
 {

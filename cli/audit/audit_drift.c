@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btrfs-ino.h"
+#include "cli.h"
 #include "report.h"
 #include "server_fstab.h"
 

@@ -26,7 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "btrfs-ino.h"
+#include "cli.h"
 #include "quote.h"
 #include "report.h"
 #include "suggestion_ctx.h"

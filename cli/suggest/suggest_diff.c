@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "array.h"
-#include "btrfs-ino.h"
+#include "cli.h"
 #include "safe_file.h"
 #include "suggestion_edits.h"
 

@@ -12,8 +12,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "suggestion.h"
-
 enum edit_kind {
 	EDIT_REPLACE, /* lines first-last of file become lines[] */
 	EDIT_REMOVE, /* lines first-last of file go, for reason */

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "btrfs-ino.h"
+#include "cli.h"
 
 #define PROGRESS_CHECK_EVERY 4096
 #define PROGRESS_FIRST_MS 500

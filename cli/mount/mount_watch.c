@@ -38,7 +38,7 @@
 
 #include "array.h"
 #include "btrfsino.h"
-#include "btrfs-ino.h"
+#include "cli.h"
 #include "diag.h"
 
 /* How often the filesystems and the exports files are looked at. */

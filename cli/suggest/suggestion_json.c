@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btrfs-ino.h"
+#include "cli.h"
 #include "diag.h"
 #include "report.h"
 #include "server_fstab.h"

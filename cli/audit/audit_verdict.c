@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btrfs-ino.h"
+#include "cli.h"
 #include "escape.h"
 #include "quote.h"
 #include "report.h"
