@@ -997,11 +997,11 @@ enum bino_error bino_audit_add_btrfs_mounts(struct bino_audit *audit);
 /**
  * typedef bino_audit_progress_fn - Called while walking, every few thousand
  * entries and once at the end of each path.
- * @exp: the path being audited; valid during the call.
+ * @target: the path being audited; valid during the call.
  * @entries: entries walked so far in it.
  * @data: as given to bino_audit_set_progress().
  */
-typedef void bino_audit_progress_fn(const struct bino_audit_target *exp,
+typedef void bino_audit_progress_fn(const struct bino_audit_target *target,
 				    uint64_t entries, void *data);
 
 /** bino_audit_set_progress() - Set or (with NULL) clear the progress call. */
@@ -1034,7 +1034,7 @@ const struct bino_audit_target *bino_audit_get(const struct bino_audit *audit,
  * bino_audit_target_path() - The path audited: resolved by realpath(3), or
  * as given when that failed.  Valid as long as the audit.
  */
-const char *bino_audit_target_path(const struct bino_audit_target *exp);
+const char *bino_audit_target_path(const struct bino_audit_target *target);
 /**
  * bino_audit_target_export() - The export table entry whose options were
  * applied, or NULL when the path is not exported (default options).  It
@@ -1042,7 +1042,7 @@ const char *bino_audit_target_path(const struct bino_audit_target *exp);
  * bino_audit_target_covered()).
  */
 const struct bino_export *
-bino_audit_target_export(const struct bino_audit_target *exp);
+bino_audit_target_export(const struct bino_audit_target *target);
 /**
  * bino_audit_target_covered() - Whether bino_audit_target_export() exports a
  * directory above the path rather than the path itself: the path is then
@@ -1050,9 +1050,9 @@ bino_audit_target_export(const struct bino_audit_target *exp);
  * filesystem, or the one of a server mount they cross into on the way), and
  * it is that export's entry a change of options belongs on.
  */
-bool bino_audit_target_covered(const struct bino_audit_target *exp);
+bool bino_audit_target_covered(const struct bino_audit_target *target);
 /** bino_audit_target_flags() - The enum bino_export_flags applied. */
-int bino_audit_target_flags(const struct bino_audit_target *exp);
+int bino_audit_target_flags(const struct bino_audit_target *target);
 /**
  * bino_audit_target_mount() - The server mount holding the path: of
  * the server mount table (see bino_audit_create()), the one whose mount
@@ -1063,7 +1063,7 @@ int bino_audit_target_flags(const struct bino_audit_target *exp);
  * when the path could not be audited.
  */
 const struct bino_mount *
-bino_audit_target_mount(const struct bino_audit_target *exp);
+bino_audit_target_mount(const struct bino_audit_target *target);
 /**
  * bino_audit_target_error() - Why the path could not be audited at all, or
  * BINO_OK: e.g. BINO_ERROR_STAT_FAILED with ENOENT (it does not exist here;
@@ -1071,31 +1071,32 @@ bino_audit_target_mount(const struct bino_audit_target *exp);
  * BINO_ERROR_NOT_FOUND with errno 0 (the server mount table lists no mount
  * holding it).
  */
-enum bino_error bino_audit_target_error(const struct bino_audit_target *exp);
+enum bino_error bino_audit_target_error(const struct bino_audit_target *target);
 /** bino_audit_target_errno() - The errno that goes with the error. */
-int bino_audit_target_errno(const struct bino_audit_target *exp);
+int bino_audit_target_errno(const struct bino_audit_target *target);
 /** bino_audit_target_entries() - Entries walked, the root included. */
-uint64_t bino_audit_target_entries(const struct bino_audit_target *exp);
+uint64_t bino_audit_target_entries(const struct bino_audit_target *target);
 /**
  * bino_audit_target_unreadable() - Entries that could not be read (error
  * entries of the walk); what is below them is not audited.
  */
-uint64_t bino_audit_target_unreadable(const struct bino_audit_target *exp);
+uint64_t bino_audit_target_unreadable(const struct bino_audit_target *target);
 /** bino_audit_target_collisions() - The count of a class; 0 if unknown. */
-uint64_t bino_audit_target_collisions(const struct bino_audit_target *exp,
+uint64_t bino_audit_target_collisions(const struct bino_audit_target *target,
 				      enum bino_collision collision);
 /**
  * bino_audit_target_client_fs_count() - Client filesystems in the export:
  * 1 for the export itself plus one per crossed mount.  Client filesystem
  * indices below count from 0, the export's own.
  */
-size_t bino_audit_target_client_fs_count(const struct bino_audit_target *exp);
+size_t
+bino_audit_target_client_fs_count(const struct bino_audit_target *target);
 
 /**
  * bino_audit_target_example_count() - Examples kept for a class, at most
  * BINO_AUDIT_EXAMPLES_MAX, in walk order.
  */
-size_t bino_audit_target_example_count(const struct bino_audit_target *exp,
+size_t bino_audit_target_example_count(const struct bino_audit_target *target,
 				       enum bino_collision collision);
 /**
  * bino_audit_target_example() - The @index'th example of a class.
@@ -1103,7 +1104,7 @@ size_t bino_audit_target_example_count(const struct bino_audit_target *exp,
  * Return: valid as long as the audit, or NULL if out of range.
  */
 const struct bino_audit_example *
-bino_audit_target_example(const struct bino_audit_target *exp,
+bino_audit_target_example(const struct bino_audit_target *target,
 			  enum bino_collision collision, size_t index);
 /**
  * bino_audit_example_path() - One path of the pair: @which 0 is the entry
@@ -1144,14 +1145,14 @@ uint64_t bino_audit_pair_collisions(const struct bino_audit_pair *pair,
 				    enum bino_collision collision);
 
 /** bino_audit_target_pair_count() - The number of subvolume pairs. */
-size_t bino_audit_target_pair_count(const struct bino_audit_target *exp);
+size_t bino_audit_target_pair_count(const struct bino_audit_target *target);
 /**
  * bino_audit_target_pair() - The @index'th pair, by ascending subvolume IDs.
  *
  * Return: valid as long as the audit, or NULL if out of range.
  */
 const struct bino_audit_pair *
-bino_audit_target_pair(const struct bino_audit_target *exp, size_t index);
+bino_audit_target_pair(const struct bino_audit_target *target, size_t index);
 
 /**
  * enum bino_submount_view - What a client sees at a server mount point.
@@ -1188,14 +1189,15 @@ enum bino_submount_view {
 const char *bino_submount_view_name(enum bino_submount_view view);
 
 /** bino_audit_target_submount_count() - Server mounts met below the path. */
-size_t bino_audit_target_submount_count(const struct bino_audit_target *exp);
+size_t bino_audit_target_submount_count(const struct bino_audit_target *target);
 /**
  * bino_audit_target_submount() - The @index'th, in walk order.
  *
  * Return: valid as long as the audit, or NULL if out of range.
  */
 const struct bino_audit_submount *
-bino_audit_target_submount(const struct bino_audit_target *exp, size_t index);
+bino_audit_target_submount(const struct bino_audit_target *target,
+			   size_t index);
 /**
  * bino_audit_submount_mount() - The mount, from the server mount table
  * (valid as long as that table); for BINO_SUBMOUNT_UNLISTED, from the
@@ -1213,7 +1215,7 @@ bino_audit_submount_view(const struct bino_audit_submount *submount);
 size_t bino_audit_submount_client_fs(const struct bino_audit_submount *submount);
 
 /** bino_audit_target_subvol_count() - Btrfs subvolumes in the audited tree. */
-size_t bino_audit_target_subvol_count(const struct bino_audit_target *exp);
+size_t bino_audit_target_subvol_count(const struct bino_audit_target *target);
 /**
  * bino_audit_target_subvol() - The @index'th subvolume in walk order; the
  * first is the one holding the audited path.
@@ -1221,7 +1223,7 @@ size_t bino_audit_target_subvol_count(const struct bino_audit_target *exp);
  * Return: valid as long as the audit, or NULL if out of range.
  */
 const struct bino_audit_subvol *
-bino_audit_target_subvol(const struct bino_audit_target *exp, size_t index);
+bino_audit_target_subvol(const struct bino_audit_target *target, size_t index);
 /** bino_audit_subvol_id() - The subvolume (tree) ID. */
 uint64_t bino_audit_subvol_id(const struct bino_audit_subvol *subvol);
 /**
@@ -1295,7 +1297,7 @@ size_t bino_audit_subvol_client_fs(const struct bino_audit_subvol *subvol);
  * or listed, as the client's cache has it) is left out: neither an entry
  * nor unreadable.
  */
-bool bino_audit_target_client_view(const struct bino_audit_target *exp);
+bool bino_audit_target_client_view(const struct bino_audit_target *target);
 /**
  * bino_audit_subvol_client_dev() - With bino_audit_target_client_view():
  * st_dev as this client reports it at the subvolume's root (at the audited
@@ -1346,14 +1348,14 @@ enum bino_device_kind {
 const char *bino_device_kind_name(enum bino_device_kind kind);
 
 /** bino_audit_target_device_count() - Distinct raw st_dev values met. */
-size_t bino_audit_target_device_count(const struct bino_audit_target *exp);
+size_t bino_audit_target_device_count(const struct bino_audit_target *target);
 /**
  * bino_audit_target_device() - The @index'th, in the order first met.
  *
  * Return: valid as long as the audit, or NULL if out of range.
  */
 const struct bino_audit_device *
-bino_audit_target_device(const struct bino_audit_target *exp, size_t index);
+bino_audit_target_device(const struct bino_audit_target *target, size_t index);
 /** bino_audit_device_dev() - The st_dev, encoded as by makedev(3). */
 uint64_t bino_audit_device_dev(const struct bino_audit_device *device);
 /** bino_audit_device_kind() - Listed, expected or an anomaly. */
@@ -1393,7 +1395,7 @@ struct bino_suggestion;
 
 /**
  * bino_suggestion_create() - Work out what one audited path needs.
- * @exp: an audited path of a run audit (bino_audit_get()); borrowed, and
+ * @target: an audited path of a run audit (bino_audit_get()); borrowed, and
  *     the suggestion is valid only as long as its audit.
  * @server_mounts: the server's mount table, as given to bino_audit_create()
  *     (it names the mount holding the path, whose options are kept); NULL
@@ -1414,7 +1416,7 @@ struct bino_suggestion;
  * @server_mounts holds the path: the same answer as
  * bino_audit_target_mount() NULL) or BINO_ERROR_NO_MEMORY.
  */
-enum bino_error bino_suggestion_create(const struct bino_audit_target *exp,
+enum bino_error bino_suggestion_create(const struct bino_audit_target *target,
 				       const struct bino_mounts *server_mounts,
 				       int flags, struct bino_suggestion **ret);
 
