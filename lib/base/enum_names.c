@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The names of the audit's public enums (collision classes, the tools each
- * class breaks, submount views, device kinds), designated-initializer
- * tables in the manner of error.c.  A file of their own while error.c is
- * changed elsewhere; bino_source_name() and bino_type_name(), still in
- * error.c, belong here too.
+ * The stable names of the public enums that appear in output (identity
+ * sources, file types, collision classes, the tools each class breaks,
+ * submount views, device kinds), designated-initializer tables in the
+ * manner of error.c's messages.
  */
 #include "internal.h"
 
@@ -17,6 +16,36 @@
 static const char *name_of(const char *const *names, size_t n, size_t value)
 {
 	return value < n && names[value] ? names[value] : "unknown";
+}
+
+static const char *const source_names[] = {
+	[BINO_SOURCE_NONE] = "none",
+	[BINO_SOURCE_STATX] = "statx",
+	[BINO_SOURCE_IOCTL] = "ioctl",
+	[BINO_SOURCE_FILE_HANDLE] = "file_handle",
+	[BINO_SOURCE_NFS_HANDLE] = "nfs_handle",
+	[BINO_SOURCE_UNKNOWN] = "unknown",
+};
+
+BINO_PUBLIC const char *bino_source_name(enum bino_source source)
+{
+	return NAME_OF(source_names, source);
+}
+
+static const char *const type_names[] = {
+	[BINO_TYPE_UNKNOWN] = "unknown",
+	[BINO_TYPE_FILE] = "file",
+	[BINO_TYPE_DIR] = "dir",
+	[BINO_TYPE_SYMLINK] = "symlink",
+	[BINO_TYPE_BLOCK] = "block",
+	[BINO_TYPE_CHAR] = "char",
+	[BINO_TYPE_FIFO] = "fifo",
+	[BINO_TYPE_SOCKET] = "socket",
+};
+
+BINO_PUBLIC const char *bino_type_name(enum bino_type type)
+{
+	return NAME_OF(type_names, type);
 }
 
 static const char *const collision_names[] = {

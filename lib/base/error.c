@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Error messages and the stable names of enums that appear in output. */
+/* The message of each enum bino_error, and the library's version. */
 #include "internal.h"
 
 #include <stddef.h>
@@ -33,44 +33,6 @@ BINO_PUBLIC const char *bino_strerror(enum bino_error err)
 	    !error_messages[i])
 		return "Unknown error";
 	return error_messages[i];
-}
-
-static const char *const source_names[] = {
-	[BINO_SOURCE_NONE] = "none",
-	[BINO_SOURCE_STATX] = "statx",
-	[BINO_SOURCE_IOCTL] = "ioctl",
-	[BINO_SOURCE_FILE_HANDLE] = "file_handle",
-	[BINO_SOURCE_NFS_HANDLE] = "nfs_handle",
-	[BINO_SOURCE_UNKNOWN] = "unknown",
-};
-
-BINO_PUBLIC const char *bino_source_name(enum bino_source source)
-{
-	size_t i = (size_t)source;
-
-	if (i >= sizeof(source_names) / sizeof(source_names[0]))
-		return "unknown";
-	return source_names[i];
-}
-
-static const char *const type_names[] = {
-	[BINO_TYPE_UNKNOWN] = "unknown",
-	[BINO_TYPE_FILE] = "file",
-	[BINO_TYPE_DIR] = "dir",
-	[BINO_TYPE_SYMLINK] = "symlink",
-	[BINO_TYPE_BLOCK] = "block",
-	[BINO_TYPE_CHAR] = "char",
-	[BINO_TYPE_FIFO] = "fifo",
-	[BINO_TYPE_SOCKET] = "socket",
-};
-
-BINO_PUBLIC const char *bino_type_name(enum bino_type type)
-{
-	size_t i = (size_t)type;
-
-	if (i >= sizeof(type_names) / sizeof(type_names[0]))
-		return "unknown";
-	return type_names[i];
 }
 
 BINO_PUBLIC const char *bino_version(void)
