@@ -51,7 +51,7 @@
  * mount(2) takes a device, not "UUID=": the device of the mount holding the
  * export is used, which is the filesystem of that UUID (read from it).
  */
-#include "internal.h"
+#include "suggest_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -17,7 +17,7 @@
  * Everything is read from the audit and the mount table; nothing is
  * changed and nothing is printed.  Phrasing it is the caller's business.
  */
-#include "internal.h"
+#include "suggest_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
