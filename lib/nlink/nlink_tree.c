@@ -133,9 +133,15 @@ static bool search_after(struct btrfs_ioctl_search_key *key,
 	return true;
 }
 
+/*
+ * Called for each inode number with two names or more; anything but
+ * BINO_OK stops the search and is returned by it (the cause in *@errnum).
+ */
+typedef enum bino_error multilinked_fn(uint64_t ino, void *data, int *errnum);
+
 /* The inode whose names are counted, and whom to tell of those with two. */
 struct multilinked_count {
-	bino__btrfs_multilinked_fn *fn;
+	multilinked_fn *fn;
 	void *data;
 	uint64_t ino, names;
 };
@@ -182,10 +188,17 @@ multilinked_items(struct multilinked_count *count,
 	return BINO_OK;
 }
 
-enum bino_error bino__btrfs_multilinked(int fd, uint64_t subvolid,
-					const bool *stop,
-					bino__btrfs_multilinked_fn *fn,
-					void *data, int *errnum)
+/*
+ * Call @fn for every inode of subvolume @subvolid, of the btrfs that @fd is
+ * on, that has more than one name, in ascending order.  Needs CAP_SYS_ADMIN.
+ * @stop, if not NULL, is read (atomically) between batches: once true, the
+ * search ends with BINO_ERROR_STOP_ITERATION (ECANCELED).  A failed search
+ * is BINO_ERROR_SUBVOL_INFO_FAILED, the cause in *@errnum (EPERM
+ * unprivileged, ENOTTY off btrfs); else what @fn returned.
+ */
+static enum bino_error btrfs_multilinked(int fd, uint64_t subvolid,
+					 const bool *stop, multilinked_fn *fn,
+					 void *data, int *errnum)
 {
 	struct multilinked_count count = { .fn = fn, .data = data };
 	struct btrfs_ioctl_search_args_v2 *args;
@@ -339,7 +352,7 @@ struct bino__links_ahead {
 	/* A subvolume is read when at least this many of its keys may collide. */
 	uint64_t min_shared;
 	bool started;
-	bool stop; /* atomic: read by bino__btrfs_multilinked() unlocked */
+	bool stop; /* atomic: read by btrfs_multilinked() unlocked */
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 };
@@ -390,7 +403,7 @@ static enum bino_error ahead_list_one(const char *path,
 	return BINO_OK;
 }
 
-/* A bino__btrfs_multilinked_fn adding to the struct inoset @data. */
+/* A multilinked_fn adding to the struct inoset @data. */
 static enum bino_error links_add(uint64_t ino, void *data, int *errnum)
 {
 	if (bino__inoset_add(data, ino) == INOSET_NO_MEMORY) {
@@ -414,8 +427,7 @@ enum bino_error bino__btrfs_multilinked_set(int fd, uint64_t subvolid,
 		*errnum = EXDEV;
 		return BINO_ERROR_INVALID_ARGUMENT;
 	}
-	err = bino__btrfs_multilinked(fd, subvolid, NULL, links_add, set,
-				      errnum);
+	err = btrfs_multilinked(fd, subvolid, NULL, links_add, set, errnum);
 	if (err)
 		bino__inoset_clear(set); /* what the failed read added */
 	return err;
@@ -547,9 +559,8 @@ static enum bino_error ahead_read_links(struct bino__links_ahead *ahead,
 
 	if (!ahead->scan &&
 	    !ahead_scan_is_cheaper(ahead->fd, subvol->id, highest)) {
-		err = bino__btrfs_multilinked(ahead->fd, subvol->id,
-					      &ahead->stop, links_add, linked,
-					      &errnum);
+		err = btrfs_multilinked(ahead->fd, subvol->id, &ahead->stop,
+					links_add, linked, &errnum);
 		/* Denied the tree search: denied every other subvolume's too. */
 		if (err && (errnum == EPERM || errnum == EACCES))
 			__atomic_store_n(&ahead->stop, true, __ATOMIC_RELAXED);

@@ -10,31 +10,12 @@
 #include "inoset.h"
 
 /*
- * Called for each inode number with two names or more; anything but
- * BINO_OK stops the search and is returned by it (the cause in *@errnum).
- */
-typedef enum bino_error bino__btrfs_multilinked_fn(uint64_t ino, void *data,
-						   int *errnum);
-
-/*
- * Call @fn for every inode of subvolume @subvolid, of the btrfs that @fd is
- * on, that has more than one name, in ascending order.  Needs CAP_SYS_ADMIN.
- * @stop, if not NULL, is read (atomically) between batches: once true, the
- * search ends with BINO_ERROR_STOP_ITERATION (ECANCELED).  A failed search
- * is BINO_ERROR_SUBVOL_INFO_FAILED, the cause in *@errnum (EPERM
- * unprivileged, ENOTTY off btrfs); else what @fn returned.
- */
-enum bino_error bino__btrfs_multilinked(int fd, uint64_t subvolid,
-					const bool *stop,
-					bino__btrfs_multilinked_fn *fn,
-					void *data, int *errnum);
-
-/*
  * Add to @set (empty) every inode with more than one name of subvolume
  * @subvolid, reading from @fd, a directory in that subvolume; on failure
  * @set is left empty (BINO_ERROR_INVALID_ARGUMENT with EXDEV: @fd is in
- * another subvolume; BINO_ERROR_SUBVOLID_FAILED; else as
- * bino__btrfs_multilinked()).
+ * another subvolume; BINO_ERROR_SUBVOLID_FAILED;
+ * BINO_ERROR_SUBVOL_INFO_FAILED when the tree search fails, EPERM
+ * unprivileged, ENOTTY off btrfs; BINO_ERROR_NO_MEMORY).
  */
 enum bino_error bino__btrfs_multilinked_set(int fd, uint64_t subvolid,
 					    struct inoset *set, int *errnum);

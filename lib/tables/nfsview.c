@@ -95,9 +95,10 @@ bino__nfsview_exports_get(const struct nfsview_exports *resolved, size_t index)
 	return bino_exports_get(resolved->exports, index);
 }
 
-const struct bino_export *
-bino__nfsview_exports_find(const struct nfsview_exports *resolved,
-			   const char *path, int flags)
+/* The first export of the resolved @path having every bit of @flags. */
+static const struct bino_export *
+exports_find(const struct nfsview_exports *resolved, const char *path,
+	     int flags)
 {
 	size_t i;
 
@@ -116,8 +117,13 @@ bino__nfsview_exports_find(const struct nfsview_exports *resolved,
 
 /* ---- server mounts -------------------------------------------------- */
 
-bool bino__nfsview_same_content(const struct bino_mounts *server,
-				const struct bino_mount *mount)
+/*
+ * Whether @mount shows the very directory it covers: its parent mount is of
+ * the same device and has @mount's root at @mount's mount point (a btrfs
+ * subvolume mounted on its own path, "mount --bind /x /x").
+ */
+static bool same_content(const struct bino_mounts *server,
+			 const struct bino_mount *mount)
 {
 	const struct bino_mount *parent =
 		bino_mounts_find_id(server, bino_mount_parent_id(mount));
@@ -147,10 +153,9 @@ enum bino_submount_view bino__nfsview_cross(const struct nfsview *view,
 					    const char *path, int parent_flags,
 					    int *child_flags)
 {
-	const struct bino_export *own =
-		bino__nfsview_exports_find(view->exports, path, 0);
-	const struct bino_export *nohide = bino__nfsview_exports_find(
-		view->exports, path, BINO_EXPORT_NOHIDE);
+	const struct bino_export *own = exports_find(view->exports, path, 0);
+	const struct bino_export *nohide =
+		exports_find(view->exports, path, BINO_EXPORT_NOHIDE);
 
 	if (parent_flags & BINO_EXPORT_CROSSMNT) {
 		*child_flags = own ? bino_export_flags(own) : parent_flags;
@@ -165,9 +170,8 @@ enum bino_submount_view bino__nfsview_cross(const struct nfsview *view,
 		return BINO_SUBMOUNT_NFSV4;
 	}
 	*child_flags = parent_flags;
-	return bino__nfsview_same_content(view->mounts, mount) ?
-		       BINO_SUBMOUNT_SAME_CONTENT :
-		       BINO_SUBMOUNT_HIDDEN;
+	return same_content(view->mounts, mount) ? BINO_SUBMOUNT_SAME_CONTENT :
+						   BINO_SUBMOUNT_HIDDEN;
 }
 
 /* ---- paths below an export --------------------------------------------- */

@@ -26,20 +26,8 @@ const char *bino__nfsview_exports_path(const struct nfsview_exports *resolved,
 				       size_t index);
 const struct bino_export *
 bino__nfsview_exports_get(const struct nfsview_exports *resolved, size_t index);
-/* The first export of the resolved @path having every bit of @flags. */
-const struct bino_export *
-bino__nfsview_exports_find(const struct nfsview_exports *resolved,
-			   const char *path, int flags);
 
 /* ---- server mounts ------------------------------------------------------ */
-
-/*
- * Whether @mount shows the very directory it covers: its parent mount is of
- * the same device and has @mount's root at @mount's mount point (a btrfs
- * subvolume mounted on its own path, "mount --bind /x /x").
- */
-bool bino__nfsview_same_content(const struct bino_mounts *server,
-				const struct bino_mount *mount);
 
 /* A server as its clients see it: what the crossing rule reads. */
 struct nfsview {
