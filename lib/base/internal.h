@@ -23,7 +23,7 @@
  * - The public API keeps its own documented shapes (include/btrfsino.h).
  * - lib/util/ knows nothing of the project, not even enum bino_error: its
  *   helpers answer as the libc call they stand for (ARRAY_RESERVE as
- *   realloc: 0, or -1 with ENOMEM; text_escape as strdup: NULL).
+ *   realloc: 0, or -1 with ENOMEM; bino__text_escape as strdup: NULL).
  */
 #ifndef BINO_INTERNAL_H
 #define BINO_INTERNAL_H

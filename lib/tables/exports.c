@@ -57,7 +57,7 @@ static void export_free(struct bino_export *export)
 	free(export->client);
 	free(export->options);
 	free(export->fsid);
-	export_settings_free(export);
+	bino__export_settings_free(export);
 	free(export);
 }
 
@@ -92,15 +92,15 @@ static void parser_add_export(struct parser *p, const char *client,
 	e->client = strndup(client, client_length);
 	if (!e->path || !e->client)
 		goto free_export;
-	if (!strbuf_append(&options, "", 0) ||
-	    !strbuf_append_item(&options, p->defaults.text.data,
-				p->defaults.text.length) ||
+	if (!bino__strbuf_append(&options, "", 0) ||
+	    !bino__strbuf_append_item(&options, p->defaults.text.data,
+				      p->defaults.text.length) ||
 	    (p->own.text.length &&
-	     !strbuf_append_item(&options, p->own.text.data,
-				 p->own.text.length)))
+	     !bino__strbuf_append_item(&options, p->own.text.data,
+				       p->own.text.length)))
 		goto free_strings;
-	e->options = strbuf_steal(&options);
-	if (export_apply(e) != BINO_OK)
+	e->options = bino__strbuf_steal(&options);
+	if (bino__export_apply(e) != BINO_OK)
 		goto free_export;
 	p->items[p->count++] = e;
 	return;
@@ -110,7 +110,7 @@ free_strings:
 free_export:
 	export_free(e);
 no_memory:
-	parser_no_memory(p);
+	bino__parser_no_memory(p);
 }
 
 /*
@@ -126,33 +126,37 @@ static void parser_read_client(struct parser *p)
 	char quoted[128];
 	char message[sizeof(p->error.message)];
 
-	optlist_reset(&p->own);
+	bino__optlist_reset(&p->own);
 	if (open) {
 		size_t begin = host_length + 1;
 		const char *close = memchr(w->bytes + begin, ')',
 					   w->length - begin);
 
 		if (host_length == 0)
-			parser_warn(p, w->start,
-				    "no host name before the option list: "
-				    "exportfs warns and exports to everyone (*)");
+			bino__parser_warn(p, w->start,
+					  "no host name before the option "
+					  "list: exportfs warns and exports "
+					  "to everyone (*)");
 		if (!close) {
-			parser_fail(p, w->at[host_length],
-				    "bad option list: no ')' (an option list "
-				    "may not contain unquoted blanks)");
+			bino__parser_fail(p, w->at[host_length],
+					  "bad option list: no ')' (an "
+					  "option list may not contain "
+					  "unquoted blanks)");
 			return;
 		}
 		if ((size_t)(close - w->bytes) + 1 != w->length) {
-			parser_fail(p, w->at[close - w->bytes + 1],
-				    "bad option list: text after ')'");
+			bino__parser_fail(p, w->at[close - w->bytes + 1],
+					  "bad option list: text after ')'");
 			return;
 		}
-		if (!parser_read_options(p, begin, (size_t)(close - w->bytes),
-					 &p->own))
+		if (!bino__parser_read_options(p, begin,
+					       (size_t)(close - w->bytes),
+					       &p->own))
 			return;
 	} else if (!p->has_defaults) {
 		if (w->length) {
-			quote_bytes(quoted, sizeof(quoted), w->bytes, w->length);
+			bino__quote_bytes(quoted, sizeof(quoted), w->bytes,
+					  w->length);
 			snprintf(message, sizeof(message),
 				 "no options for client \"%s\": exportfs warns "
 				 "and exports to it with the default options",
@@ -163,7 +167,7 @@ static void parser_read_client(struct parser *p)
 				 "exports to everyone (*) with the default "
 				 "options");
 		}
-		parser_warn(p, w->start, message);
+		bino__parser_warn(p, w->start, message);
 	}
 	if (host_length == 0)
 		parser_add_export(p, "*", 1);
@@ -174,8 +178,8 @@ static void parser_read_client(struct parser *p)
 /* getexport(): the next client word on the line; 0 at its end. */
 static enum parser_word parser_getexport(struct parser *p)
 {
-	parser_skip(p, false);
-	return parser_gettok(p, EXPORTFS_CLIENT_SIZE);
+	bino__parser_skip(p, false);
+	return bino__parser_gettok(p, EXPORTFS_CLIENT_SIZE);
 }
 
 /* The line being read ends here: its entries end on this line. */
@@ -196,42 +200,43 @@ static bool parser_getpath(struct parser *p)
 	enum parser_word word;
 
 	parser_end_line(p);
-	parser_skip(p, true);
+	bino__parser_skip(p, true);
 	start = p->at;
-	at = parser_where(p);
-	word = parser_gettok(p, EXPORTFS_PATH_SIZE);
+	at = bino__parser_where(p);
+	word = bino__parser_gettok(p, EXPORTFS_PATH_SIZE);
 	if (p->status != BINO_OK)
 		return false;
 	if (word == PARSER_WORD_TOO_LONG) {
-		parser_fail(p, at,
-			    "path of 1025 bytes or more: exportfs stops "
-			    "reading the file here");
+		bino__parser_fail(p, at,
+				  "path of 1025 bytes or more: exportfs stops "
+				  "reading the file here");
 		return false;
 	}
 	if (word == PARSER_WORD_EMPTY) {
 		/* exportfs stops; say so unless nothing was left to read. */
-		parser_skip(p, true);
-		if (parser_peek(p) != EOF)
-			parser_fail(p, at,
-				    p->text[start.pos] == '"' ?
-				    "empty path (\"\"): exportfs stops reading "
-				    "the file here" :
-				    "\\r, \\v or \\f where a path should start "
-				    "(a blank line of a CRLF file?): exportfs "
-				    "stops reading the file here");
+		bino__parser_skip(p, true);
+		if (bino__parser_peek(p) != EOF)
+			bino__parser_fail(p, at,
+					  p->text[start.pos] == '"' ?
+					  "empty path (\"\"): exportfs stops "
+					  "reading the file here" :
+					  "\\r, \\v or \\f where a path should "
+					  "start (a blank line of a CRLF "
+					  "file?): exportfs stops reading the "
+					  "file here");
 		return false;
 	}
 	free(p->path);
 	p->path = strdup(p->word.bytes);
 	if (!p->path) {
-		parser_no_memory(p);
+		bino__parser_no_memory(p);
 		return false;
 	}
 	p->path_line = p->word.start.line;
 	if (p->path[0] != '/')
-		parser_warn(p, p->word.start,
-			    "path is not absolute: exportfs reads it, the "
-			    "audit leaves it out");
+		bino__parser_warn(p, p->word.start,
+				  "path is not absolute: exportfs reads it, "
+				  "the audit leaves it out");
 	return true;
 }
 
@@ -240,9 +245,10 @@ static bool parser_client_fits(struct parser *p, enum parser_word word)
 {
 	if (word != PARSER_WORD_TOO_LONG)
 		return true;
-	parser_fail(p, p->word.start,
-		    "client of 512 bytes or more (exportfs: expected "
-		    "client(options...)): exportfs stops reading the file here");
+	bino__parser_fail(p, p->word.start,
+			  "client of 512 bytes or more (exportfs: "
+			  "expected client(options...)): exportfs stops "
+			  "reading the file here");
 	return false;
 }
 
@@ -257,15 +263,15 @@ static void parser_run(struct parser *p)
 			if (p->status != BINO_OK || !parser_getpath(p))
 				break;
 			p->has_defaults = false;
-			optlist_reset(&p->defaults);
+			bino__optlist_reset(&p->defaults);
 			word = parser_getexport(p);
 		}
 		first = false;
 		if (p->status != BINO_OK || !parser_client_fits(p, word))
 			break;
 		if (word == PARSER_WORD_READ && p->word.bytes[0] == '-') {
-			if (!parser_read_options(p, 1, p->word.length,
-						 &p->defaults))
+			if (!bino__parser_read_options(p, 1, p->word.length,
+						       &p->defaults))
 				break;
 			p->has_defaults = true;
 			word = parser_getexport(p);
@@ -276,7 +282,7 @@ static void parser_run(struct parser *p)
 		if (word == PARSER_WORD_EMPTY) {
 			p->word.length = 0;
 			p->word.bytes[0] = '\0';
-			p->word.start = parser_where(p);
+			p->word.start = bino__parser_where(p);
 		}
 		parser_read_client(p);
 	}
@@ -296,8 +302,8 @@ static void parser_free(struct parser *p)
 	free(p->path);
 	free(p->word.bytes);
 	free(p->word.at);
-	optlist_free(&p->defaults);
-	optlist_free(&p->own);
+	bino__optlist_free(&p->defaults);
+	bino__optlist_free(&p->own);
 }
 
 /*

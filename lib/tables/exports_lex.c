@@ -8,18 +8,20 @@
  *
  * Components, in reading order (each named after the nfs-utils function it
  * follows):
- *  - the diagnostics: parser_where(), parser_fail() (the first failure
- *    stops reading), parser_warn() (read on), quote_bytes().
+ *  - the diagnostics: bino__parser_where(), bino__parser_fail() (the first
+ *    failure stops reading), bino__parser_warn() (read on),
+ *    bino__quote_bytes().
  *  - parser_rawc(): getc(); every byte passes through it, the one place that
  *    rejects NUL bytes and over-long lines and keeps the line and column.
  *  - parser_getc(): xgetc(), which turns backslash-newline and the blanks
  *    after it into one space.  A cursor saved before a read is how a byte is
  *    put back (xungetc()).
- *  - parser_skip(): xskip(), blanks and "#" comments between words.
- *  - parser_gettok(): xgettok(), one word: double quotes toggle quoting and
- *    are dropped, "\ooo" below \400 is decoded as the word grows (so a
- *    decoded byte can take part in a later escape), and a word may be
- *    empty.  Each byte remembers where it came from, for error columns.
+ *  - bino__parser_skip(): xskip(), blanks and "#" comments between words.
+ *  - bino__parser_gettok(): xgettok(), one word: double quotes toggle
+ *    quoting and are dropped, "\ooo" below \400 is decoded as the word
+ *    grows (so a decoded byte can take part in a later escape), and a word
+ *    may be empty.  Each byte remembers where it came from, for error
+ *    columns.
  */
 #include <limits.h>
 #include <stdbool.h>
@@ -39,7 +41,7 @@
 /* Diagnostics                                                              */
 /* ------------------------------------------------------------------------ */
 
-struct where parser_where(const struct parser *p)
+struct where bino__parser_where(const struct parser *p)
 {
 	struct where w = {
 		.line = p->at.line,
@@ -59,7 +61,7 @@ static void diag_fill(struct bino_syntax_error *d, const char *file,
 }
 
 /* Stop reading at @w: the first failure wins. */
-void parser_fail(struct parser *p, struct where w, const char *message)
+void bino__parser_fail(struct parser *p, struct where w, const char *message)
 {
 	if (p->status != BINO_OK)
 		return;
@@ -67,13 +69,13 @@ void parser_fail(struct parser *p, struct where w, const char *message)
 	diag_fill(&p->error, p->file, w, message);
 }
 
-void parser_no_memory(struct parser *p)
+void bino__parser_no_memory(struct parser *p)
 {
 	if (p->status == BINO_OK)
 		p->status = BINO_ERROR_NO_MEMORY;
 }
 
-void parser_warn(struct parser *p, struct where w, const char *message)
+void bino__parser_warn(struct parser *p, struct where w, const char *message)
 {
 	struct bino_syntax_error *d;
 
@@ -81,12 +83,12 @@ void parser_warn(struct parser *p, struct where w, const char *message)
 		return;
 	if (ARRAY_RESERVE(p->warnings, p->warnings_capacity,
 			  p->n_warnings + 1)) {
-		parser_no_memory(p);
+		bino__parser_no_memory(p);
 		return;
 	}
 	d = calloc(1, sizeof(*d));
 	if (!d) {
-		parser_no_memory(p);
+		bino__parser_no_memory(p);
 		return;
 	}
 	diag_fill(d, p->file, w, message);
@@ -97,7 +99,7 @@ void parser_warn(struct parser *p, struct where w, const char *message)
  * Quote @n bytes of @s for a message: printable ASCII as is, other bytes as
  * \ooo, and an ellipsis when the room runs out.
  */
-void quote_bytes(char *out, size_t size, const char *s, size_t n)
+void bino__quote_bytes(char *out, size_t size, const char *s, size_t n)
 {
 	size_t used = 0;
 	size_t i;
@@ -123,7 +125,7 @@ void quote_bytes(char *out, size_t size, const char *s, size_t n)
 /* Reading bytes (xio.c)                                                    */
 /* ------------------------------------------------------------------------ */
 
-int parser_peek(const struct parser *p)
+int bino__parser_peek(const struct parser *p)
 {
 	if (p->status != BINO_OK || p->at.pos >= p->length)
 		return EOF;
@@ -136,12 +138,12 @@ int parser_peek(const struct parser *p)
  */
 static int parser_rawc(struct parser *p)
 {
-	int c = parser_peek(p);
+	int c = bino__parser_peek(p);
 
 	if (c == EOF)
 		return EOF;
 	if (c == '\0') {
-		parser_fail(p, parser_where(p), "NUL byte in text");
+		bino__parser_fail(p, bino__parser_where(p), "NUL byte in text");
 		return EOF;
 	}
 	if (c == '\n') {
@@ -152,9 +154,9 @@ static int parser_rawc(struct parser *p)
 		return c;
 	}
 	if (p->at.pos - p->at.line_start >= BINO_EXPORTS_LINE_MAX) {
-		parser_fail(p, parser_where(p),
-			    "line too long (more than "
-			    STRINGIFY(BINO_EXPORTS_LINE_MAX) " bytes)");
+		bino__parser_fail(p, bino__parser_where(p),
+				  "line too long (more than "
+				  STRINGIFY(BINO_EXPORTS_LINE_MAX) " bytes)");
 		return EOF;
 	}
 	p->at.pos++;
@@ -171,17 +173,17 @@ static int parser_getc(struct parser *p, struct where *at)
 	struct cursor after_backslash;
 	int c;
 
-	*at = parser_where(p);
+	*at = bino__parser_where(p);
 	c = parser_rawc(p);
 	if (c != '\\')
 		return c;
 	after_backslash = p->at;
-	if (parser_peek(p) != '\n') {
+	if (bino__parser_peek(p) != '\n') {
 		p->at = after_backslash;
 		return '\\';
 	}
 	parser_rawc(p);
-	while (parser_peek(p) == ' ' || parser_peek(p) == '\t')
+	while (bino__parser_peek(p) == ' ' || bino__parser_peek(p) == '\t')
 		parser_rawc(p);
 	return ' ';
 }
@@ -192,7 +194,7 @@ static int parser_getc(struct parser *p, struct where *at)
  * backslash does not continue a comment).  Stops before the first other
  * byte: the start of a word, or a newline, or \r, \v, \f.
  */
-void parser_skip(struct parser *p, bool newlines)
+void bino__parser_skip(struct parser *p, bool newlines)
 {
 	for (;;) {
 		struct cursor before = p->at;
@@ -200,7 +202,8 @@ void parser_skip(struct parser *p, bool newlines)
 		int c = parser_getc(p, &at);
 
 		if (c == '#') {
-			while (parser_peek(p) != EOF && parser_peek(p) != '\n')
+			while (bino__parser_peek(p) != EOF &&
+			       bino__parser_peek(p) != '\n')
 				parser_rawc(p);
 			before = p->at;
 			c = parser_rawc(p);
@@ -250,8 +253,8 @@ static void parser_decode_tail(struct parser *p)
 	if (value >= 256)
 		return;
 	if (value == 0) {
-		parser_fail(p, w->at[w->length - 4],
-			    "escape \\000 makes a NUL byte");
+		bino__parser_fail(p, w->at[w->length - 4],
+				  "escape \\000 makes a NUL byte");
 		return;
 	}
 	w->length -= 4;
@@ -262,7 +265,7 @@ static void parser_decode_tail(struct parser *p)
 
 /*
  * xgettok(): read one word of fewer than @size bytes.  A word ends at an
- * unquoted space (isspace(), so also \r, \v and \f, which parser_skip()
+ * unquoted space (isspace(), so also \r, \v and \f, which bino__parser_skip()
  * does not skip) or at the end; a newline that ends it is left to be read
  * again.  A quote runs on over newlines, as in exportfs (we warn).
  *
@@ -270,7 +273,7 @@ static void parser_decode_tail(struct parser *p)
  * empty one and once p->status is set, PARSER_WORD_TOO_LONG if it has
  * @size bytes or more (then the rest is not read).
  */
-enum parser_word parser_gettok(struct parser *p, size_t size)
+enum parser_word bino__parser_gettok(struct parser *p, size_t size)
 {
 	struct word *w = &p->word;
 	struct cursor before = p->at;
@@ -280,9 +283,9 @@ enum parser_word parser_gettok(struct parser *p, size_t size)
 	int c = 0;
 
 	w->length = 0;
-	w->start = parser_where(p);
+	w->start = bino__parser_where(p);
 	if (!word_reserve(w, 1)) {
-		parser_no_memory(p);
+		bino__parser_no_memory(p);
 		return PARSER_WORD_EMPTY;
 	}
 	w->bytes[0] = '\0';
@@ -299,13 +302,14 @@ enum parser_word parser_gettok(struct parser *p, size_t size)
 			continue;
 		}
 		if (c == '\n' && !warned) {
-			parser_warn(p, quote_at,
-				    "quote runs past the end of the line: "
-				    "exportfs reads on to the next quote");
+			bino__parser_warn(p, quote_at,
+					  "quote runs past the end of the "
+					  "line: exportfs reads on to the "
+					  "next quote");
 			warned = true;
 		}
 		if (!word_append(w, (char)c, at)) {
-			parser_no_memory(p);
+			bino__parser_no_memory(p);
 			return 0;
 		}
 		parser_decode_tail(p);
@@ -315,9 +319,9 @@ enum parser_word parser_gettok(struct parser *p, size_t size)
 	if (c == '\n')
 		p->at = before;
 	if (quoted && !warned)
-		parser_warn(p, quote_at,
-			    "unterminated quote: exportfs reads on to the end "
-			    "of the file");
+		bino__parser_warn(p, quote_at,
+				  "unterminated quote: exportfs reads on to "
+				  "the end of the file");
 	if (w->length == 0)
 		return PARSER_WORD_EMPTY;
 	if (w->length >= size)

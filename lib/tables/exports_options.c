@@ -8,12 +8,12 @@
  * the file.
  *
  * Components:
- *  - strbuf_*() and optlist_*(): the options as written, joined by commas,
+ *  - optlist_*(): the options as written, joined by commas (util/strbuf.h),
  *    and where each one is in the word (for error columns);
  *  - option_check() and its value checks (anonuid/anongid, squash_uids,
  *    fsid, sec): one option, as parseopts() reads it;
- *  - parser_read_options(): one option list, split at commas;
- *  - export_apply(): what the options mean for an entry (later ones win).
+ *  - bino__parser_read_options(): one option list, split at commas;
+ *  - bino__export_apply(): what the options mean for an entry (later ones win).
  */
 #include <errno.h>
 #include <limits.h>
@@ -26,35 +26,7 @@
 #include "array.h"
 #include "exports_parse.h"
 
-bool strbuf_append(struct strbuf *sb, const char *bytes, size_t n)
-{
-	if (n >= SIZE_MAX - sb->length ||
-	    ARRAY_RESERVE(sb->data, sb->capacity, sb->length + n + 1))
-		return false;
-	if (n)
-		memcpy(sb->data + sb->length, bytes, n);
-	sb->length += n;
-	sb->data[sb->length] = '\0';
-	return true;
-}
-
-/* Append @bytes to a comma-separated list. */
-bool strbuf_append_item(struct strbuf *sb, const char *bytes, size_t n)
-{
-	if (sb->length && !strbuf_append(sb, ",", 1))
-		return false;
-	return strbuf_append(sb, bytes, n);
-}
-
-char *strbuf_steal(struct strbuf *sb)
-{
-	char *data = sb->data;
-
-	memset(sb, 0, sizeof(*sb));
-	return data;
-}
-
-void optlist_reset(struct optlist *list)
+void bino__optlist_reset(struct optlist *list)
 {
 	list->text.length = 0;
 	if (list->text.data)
@@ -69,7 +41,7 @@ static bool optlist_add(struct optlist *list, const char *bytes, size_t n)
 	if (ARRAY_RESERVE(list->spans, list->capacity, list->count + 1))
 		return false;
 	offset = list->text.length + (list->text.length ? 1 : 0);
-	if (!strbuf_append_item(&list->text, bytes, n))
+	if (!bino__strbuf_append_item(&list->text, bytes, n))
 		return false;
 	list->spans[list->count].offset = offset;
 	list->spans[list->count].length = n;
@@ -77,7 +49,7 @@ static bool optlist_add(struct optlist *list, const char *bytes, size_t n)
 	return true;
 }
 
-void optlist_free(struct optlist *list)
+void bino__optlist_free(struct optlist *list)
 {
 	free(list->text.data);
 	free(list->spans);
@@ -375,13 +347,14 @@ static bool option_check(const char *opt, size_t n, char *message,
 		if (!why)
 			return true;
 		*offset = (size_t)(value - opt) + bad;
-		quote_bytes(quoted, sizeof(quoted), value + bad, bad_length);
+		bino__quote_bytes(quoted, sizeof(quoted), value + bad,
+				  bad_length);
 		snprintf(message, size, "%s \"%s\"", why, quoted);
 		return false;
 	} else {
 		why = "unknown keyword";
 	}
-	quote_bytes(quoted, sizeof(quoted), opt, n);
+	bino__quote_bytes(quoted, sizeof(quoted), opt, n);
 	snprintf(message, size, "%s \"%s\"%s", why, quoted, hint);
 	return false;
 }
@@ -391,8 +364,8 @@ static bool option_check(const char *opt, size_t n, char *message,
  * to @list, as parseopts() reads them: blanks and tabs before an option are
  * dropped, an option ends at a comma, and a comma at the end is allowed.
  */
-bool parser_read_options(struct parser *p, size_t begin, size_t end,
-			 struct optlist *list)
+bool bino__parser_read_options(struct parser *p, size_t begin, size_t end,
+			       struct optlist *list)
 {
 	const struct word *w = &p->word;
 	size_t i = begin;
@@ -407,13 +380,13 @@ bool parser_read_options(struct parser *p, size_t begin, size_t end,
 
 		if (!option_check(w->bytes + i, stop - i, message,
 				  sizeof(message), &offset)) {
-			parser_fail(p, w->at[i + offset < w->length ?
-					     i + offset : i],
-				    message);
+			bino__parser_fail(p, w->at[i + offset < w->length ?
+						   i + offset : i],
+					  message);
 			return false;
 		}
 		if (!optlist_add(list, w->bytes + i, stop - i)) {
-			parser_no_memory(p);
+			bino__parser_no_memory(p);
 			return false;
 		}
 		i = comma ? stop + 1 : end;
@@ -424,7 +397,7 @@ bool parser_read_options(struct parser *p, size_t begin, size_t end,
 }
 
 /* ------------------------------------------------------------------------ */
-/* What the options mean (export_apply())                                   */
+/* What the options mean (bino__export_apply())                             */
 /* ------------------------------------------------------------------------ */
 
 static enum bino_error setting_set(struct bino_export *e, enum export_setting s,
@@ -487,7 +460,10 @@ static enum bino_error other_add(struct bino_export *e, const char *opt, size_t 
 	return BINO_OK;
 }
 
-/* One option of @n bytes at @opt, valid (parser_read_options() said so). */
+/*
+ * One option of @n bytes at @opt, valid (bino__parser_read_options() said
+ * so).
+ */
 static enum bino_error option_apply(struct bino_export *e, const char *opt,
 				    size_t n, bool *first_sec)
 {
@@ -534,7 +510,7 @@ static bool setting_is(const struct bino_export *e, enum export_setting s,
 	return strcmp(v, value) == 0;
 }
 
-enum bino_error export_apply(struct bino_export *e)
+enum bino_error bino__export_apply(struct bino_export *e)
 {
 	const char *p = e->options;
 	bool first_sec = true;
@@ -558,7 +534,7 @@ enum bino_error export_apply(struct bino_export *e)
 	return BINO_OK;
 }
 
-void export_settings_free(struct bino_export *e)
+void bino__export_settings_free(struct bino_export *e)
 {
 	size_t i;
 

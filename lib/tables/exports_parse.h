@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "internal.h"
+#include "strbuf.h"
 
 /*
  * The sizes of getexportent()'s buffers (e_path[NFS_MAXPATHLEN + 1] and
@@ -73,13 +74,6 @@ struct bino_export {
 	char **other;
 	size_t n_other;
 	size_t cap_other;
-};
-
-/* A growable NUL-terminated byte string. */
-struct strbuf {
-	char *data;
-	size_t length;
-	size_t capacity;
 };
 
 /* A place in the text. */
@@ -158,19 +152,19 @@ static inline bool is_octal(int c)
 /* exports_lex.c: reading words, and saying where. */
 
 /* Where the parser is now, as a line and a column from 1. */
-struct where parser_where(const struct parser *p);
+struct where bino__parser_where(const struct parser *p);
 /* Stop reading at @w with @message: the first failure wins. */
-void parser_fail(struct parser *p, struct where w, const char *message);
+void bino__parser_fail(struct parser *p, struct where w, const char *message);
 /* Stop reading: out of memory (unless already stopped). */
-void parser_no_memory(struct parser *p);
+void bino__parser_no_memory(struct parser *p);
 /* Keep a warning at @w and read on. */
-void parser_warn(struct parser *p, struct where w, const char *message);
+void bino__parser_warn(struct parser *p, struct where w, const char *message);
 /* @n bytes of @s quoted for a message, \ooo for what is not printable. */
-void quote_bytes(char *out, size_t size, const char *s, size_t n);
+void bino__quote_bytes(char *out, size_t size, const char *s, size_t n);
 /* The next byte without reading it; EOF at the end or once stopped. */
-int parser_peek(const struct parser *p);
+int bino__parser_peek(const struct parser *p);
 /* xskip(): blanks and comments, and newlines too if @newlines. */
-void parser_skip(struct parser *p, bool newlines);
+void bino__parser_skip(struct parser *p, bool newlines);
 /* What xgettok() read (it returns 1, 0 and -1 for these). */
 enum parser_word {
 	PARSER_WORD_EMPTY, /* none, or the parser stopped */
@@ -179,29 +173,24 @@ enum parser_word {
 };
 
 /* xgettok(): one word into p->word. */
-enum parser_word parser_gettok(struct parser *p, size_t size);
+enum parser_word bino__parser_gettok(struct parser *p, size_t size);
 
 /* exports_options.c: option lists and what they mean. */
 
-bool strbuf_append(struct strbuf *sb, const char *bytes, size_t n);
-/* Append @bytes to a comma-separated list. */
-bool strbuf_append_item(struct strbuf *sb, const char *bytes, size_t n);
-/* The string, which the caller frees; @sb is left empty. */
-char *strbuf_steal(struct strbuf *sb);
-void optlist_reset(struct optlist *list);
-void optlist_free(struct optlist *list);
+void bino__optlist_reset(struct optlist *list);
+void bino__optlist_free(struct optlist *list);
 /*
  * parseopts(): check the options in bytes [@begin, @end) of p->word and add
  * them to @list; false (and p stopped) on the first bad one.
  */
-bool parser_read_options(struct parser *p, size_t begin, size_t end,
-			 struct optlist *list);
+bool bino__parser_read_options(struct parser *p, size_t begin, size_t end,
+			       struct optlist *list);
 /*
  * What e->options mean, in order (later ones win): e's settings, the
  * options of no setting, flags and fsid.  BINO_OK or BINO_ERROR_NO_MEMORY.
  */
-enum bino_error export_apply(struct bino_export *e);
-/* Free what export_apply() made. */
-void export_settings_free(struct bino_export *e);
+enum bino_error bino__export_apply(struct bino_export *e);
+/* Free what bino__export_apply() made. */
+void bino__export_settings_free(struct bino_export *e);
 
 #endif

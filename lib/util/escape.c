@@ -43,7 +43,7 @@ static size_t utf8_sequence_length(const unsigned char *s, size_t len)
 
 /*
  * Whether each byte of @s is @plain, or part of a valid multibyte UTF-8
- * sequence: the one scan of utf8_valid() and text_needs_escape().
+ * sequence: the one scan of bino__utf8_valid() and bino__text_needs_escape().
  */
 static bool utf8_all(const char *s, size_t len, bool (*plain)(unsigned char))
 {
@@ -70,7 +70,7 @@ static bool is_ascii(unsigned char byte)
 	return byte < 0x80;
 }
 
-bool utf8_valid(const char *s, size_t len)
+bool bino__utf8_valid(const char *s, size_t len)
 {
 	return utf8_all(s, len, is_ascii);
 }
@@ -79,8 +79,8 @@ bool utf8_valid(const char *s, size_t len)
  * @s copied with valid multibyte UTF-8 sequences kept as they are and each
  * other byte (ASCII, or the first of an invalid sequence) written by
  * @write_byte, which writes at most @worst bytes and returns how many; the
- * one loop of utf8_sanitize() and text_escape().  malloc'ed, NUL-ended,
- * NULL on allocation failure.
+ * one loop of bino__utf8_sanitize() and bino__text_escape().  malloc'ed,
+ * NUL-ended, NULL on allocation failure.
  */
 static char *utf8_rewrite(const char *s, size_t len, size_t worst,
 			  size_t (*write_byte)(unsigned char byte, bool ascii,
@@ -119,12 +119,12 @@ static size_t sanitize_byte(unsigned char byte, bool ascii, char *out)
 	return 3;
 }
 
-char *utf8_sanitize(const char *s, size_t len)
+char *bino__utf8_sanitize(const char *s, size_t len)
 {
 	return utf8_rewrite(s, len, 3, sanitize_byte);
 }
 
-char *base64_encode(const unsigned char *data, size_t len)
+char *bino__base64_encode(const unsigned char *data, size_t len)
 {
 	static const char alphabet[] =
 		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -156,13 +156,13 @@ char *base64_encode(const unsigned char *data, size_t len)
 	return out;
 }
 
-/* A byte text_escape() keeps as it is. */
+/* A byte bino__text_escape() keeps as it is. */
 static bool is_text_plain(unsigned char byte)
 {
 	return byte >= 0x20 && byte < 0x7f && byte != '\\';
 }
 
-bool text_needs_escape(const char *s, size_t len)
+bool bino__text_needs_escape(const char *s, size_t len)
 {
 	return !utf8_all(s, len, is_text_plain);
 }
@@ -190,12 +190,12 @@ static size_t escape_byte(unsigned char byte, bool ascii, char *out)
 	}
 }
 
-char *text_escape(const char *s, size_t len)
+char *bino__text_escape(const char *s, size_t len)
 {
 	return utf8_rewrite(s, len, 4, escape_byte);
 }
 
-void unescape_octal(char *s)
+void bino__unescape_octal(char *s)
 {
 	char *w = s;
 

@@ -8,7 +8,7 @@
 
 static void assert_text_escape(const char *input, size_t len, const char *want)
 {
-	char *got = text_escape(input, len);
+	char *got = bino__text_escape(input, len);
 
 	cr_assert_str_eq(got, want);
 	free(got);
@@ -36,16 +36,16 @@ Test(text_escape, escapes_other_control_characters_as_hex)
 
 Test(utf8_valid, rejects_overlong_surrogate_and_truncated_sequences)
 {
-	cr_assert(utf8_valid("\xe2\x82\xac", 3));
-	cr_assert_not(utf8_valid("\xc0\xaf", 2));
-	cr_assert_not(utf8_valid("\xed\xa0\x80", 3));
-	cr_assert_not(utf8_valid("\xe2\x82", 2));
-	cr_assert_not(utf8_valid("\xf5\x80\x80\x80", 4));
+	cr_assert(bino__utf8_valid("\xe2\x82\xac", 3));
+	cr_assert_not(bino__utf8_valid("\xc0\xaf", 2));
+	cr_assert_not(bino__utf8_valid("\xed\xa0\x80", 3));
+	cr_assert_not(bino__utf8_valid("\xe2\x82", 2));
+	cr_assert_not(bino__utf8_valid("\xf5\x80\x80\x80", 4));
 }
 
 Test(utf8_sanitize, replaces_each_invalid_byte_with_u_fffd)
 {
-	char *got = utf8_sanitize("a\xff" "b\xc3", 4);
+	char *got = bino__utf8_sanitize("a\xff" "b\xc3", 4);
 
 	cr_assert_str_eq(got, "a\xef\xbf\xbd" "b\xef\xbf\xbd");
 	free(got);
@@ -61,8 +61,8 @@ Test(base64_encode, matches_rfc4648_test_vectors)
 	size_t i;
 
 	for (i = 0; i < sizeof(inputs) / sizeof(*inputs); i++) {
-		char *got = base64_encode((const unsigned char *)inputs[i],
-					  strlen(inputs[i]));
+		char *got = bino__base64_encode((const unsigned char *)inputs[i],
+						strlen(inputs[i]));
 
 		cr_assert_str_eq(got, outputs[i], "input \"%s\"", inputs[i]);
 		free(got);
@@ -74,6 +74,6 @@ Test(unescape_octal, decodes_three_octal_digits_and_leaves_other_backslashes)
 {
 	char s[] = "/a\\040b\\011c\\134d\\400e\\12f\\";
 
-	unescape_octal(s);
+	bino__unescape_octal(s);
 	cr_expect_str_eq(s, "/a b\tc\\d\\400e\\12f\\");
 }
