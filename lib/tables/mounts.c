@@ -243,8 +243,9 @@ static void syntax_error(struct bino_syntax_error *err, const char *file,
  * of the field that is wrong.  Blank lines and '#' comments are skipped, as
  * libmount skips them.
  */
+/* The unread rest of a line: [p, end). */
 struct line_cursor {
-	const char *start, *p, *end;
+	const char *p, *end;
 };
 
 static void cursor_skip_blanks(struct line_cursor *c)
@@ -303,7 +304,7 @@ static bool devno_valid(const char *s, size_t len)
 static const char *mountinfo_line_problem(const char *line, size_t len,
 					  unsigned int *column)
 {
-	struct line_cursor c = { line, line, line + len };
+	struct line_cursor c = { line, line + len };
 	const char *field;
 	size_t n;
 
