@@ -21,6 +21,11 @@
  *   outcomes is a named enum whose values say what happened.  A plain bool
  *   is fine for a yes/no question that cannot fail.
  * - The public API keeps its own documented shapes (include/btrfsino.h).
+ * - The seam is one place: only a public (BINO_PUBLIC) function turns an
+ *   internal errnum into errno, once, just before it returns; no internal
+ *   function leaves errno for its caller to read, and none saves and
+ *   restores errno around its cleanup to keep a cause alive (the cause is
+ *   already in *errnum, where free() and close() cannot reach it).
  * - lib/util/ knows nothing of the project, not even enum bino_error: its
  *   helpers answer as the libc call they stand for (ARRAY_RESERVE as
  *   realloc: 0, or -1 with ENOMEM; bino__text_escape as strdup: NULL).

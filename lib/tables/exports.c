@@ -437,32 +437,41 @@ bino_exports_add_buffer(struct bino_exports *exports, const char *name,
 	return ret;
 }
 
-/* Read a whole file; exports files are small, and may hold any byte. */
-static enum bino_error read_file(const char *path, char **text, size_t *length)
+/*
+ * Read a whole file; exports files are small, and may hold any byte.
+ * BINO_OK with *@text (malloc'ed) and *@length; else
+ * BINO_ERROR_EXPORTS_READ_FAILED or BINO_ERROR_NO_MEMORY, the cause in
+ * *@errnum.
+ */
+static enum bino_error read_file(const char *path, char **text, size_t *length,
+				 int *errnum)
 {
+	enum bino_error err = BINO_ERROR_EXPORTS_READ_FAILED;
 	size_t capacity = 0;
 	size_t used = 0;
 	char *data = NULL;
-	int saved_errno;
 	int fd;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		*errnum = errno;
 		return BINO_ERROR_EXPORTS_READ_FAILED;
+	}
 	for (;;) {
 		ssize_t n;
 
 		if (ARRAY_RESERVE(data, capacity, used + 4096)) {
-			free(data);
-			close(fd);
-			errno = ENOMEM;
-			return BINO_ERROR_NO_MEMORY;
+			*errnum = ENOMEM;
+			err = BINO_ERROR_NO_MEMORY;
+			goto free_data;
 		}
 		n = read(fd, data + used, capacity - used);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
+		if (n < 0) {
+			*errnum = errno;
 			goto free_data;
+		}
 		if (n == 0)
 			break;
 		used += (size_t)n;
@@ -473,11 +482,9 @@ static enum bino_error read_file(const char *path, char **text, size_t *length)
 	return BINO_OK;
 
 free_data:
-	saved_errno = errno;
 	free(data);
 	close(fd);
-	errno = saved_errno;
-	return BINO_ERROR_EXPORTS_READ_FAILED;
+	return err;
 }
 
 BINO_PUBLIC enum bino_error
@@ -487,14 +494,17 @@ bino_exports_add_file(struct bino_exports *exports, const char *path,
 	enum bino_error ret;
 	size_t length;
 	char *text;
+	int errnum;
 
 	if (err)
 		memset(err, 0, sizeof(*err));
 	if (!exports || !path)
 		return BINO_ERROR_INVALID_ARGUMENT;
-	ret = read_file(path, &text, &length);
-	if (ret != BINO_OK)
+	ret = read_file(path, &text, &length, &errnum);
+	if (ret != BINO_OK) {
+		errno = errnum; /* the seam: errno for the caller */
 		return ret;
+	}
 	ret = bino_exports_add_buffer(exports, path, text, length, err);
 	free(text);
 	return ret;
