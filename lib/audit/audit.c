@@ -140,9 +140,11 @@ static void audit_target_free(struct bino_audit_target *target)
 /*
  * Add @path, audited with export flags @flags from @source (NULL: not
  * exported), which names the path or (@covered) a directory above it.
+ * @resolve_errno: 0 when @path is resolved, else why realpath(3) failed
+ * (the target's error).
  */
 static enum bino_error audit_add_target(struct bino_audit *audit,
-					const char *path, bool resolved,
+					const char *path, int resolve_errno,
 					const struct bino_export *source,
 					int flags, bool covered)
 {
@@ -166,13 +168,13 @@ static enum bino_error audit_add_target(struct bino_audit *audit,
 		free(target);
 		return BINO_ERROR_NO_MEMORY;
 	}
-	target->resolved = resolved;
+	target->resolved = resolve_errno == 0;
 	target->source = source;
 	target->covered = covered;
 	target->flags = flags;
-	if (!resolved) {
+	if (resolve_errno) {
 		target->error = BINO_ERROR_STAT_FAILED;
-		target->error_errno = errno;
+		target->error_errno = resolve_errno;
 	}
 	audit->items[audit->count++] = target;
 	return BINO_OK;
@@ -682,7 +684,7 @@ static enum bino_error audit_add_covered(struct bino_audit *audit,
 			continue;
 		visible = bino__nfsview_covered_flags(&view, export_path,
 						      resolved, &flags);
-		err = visible ? audit_add_target(audit, resolved, true, export,
+		err = visible ? audit_add_target(audit, resolved, 0, export,
 						 flags, true) :
 				BINO_OK;
 		if (err)
@@ -733,18 +735,16 @@ BINO_PUBLIC enum bino_error bino_audit_add_path(struct bino_audit *audit,
 			     BINO_EXPORT_CROSSMNT) == 0)
 				seen = true;
 		}
-		errno = resolve_errno;
 		if (!seen)
-			err = audit_add_target(audit, key, resolved != NULL,
+			err = audit_add_target(audit, key, resolve_errno,
 					       export, bino_export_flags(export),
 					       false);
 		added = true;
 	}
 	if (!added && !err && resolved)
 		err = audit_add_covered(audit, resolved, &added);
-	errno = resolve_errno;
 	if (!added && !err)
-		err = audit_add_target(audit, key, resolved != NULL, NULL,
+		err = audit_add_target(audit, key, resolve_errno, NULL,
 				       BINO_EXPORT_RO, false);
 	free(resolved);
 	return err;

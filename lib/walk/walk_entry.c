@@ -126,30 +126,42 @@ static struct bino_timestamp timestamp(const struct bino_kstatx_timestamp *ts)
 
 /*
  * Stat @entry now, from its directory (reopened if evicted), once: a
- * failure is kept.  BINO_OK or BINO_ERROR_STAT_FAILED, errno set (ESTALE
- * when the name is no longer the inode identified).
+ * failure is kept.  BINO_OK or BINO_ERROR_STAT_FAILED, the cause in
+ * *@errnum (ESTALE when the name is no longer the inode identified, EBADF
+ * once the walk has no directory open).
  */
-static enum bino_error entry_stat_now(struct bino_entry *entry)
+static enum bino_error entry_stat_now(struct bino_entry *entry, int *errnum)
 {
 	struct bino_walk *walk = entry->walk;
-	enum bino_error err = BINO_ERROR_STAT_FAILED;
-	int dirfd, errnum;
+	int dirfd;
 
-	if (entry->stat_failed || !walk->top)
+	if (entry->stat_failed) {
+		*errnum = entry->stat_errno;
 		return BINO_ERROR_STAT_FAILED;
-	if (bino__walk_frame_fd(walk, walk->top, &dirfd, &errnum) != BINO_OK)
-		errno = errnum;
-	else if (bino__statx(dirfd, bino_entry_name(entry),
-			     entry->followed ? 0 : AT_SYMLINK_NOFOLLOW,
-			     &entry->stx) != 0)
-		; /* errno set */
-	else if (entry->stx.ino != entry->id.key.ino)
-		errno = ESTALE; /* replaced since readdir: not the inode identified */
-	else
-		err = BINO_OK;
-	entry->stat_failed = err != BINO_OK;
-	entry->have_stx = err == BINO_OK;
-	return err;
+	}
+	if (!walk->top) {
+		*errnum = EBADF;
+		return BINO_ERROR_STAT_FAILED;
+	}
+	if (bino__walk_frame_fd(walk, walk->top, &dirfd, errnum) != BINO_OK)
+		goto keep_failure;
+	if (bino__statx(dirfd, bino_entry_name(entry),
+			entry->followed ? 0 : AT_SYMLINK_NOFOLLOW,
+			&entry->stx) != 0) {
+		*errnum = errno;
+		goto keep_failure;
+	}
+	if (entry->stx.ino != entry->id.key.ino) {
+		*errnum = ESTALE; /* replaced since readdir: not the inode identified */
+		goto keep_failure;
+	}
+	entry->have_stx = true;
+	return BINO_OK;
+
+keep_failure:
+	entry->stat_failed = true;
+	entry->stat_errno = *errnum;
+	return BINO_ERROR_STAT_FAILED;
 }
 
 BINO_PUBLIC enum bino_error bino_entry_stat(struct bino_entry *entry,
@@ -157,6 +169,7 @@ BINO_PUBLIC enum bino_error bino_entry_stat(struct bino_entry *entry,
 {
 	struct bino_walk *walk;
 	const struct bino_kstatx *stx;
+	int errnum;
 
 	if (!entry || !ret || entry->event == BINO_EVENT_ERROR)
 		return BINO_ERROR_INVALID_ARGUMENT;
@@ -166,8 +179,10 @@ BINO_PUBLIC enum bino_error bino_entry_stat(struct bino_entry *entry,
 		walk->top->n_stats_asked++;
 		entry->from_readdir = false; /* counted once */
 	}
-	if (!entry->have_stx && entry_stat_now(entry) != BINO_OK)
+	if (!entry->have_stx && entry_stat_now(entry, &errnum) != BINO_OK) {
+		errno = errnum; /* the seam: errno for the caller */
 		return BINO_ERROR_STAT_FAILED;
+	}
 	memset(ret, 0, sizeof(*ret));
 	ret->mode = stx->mode;
 	ret->uid = stx->uid;

@@ -60,6 +60,7 @@ struct bino_entry {
 	struct bino_kstatx stx;
 	bool followed; /* reached through a symbolic link */
 	bool stat_failed; /* bino_entry_stat() failed once: do not retry */
+	int stat_errno; /* and why, given again to each later call */
 	bool from_readdir; /* identified from readdir: a child of walk->top */
 };
 
