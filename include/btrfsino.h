@@ -17,6 +17,7 @@
  *    *_error() and *_errno() getters.  A file that cannot be parsed
  *    (exports, mountinfo) also fills a struct bino_syntax_error with the
  *    place; exports tables keep their errors and warnings in that shape too.
+ *    A function returning enum bino_error is marked BINO_WARN_UNUSED.
  *  - Objects are opaque and created by *_create(), released by *_destroy()
  *    (which accepts NULL).  Output parameters come last.
  *  - NULL: a function given NULL for its object or for an output parameter
@@ -49,6 +50,16 @@ extern "C" {
 #define BINO_VERSION_MAJOR 1
 #define BINO_VERSION_MINOR 0
 #define BINO_VERSION_PATCH 0
+
+/*
+ * BINO_WARN_UNUSED - Marks a function whose enum bino_error result must not
+ * be ignored: the compiler warns where a call drops it (GCC and Clang).
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define BINO_WARN_UNUSED __attribute__((warn_unused_result))
+#else
+#define BINO_WARN_UNUSED
+#endif
 
 /**
  * bino_version() - The version of the library in use at run time.
@@ -186,6 +197,7 @@ struct bino_idset;
  *
  * Return: BINO_OK or BINO_ERROR_NO_MEMORY.
  */
+BINO_WARN_UNUSED
 enum bino_error bino_idset_create(struct bino_idset **ret);
 
 /**
@@ -196,6 +208,7 @@ enum bino_error bino_idset_create(struct bino_idset **ret);
  *
  * Return: BINO_OK or BINO_ERROR_NO_MEMORY (the set is unchanged then).
  */
+BINO_WARN_UNUSED
 enum bino_error bino_idset_add(struct bino_idset *set,
 			       const struct bino_key *key, bool *was_present);
 
@@ -231,6 +244,7 @@ struct bino_syntax_error; /* defined with the exports parser, below */
  * file cannot be read) or BINO_ERROR_MOUNTINFO_SYNTAX (it is not in
  * mountinfo format; bino_mounts_create_checked() says where).
  */
+BINO_WARN_UNUSED
 enum bino_error bino_mounts_create(const char *mountinfo_path,
 				   struct bino_mounts **ret);
 
@@ -246,6 +260,7 @@ enum bino_error bino_mounts_create(const char *mountinfo_path,
  * Return: as for bino_mounts_create(), plus BINO_ERROR_MOUNTINFO_SYNTAX for a
  * file that is not in mountinfo format.
  */
+BINO_WARN_UNUSED
 enum bino_error bino_mounts_create_checked(const char *mountinfo_path,
 					   struct bino_syntax_error *err,
 					   struct bino_mounts **ret);
@@ -259,6 +274,7 @@ enum bino_error bino_mounts_create_checked(const char *mountinfo_path,
  *
  * Return: as for bino_mounts_create_checked().
  */
+BINO_WARN_UNUSED
 enum bino_error bino_mounts_read(const char *mountinfo_path,
 				 struct bino_syntax_error *err,
 				 struct bino_mounts **ret);
@@ -378,6 +394,7 @@ enum bino_walk_flags {
  * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (no path, unknown flag),
  * BINO_ERROR_NO_MEMORY or BINO_ERROR_MOUNTINFO_FAILED.
  */
+BINO_WARN_UNUSED
 enum bino_error bino_walk_create(const char *const *paths, size_t n_paths,
 				 int flags, struct bino_walk **ret);
 
@@ -387,6 +404,7 @@ enum bino_error bino_walk_create(const char *const *paths, size_t n_paths,
  *
  * Return: BINO_OK, or BINO_ERROR_INVALID_ARGUMENT once the walk has begun.
  */
+BINO_WARN_UNUSED
 enum bino_error bino_walk_set_max_depth(struct bino_walk *walk, int depth);
 
 /**
@@ -401,6 +419,7 @@ enum bino_error bino_walk_set_max_depth(struct bino_walk *walk, int depth);
  * Return: BINO_OK, or BINO_ERROR_INVALID_ARGUMENT for a value below 1 or
  * once the walk has begun.
  */
+BINO_WARN_UNUSED
 enum bino_error bino_walk_set_threads(struct bino_walk *walk, int threads);
 
 /**
@@ -414,6 +433,7 @@ enum bino_error bino_walk_set_threads(struct bino_walk *walk, int threads);
  * Return: BINO_OK, BINO_ERROR_STOP_ITERATION when done, or
  * BINO_ERROR_NO_MEMORY (the walk cannot go on).
  */
+BINO_WARN_UNUSED
 enum bino_error bino_walk_next(struct bino_walk *walk,
 			       struct bino_entry **ret);
 
@@ -530,6 +550,7 @@ enum bino_source bino_entry_source(const struct bino_entry *entry);
  * (and for uncertain identities, the step that could not tell); BINO_OK
  * otherwise.
  */
+BINO_WARN_UNUSED
 enum bino_error bino_entry_error(const struct bino_entry *entry);
 /** bino_entry_errno() - The errno that goes with bino_entry_error(). */
 int bino_entry_errno(const struct bino_entry *entry);
@@ -586,6 +607,7 @@ struct bino_stat {
  * Return: BINO_OK, or BINO_ERROR_STAT_FAILED (e.g. ENOENT: the entry vanished
  * after it was read).
  */
+BINO_WARN_UNUSED
 enum bino_error bino_entry_stat(struct bino_entry *entry,
 				struct bino_stat *ret);
 
@@ -676,6 +698,7 @@ enum bino_export_flags {
  *
  * Return: BINO_OK or BINO_ERROR_NO_MEMORY.
  */
+BINO_WARN_UNUSED
 enum bino_error bino_exports_create(struct bino_exports **ret);
 
 /**
@@ -698,6 +721,7 @@ enum bino_error bino_exports_create(struct bino_exports **ret);
  * BINO_ERROR_INVALID_ARGUMENT (@exports or @path NULL),
  * BINO_ERROR_EXPORTS_READ_FAILED (errno set) or BINO_ERROR_NO_MEMORY.
  */
+BINO_WARN_UNUSED
 enum bino_error bino_exports_add_file(struct bino_exports *exports,
 				      const char *path,
 				      struct bino_syntax_error *err);
@@ -715,6 +739,7 @@ enum bino_error bino_exports_add_file(struct bino_exports *exports,
  * (BINO_ERROR_INVALID_ARGUMENT also for @name NULL, or @text NULL with a
  * non-zero @length).
  */
+BINO_WARN_UNUSED
 enum bino_error bino_exports_add_buffer(struct bino_exports *exports,
 					const char *name, const char *text,
 					size_t length,
@@ -942,6 +967,7 @@ const char *const *bino_collision_tools(enum bino_collision collision);
  * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (unknown flag) or
  * BINO_ERROR_NO_MEMORY.
  */
+BINO_WARN_UNUSED
 enum bino_error bino_audit_create(const struct bino_exports *exports,
 				  const struct bino_mounts *server_mounts,
 				  int flags, struct bino_audit **ret);
@@ -974,6 +1000,7 @@ void bino_audit_destroy(struct bino_audit *audit);
  * mount table given, and the process's cannot be read) or
  * BINO_ERROR_NO_MEMORY.
  */
+BINO_WARN_UNUSED
 enum bino_error bino_audit_add_path(struct bino_audit *audit, const char *path);
 
 /**
@@ -982,6 +1009,7 @@ enum bino_error bino_audit_add_path(struct bino_audit *audit, const char *path);
  *
  * Return: as for bino_audit_add_path().
  */
+BINO_WARN_UNUSED
 enum bino_error bino_audit_add_exports(struct bino_audit *audit);
 
 /**
@@ -992,6 +1020,7 @@ enum bino_error bino_audit_add_exports(struct bino_audit *audit);
  * Return: as for bino_audit_add_path(), and BINO_ERROR_MOUNTINFO_FAILED when
  * the process's mount table is needed and cannot be read.
  */
+BINO_WARN_UNUSED
 enum bino_error bino_audit_add_btrfs_mounts(struct bino_audit *audit);
 
 /**
@@ -1017,6 +1046,7 @@ void bino_audit_set_progress(struct bino_audit *audit,
  * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (no path added, or run
  * twice), BINO_ERROR_MOUNTINFO_FAILED or BINO_ERROR_NO_MEMORY.
  */
+BINO_WARN_UNUSED
 enum bino_error bino_audit_run(struct bino_audit *audit);
 
 /** bino_audit_count() - The number of audited paths. */
@@ -1071,6 +1101,7 @@ bino_audit_target_mount(const struct bino_audit_target *target);
  * BINO_ERROR_NOT_FOUND with errno 0 (the server mount table lists no mount
  * holding it).
  */
+BINO_WARN_UNUSED
 enum bino_error bino_audit_target_error(const struct bino_audit_target *target);
 /** bino_audit_target_errno() - The errno that goes with the error. */
 int bino_audit_target_errno(const struct bino_audit_target *target);
@@ -1243,6 +1274,7 @@ const char *bino_audit_subvol_fs_path(const struct bino_audit_subvol *subvol);
  * directory), BINO_ERROR_SUBVOL_INFO_FAILED (the btrfs query), or
  * BINO_ERROR_CHANGED_DURING_WALK (another subvolume is there now).
  */
+BINO_WARN_UNUSED
 enum bino_error
 bino_audit_subvol_info_error(const struct bino_audit_subvol *subvol);
 /**
@@ -1416,6 +1448,7 @@ struct bino_suggestion;
  * @server_mounts holds the path: the same answer as
  * bino_audit_target_mount() NULL) or BINO_ERROR_NO_MEMORY.
  */
+BINO_WARN_UNUSED
 enum bino_error bino_suggestion_create(const struct bino_audit_target *target,
 				       const struct bino_mounts *server_mounts,
 				       int flags, struct bino_suggestion **ret);
@@ -1579,6 +1612,7 @@ const char *bino_confpath_reason_name(enum bino_confpath_reason reason);
  * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL, a relative path,
  * @path not at or below @top, unknown flag) or BINO_ERROR_NO_MEMORY.
  */
+BINO_WARN_UNUSED
 enum bino_error bino_confpath_create(const char *top, const char *path,
 				     int flags, struct bino_confpath **ret);
 

@@ -522,8 +522,8 @@ static enum bino_error audit_walk_pass(struct audit_walk *aw, int pass)
 		return err;
 	/* Read directories ahead on every core; same entries, same order. */
 	if (cpus > 1)
-		bino_walk_set_threads(aw->walk, cpus > 64 ? 64 : (int)cpus);
-	while ((pass == 1 || aw->missing) &&
+		err = bino_walk_set_threads(aw->walk, cpus > 64 ? 64 : (int)cpus);
+	while (!err && (pass == 1 || aw->missing) &&
 	       (err = bino_walk_next(aw->walk, &entry)) == BINO_OK) {
 		err = audit_walk_entry(aw, entry);
 		if (err)

@@ -212,6 +212,7 @@ enum audit_enter {
  * pass: the client view cannot tell subvolumes apart, or the first pass
  * must start again (aw->restart).
  */
+BINO_WARN_UNUSED
 enum bino_error bino__audit_level_enter(struct audit_walk *aw,
 					struct bino_entry *entry, bool is_dir,
 					enum audit_enter *how);
@@ -224,6 +225,7 @@ enum bino_error bino__audit_level_enter(struct audit_walk *aw,
  * is known whenever its key was met before and it is no directory.  The
  * classification itself: no system call, no walk entry.
  */
+BINO_WARN_UNUSED
 enum bino_error bino__audit_count(struct audit_walk *aw, const char *path,
 				  int depth, bool is_dir, uint64_t nlink);
 /*
@@ -231,6 +233,7 @@ enum bino_error bino__audit_count(struct audit_walk *aw, const char *path,
  * now known to be (@links) or not a non-directory with several links:
  * count it in the hardlink class, then the entries that waited for this.
  */
+BINO_WARN_UNUSED
 enum bino_error bino__audit_group_resolve(struct audit_walk *aw,
 					  struct ckey_group *group, bool links,
 					  uint64_t ino, size_t client_fs);
@@ -250,6 +253,7 @@ void bino__audit_names_leave(struct audit_walk *aw, int depth);
  * The directory @entry at @depth (its level set) is walked into: a window
  * opens if it is the root of a subvolume whose names were not counted.
  */
+BINO_WARN_UNUSED
 enum bino_error bino__audit_names_open(struct audit_walk *aw,
 				       struct bino_entry *entry, int depth);
 /*
@@ -262,6 +266,7 @@ void bino__audit_names_hidden(struct audit_walk *aw, int depth);
  * Count the name of the non-directory at @depth (> 0) in its window, in
  * *@ret; aw->restart is set if it proves a guess wrong.
  */
+BINO_WARN_UNUSED
 enum bino_error bino__audit_names_count(struct audit_walk *aw, int depth,
 					enum audit_names *ret);
 /*
@@ -269,10 +274,12 @@ enum bino_error bino__audit_names_count(struct audit_walk *aw, int depth,
  * without stat (*@known, then *@nlink 1 or 2): with several names met, or
  * guessed 1 (deferred).  Not without a child of its directory stat'ed.
  */
+BINO_WARN_UNUSED
 enum bino_error bino__audit_names_nlink(struct audit_walk *aw, int depth,
 					enum audit_names names, bool *known,
 					uint64_t *nlink);
 /* The entry at @depth was stat'ed: @nlink feeds the hint. */
+BINO_WARN_UNUSED
 enum bino_error bino__audit_names_stated(struct audit_walk *aw, int depth,
 					 uint64_t nlink);
 /* Close every window and release the hint. */
@@ -283,25 +290,30 @@ void bino__audit_names_clear(struct audit_walk *aw);
 /* After the first pass: mark what the second must find, in aw->missing. */
 void bino__audit_find_start(struct audit_walk *aw);
 /* One entry of the second walk, with its level set as the first walk did. */
+BINO_WARN_UNUSED
 enum bino_error bino__audit_find_entry(struct audit_walk *aw,
 				       struct bino_entry *entry, int depth,
 				       bool is_dir);
 /* After the second pass: settle what it did not find. */
+BINO_WARN_UNUSED
 enum bino_error bino__audit_find_finish(struct audit_walk *aw);
 
 /* ---- devices and subvolumes (audit_subvols.c) -------------------------- */
 
 /* Count @entry's raw st_dev, recording the device if new. */
+BINO_WARN_UNUSED
 enum bino_error bino__audit_note_device(struct audit_walk *aw,
 					struct bino_entry *entry);
 /*
  * Record the subvolume of @entry, if new: a subvolume root, or (@holding)
  * the subvolume holding the audited path.
  */
+BINO_WARN_UNUSED
 enum bino_error bino__audit_note_subvol(struct audit_walk *aw,
 					struct bino_entry *entry,
 					size_t client_fs, bool holding);
 /* After the walk: what each snapshot is of, where each subvolume is mounted. */
+BINO_WARN_UNUSED
 enum bino_error bino__audit_finish_subvols(struct bino_audit *audit,
 					   struct bino_audit_target *target);
 

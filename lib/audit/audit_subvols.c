@@ -254,17 +254,34 @@ static enum bino_error uuid_lookup_one(const char *path,
 	return BINO_ERROR_STOP_ITERATION; /* found */
 }
 
+/*
+ * The id of the subvolume of the filesystem holding @path whose UUID is
+ * @uuid: looked for in the whole list (which needs CAP_SYS_ADMIN), else
+ * below @path's own subvolume; 0 when not found.  Best effort: a listing
+ * that fails leaves it unknown.
+ */
+static uint64_t uuid_find(const char *path, const uint8_t *uuid)
+{
+	struct uuid_lookup lookup = { .uuid = uuid };
+	enum bino_error err;
+	int errnum;
+
+	err = bino__subvol_list(path, true, uuid_lookup_one, &lookup, &errnum);
+	if (err != BINO_ERROR_STOP_ITERATION)
+		err = bino__subvol_list(path, false, uuid_lookup_one, &lookup,
+					&errnum);
+	return err == BINO_ERROR_STOP_ITERATION ? lookup.id : 0;
+}
+
 enum bino_error bino__audit_finish_subvols(struct bino_audit *audit,
 					   struct bino_audit_target *target)
 {
 	struct audit_fs_mounts fs = { 0 };
 	enum bino_error err = BINO_OK;
 	size_t i, j;
-	int errnum;
 
 	for (i = 0; i < target->n_subvols; i++) {
 		struct bino_audit_subvol *subvol = &target->subvols[i];
-		struct uuid_lookup lookup;
 
 		/* Asked once per filesystem: its subvolumes come together. */
 		if (i == 0 || fs.dev != subvol->dev)
@@ -288,15 +305,8 @@ enum bino_error bino__audit_finish_subvols(struct bino_audit *audit,
 		if (subvol->snapshot_of)
 			continue;
 		/* Outside the tree: the whole list needs CAP_SYS_ADMIN. */
-		lookup.uuid = subvol->info.parent_uuid;
-		lookup.id = 0;
-		/* Best effort: a listing that fails leaves it unknown. */
-		if (bino__subvol_list(target->path, true, uuid_lookup_one,
-				      &lookup, &errnum) !=
-		    BINO_ERROR_STOP_ITERATION)
-			bino__subvol_list(target->path, false, uuid_lookup_one,
-					  &lookup, &errnum);
-		subvol->snapshot_of = lookup.id;
+		subvol->snapshot_of =
+			uuid_find(target->path, subvol->info.parent_uuid);
 	}
 	free(fs.mounts);
 	return err;

@@ -73,6 +73,7 @@ struct ckey_group {
 
 struct ckey_table;
 
+BINO_WARN_UNUSED
 enum bino_error bino__ckey_table_create(struct ckey_table **ret);
 void bino__ckey_table_destroy(struct ckey_table *table);
 /*
@@ -80,6 +81,7 @@ void bino__ckey_table_destroy(struct ckey_table *table);
  * Adding one never moves the others: what bino__ckey_identity_get() and
  * bino__ckey_identity_links() return stays valid until the table's destroy.
  */
+BINO_WARN_UNUSED
 enum bino_error bino__ckey_identity(struct ckey_table *table, size_t client_fs,
 				    uint64_t dev, uint64_t subvolid,
 				    uint32_t *ret);
@@ -98,6 +100,7 @@ bool bino__ckey_table_seen(const struct ckey_table *table, size_t client_fs,
  * in, and *@ret the key's group if it has one (bino__ckey_table_group()),
  * else NULL.
  */
+BINO_WARN_UNUSED
 enum bino_error bino__ckey_table_add(struct ckey_table *table, uint32_t identity,
 				     uint64_t ino, uint32_t *first,
 				     struct ckey_group **ret);
@@ -106,6 +109,7 @@ enum bino_error bino__ckey_table_add(struct ckey_table *table, uint32_t identity
  * one it was first met in: *@first_time true the first time (@other is its
  * plain class's other from then on), false if it had collided already.
  */
+BINO_WARN_UNUSED
 enum bino_error bino__ckey_table_collide(struct ckey_table *table,
 					 uint32_t other, uint64_t ino,
 					 bool *first_time);
@@ -118,6 +122,7 @@ bool bino__ckey_table_collided(const struct ckey_table *table,
  * (the identity bino__ckey_table_collide() was first told) and plain.paths
  * (1 for a key not collided, else 2: its count then no longer matters).
  */
+BINO_WARN_UNUSED
 enum bino_error bino__ckey_table_group(struct ckey_table *table,
 				       size_t client_fs, uint64_t ino,
 				       uint32_t first, struct ckey_group **ret);

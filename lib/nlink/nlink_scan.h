@@ -29,6 +29,7 @@
  * _INVALID_ARGUMENT when @root_fd is not a subvolume's root,
  * _STOP_ITERATION (ECANCELED) when stopped, _NO_MEMORY.
  */
+BINO_WARN_UNUSED
 enum bino_error bino__linkscan_set(int root_fd, const bool *stop,
 				   struct inoset *linked, int *errnum);
 

@@ -17,6 +17,7 @@
  * BINO_ERROR_SUBVOL_INFO_FAILED when the tree search fails, EPERM
  * unprivileged, ENOTTY off btrfs; BINO_ERROR_NO_MEMORY).
  */
+BINO_WARN_UNUSED
 enum bino_error bino__btrfs_multilinked_set(int fd, uint64_t subvolid,
 					    struct inoset *set, int *errnum);
 
@@ -42,6 +43,7 @@ struct bino__links_ahead;
  * BINO_ERROR_OPEN_FAILED, _SUBVOL_INFO_FAILED (not btrfs, not a subvolume's
  * root) or _NO_MEMORY.
  */
+BINO_WARN_UNUSED
 enum bino_error bino__links_ahead_create(const char *path, uint64_t dev,
 					 uint64_t min_shared,
 					 struct bino__links_ahead **ret);

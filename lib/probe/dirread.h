@@ -52,6 +52,7 @@ static inline size_t bino__dir_record_next(const char *records, size_t offset)
  * BINO_ERROR_NO_MEMORY or BINO_ERROR_READDIR_FAILED with the errno in
  * *@errnum; what was read before an error is kept.
  */
+BINO_WARN_UNUSED
 enum bino_error bino__dir_read(int fd, char **records, size_t *len,
 			       size_t *cap, struct dir_counts *counts,
 			       int *errnum);
@@ -134,6 +135,7 @@ void bino__dirread_want_stats(struct bino_dirread *pool, bool wanted);
  * Start the helper threads: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (fewer
  * than one helper or job), or BINO_ERROR_NO_MEMORY (memory or threads).
  */
+BINO_WARN_UNUSED
 enum bino_error bino__dirread_create(const struct dirread_config *config,
 				     struct bino_dirread **ret);
 

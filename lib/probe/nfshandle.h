@@ -32,6 +32,7 @@ struct bino_nfs_fh {
  * EOPNOTSUPP (not a knfsd version-1 handle).  Never reads outside @len
  * bytes.
  */
+BINO_WARN_UNUSED
 enum bino_error bino__nfs_fh_decode(const unsigned char *bytes, size_t len,
 				    struct bino_nfs_fh *ret, int *errnum);
 
@@ -39,6 +40,7 @@ enum bino_error bino__nfs_fh_decode(const unsigned char *bytes, size_t len,
  * name_to_handle_at() and bino__nfs_fh_decode(): BINO_ERROR_FILE_HANDLE_FAILED
  * with the cause in *@errnum (name_to_handle_at's errno, or the decode's).
  */
+BINO_WARN_UNUSED
 enum bino_error bino__nfs_fh_of(int dirfd, const char *name, int at_flags,
 				struct bino_nfs_fh *ret, int *errnum);
 

@@ -20,6 +20,7 @@ int bino__subvolid_ioctl(int fd, uint64_t *ret);
  * BINO_ERROR_FILE_HANDLE_FAILED with the cause in *@errnum (EOPNOTSUPP when
  * the handle is not btrfs').
  */
+BINO_WARN_UNUSED
 enum bino_error bino__subvolid_file_handle(int dirfd, const char *name,
 					   int at_flags, uint64_t *ret,
 					   int *errnum);
@@ -41,6 +42,7 @@ struct bino__subvol_info {
  * its root item: CAP_SYS_ADMIN).  BINO_OK, or BINO_ERROR_SUBVOL_INFO_FAILED
  * with the cause in @errnum (ENOTTY: not on btrfs).
  */
+BINO_WARN_UNUSED
 enum bino_error bino__subvol_info_fd(int fd, struct bino__subvol_info *ret,
 				     int *errnum);
 
@@ -60,6 +62,7 @@ typedef enum bino_error bino__subvol_list_fn(const char *path,
  * privilege needed on Linux 4.18 and later).  What @fn returned, or
  * BINO_ERROR_SUBVOL_INFO_FAILED with the cause in *@errnum.
  */
+BINO_WARN_UNUSED
 enum bino_error bino__subvol_list(const char *path, bool whole_fs,
 				  bino__subvol_list_fn *fn, void *data,
 				  int *errnum);
@@ -73,6 +76,7 @@ enum bino_error bino__subvol_list(const char *path, bool whole_fs,
  * and later).  What @fn returned, BINO_ERROR_SUBVOLID_FAILED or
  * _SUBVOL_INFO_FAILED with the cause in *@errnum, or _NO_MEMORY.
  */
+BINO_WARN_UNUSED
 enum bino_error bino__subvol_list_fd(int fd, bino__subvol_list_fn *fn,
 				     void *data, int *errnum);
 

@@ -189,6 +189,7 @@ bool bino__parser_read_options(struct parser *p, size_t begin, size_t end,
  * What e->options mean, in order (later ones win): e's settings, the
  * options of no setting, flags and fsid.  BINO_OK or BINO_ERROR_NO_MEMORY.
  */
+BINO_WARN_UNUSED
 enum bino_error bino__export_apply(struct bino_export *e);
 /* Free what bino__export_apply() made. */
 void bino__export_settings_free(struct bino_export *e);

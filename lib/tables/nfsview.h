@@ -17,6 +17,7 @@
 struct nfsview_exports;
 
 /* @exports may be NULL (an empty table).  BINO_OK or BINO_ERROR_NO_MEMORY. */
+BINO_WARN_UNUSED
 enum bino_error bino__nfsview_exports_create(const struct bino_exports *exports,
 					     struct nfsview_exports **ret);
 void bino__nfsview_exports_destroy(struct nfsview_exports *resolved);

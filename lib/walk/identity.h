@@ -61,6 +61,7 @@ struct bino_inode_at {
  * mount table.  Returns BINO_OK or the error of bino_mounts_create(); in
  * either case release @idr with bino__identifier_release().
  */
+BINO_WARN_UNUSED
 enum bino_error bino__identifier_init(struct bino_identifier *idr, int flags);
 
 /* Free the mount tables of @idr (also one zeroed or half set up). */

@@ -140,6 +140,7 @@ static inline size_t frame_record_next(const struct dir_frame *frame,
  * or BINO_ERROR_NO_MEMORY, _OPEN_FAILED or _CHANGED_DURING_WALK (ESTALE: not
  * the same directory) with the cause in *@errnum.
  */
+BINO_WARN_UNUSED
 enum bino_error bino__walk_frame_fd(struct bino_walk *walk,
 				    struct dir_frame *frame, int *ret,
 				    int *errnum);
