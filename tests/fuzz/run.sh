@@ -44,7 +44,7 @@ cflags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefin
 # sources TARGET: the files each target is built from.
 sources() {
 	case $1 in
-	exports) echo "$src/lib/tables/exports.c $src/lib/tables/exports_lex.c $src/lib/tables/exports_options.c $src/lib/base/error.c" ;;
+	exports) echo "$src/lib/tables/exports.c $src/lib/tables/exports_lex.c $src/lib/tables/exports_options.c $src/lib/util/strbuf.c $src/lib/base/error.c" ;;
 	nfshandle) echo "$src/lib/probe/nfshandle.c $src/lib/probe/fhandle.c" ;;
 	mountinfo) echo "$src/lib/tables/mounts.c $src/lib/util/path.c $src/lib/probe/statx.c $src/lib/base/error.c" ;;
 	escape) echo "$src/lib/util/escape.c" ;;
