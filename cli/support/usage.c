@@ -44,3 +44,22 @@ int usage_error(const char *command, const char *fmt, ...)
 	free(message);
 	return usage_try(command);
 }
+
+int options_exit_status(int parsed)
+{
+	return parsed == OPTIONS_HELP_SHOWN ? stdout_done() : parsed;
+}
+
+int option_int(const char *command, const char *option, const char *arg,
+	       long min, long max, int *value)
+{
+	long number;
+	char *end;
+
+	errno = 0;
+	number = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || number < min || number > max)
+		return usage_error(command, "invalid %s '%s'", option, arg);
+	*value = (int)number;
+	return OPTIONS_GO_ON;
+}
