@@ -390,16 +390,15 @@ static int walk_threads(const struct walk_options *opts, char **paths,
 }
 
 /*
- * Walk @paths, each entry out as @opts ask.  Returns whether the walk went
- * to its end: if not, why is said on stderr.
+ * A walk of @paths as @opts ask, into *@ret.  Returns 0, or -1 with the
+ * reason on stderr.
  */
-static bool walk_paths(const struct walk_options *opts, char **paths,
-		       size_t n_paths, struct output *out,
-		       struct walk_result *result)
+static int walk_start(const struct walk_options *opts, char **paths,
+		      size_t n_paths, struct bino_walk **ret)
 {
 	struct bino_walk *walk;
-	struct bino_entry *entry;
 	enum bino_error err;
+	int errnum;
 
 	/* --stat asks every entry's stat: the helpers make them. */
 	err = bino_walk_create((const char *const *)paths, n_paths,
@@ -408,13 +407,70 @@ static bool walk_paths(const struct walk_options *opts, char **paths,
 			       &walk);
 	if (err) {
 		diag_message("%s: %s", bino_strerror(err), strerror(errno));
-		return false;
+		return -1;
 	}
-	bino_walk_set_max_depth(walk, opts->max_depth);
-	bino_walk_set_threads(walk, walk_threads(opts, paths, n_paths));
-	while ((err = bino_walk_next(walk, &entry)) == BINO_OK) {
-		struct bino_stat st;
+	err = bino_walk_set_max_depth(walk, opts->max_depth);
+	if (!err)
+		err = bino_walk_set_threads(walk, walk_threads(opts, paths, n_paths));
+	if (err) {
+		errnum = errno;
+		bino_walk_destroy(walk);
+		diag_message("cannot set up the walk: %s: %s", bino_strerror(err),
+			     strerror(errnum));
+		return -1;
+	}
+	*ret = walk;
+	return 0;
+}
 
+/* One entry of the walk out as @opts ask (an error record if its stat fails). */
+static void walk_entry(const struct walk_options *opts, struct output *out,
+		       struct walk_result *result, struct bino_entry *entry)
+{
+	struct bino_stat st;
+
+	if (opts->stat) {
+		enum bino_error stat_err = bino_entry_stat(entry, &st);
+
+		if (stat_err) {
+			/* Vanished since it was read: an error record. */
+			report_error(opts, out, result, entry, stat_err, errno);
+			return;
+		}
+	}
+	if (opts->print0) {
+		/* Checked with the rest of stdout, at the end (cli.h). */
+		fwrite(bino_entry_path(entry), 1,
+		       bino_entry_path_length(entry) + 1, stdout);
+		return;
+	}
+	if (result->table) {
+		/* None after a failure: each would print all again. */
+		if (!result->table_errno &&
+		    walk_table_add(result->table, entry,
+				   opts->stat ? &st : NULL) != 0)
+			result->table_errno = errno ? errno : EIO;
+		return;
+	}
+	print_entry(out, entry, opts->stat ? &st : NULL);
+}
+
+/*
+ * Walk @paths, each entry out as @opts ask.  Returns 0 when the walk went
+ * to its end, else -1 with the reason on stderr.
+ */
+static int walk_paths(const struct walk_options *opts, char **paths,
+		      size_t n_paths, struct output *out,
+		      struct walk_result *result)
+{
+	struct bino_walk *walk;
+	struct bino_entry *entry;
+	enum bino_error err;
+	int errnum;
+
+	if (walk_start(opts, paths, n_paths, &walk) != 0)
+		return -1;
+	while ((err = bino_walk_next(walk, &entry)) == BINO_OK) {
 		progress_update(&result->progress, ++result->events);
 		if (bino_entry_depth(entry) == 0 &&
 		    bino_entry_visit(entry) == BINO_VISIT_PRE &&
@@ -432,40 +488,18 @@ static bool walk_paths(const struct walk_options *opts, char **paths,
 		case BINO_EVENT_ENTRY:
 			break;
 		}
-		if (!visit_prints(opts, entry))
-			continue;
-		if (opts->stat) {
-			enum bino_error stat_err = bino_entry_stat(entry, &st);
-
-			if (stat_err) {
-				/* Vanished since it was read: an error record. */
-				report_error(opts, out, result, entry, stat_err,
-					     errno);
-				continue;
-			}
-		}
-		if (opts->print0) {
-			fwrite(bino_entry_path(entry), 1,
-			       bino_entry_path_length(entry) + 1, stdout);
-			continue;
-		}
-		if (result->table) {
-			/* None after a failure: each would print all again. */
-			if (!result->table_errno &&
-			    walk_table_add(result->table, entry,
-					   opts->stat ? &st : NULL) != 0)
-				result->table_errno = errno ? errno : EIO;
-			continue;
-		}
-		print_entry(out, entry, opts->stat ? &st : NULL);
+		if (visit_prints(opts, entry))
+			walk_entry(opts, out, result, entry);
 	}
+	errnum = errno;
 	bino_walk_destroy(walk);
 	progress_clear(&result->progress);
 	if (err != BINO_ERROR_STOP_ITERATION) {
-		diag_message("walk failed: %s", bino_strerror(err));
-		return false;
+		diag_message("walk failed: %s: %s", bino_strerror(err),
+			     strerror(errnum));
+		return -1;
 	}
-	return true;
+	return 0;
 }
 
 /*
@@ -474,13 +508,9 @@ static bool walk_paths(const struct walk_options *opts, char **paths,
  */
 static int walk_exit_status(const struct walk_result *result, bool walked)
 {
-	if (result->table_errno == ENOMEM) {
-		diag_no_memory();
-		return EXIT_USAGE;
-	}
 	if (result->table_errno || fflush(stdout) != 0 || ferror(stdout)) {
-		diag_write_error(result->table_errno ? result->table_errno :
-						       errno);
+		diag_output_error(result->table_errno ? result->table_errno :
+						        errno);
 		return EXIT_USAGE;
 	}
 	if (!walked || result->usable_starts == 0)
@@ -498,10 +528,8 @@ int cmd_walk(int argc, char **argv)
 	static char stdout_buffer[1 << 16];
 
 	ret = parse_walk_options(argc, argv, &opts);
-	if (ret == OPTIONS_HELP_SHOWN)
-		return stdout_done();
-	if (ret)
-		return ret;
+	if (ret != OPTIONS_GO_ON)
+		return options_exit_status(ret);
 	setvbuf(stdout, stdout_buffer, _IOFBF, sizeof(stdout_buffer));
 	progress_init(&result.progress, "walk", !opts.quiet);
 	out = output_create(opts.format, stdout);
@@ -513,7 +541,7 @@ int cmd_walk(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	walked = walk_paths(&opts, argv + optind, (size_t)(argc - optind), out,
-			    &result);
+			    &result) == 0;
 	output_destroy(out);
 	if (result.table && !result.table_errno &&
 	    walk_table_finish(result.table) != 0)
