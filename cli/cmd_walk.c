@@ -33,7 +33,6 @@ struct walk_options {
 	bool threads_given; /* --threads: else more threads on NFS */
 	bool stat;
 	bool print0;
-	bool post_order;
 	bool quiet;
 	enum output_format format;
 	bool table; /* -o, --list, --raw, --pairs or --noheadings */
@@ -104,133 +103,125 @@ enum {
 	OPT_PAIRS,
 };
 
-static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
+static const struct option walk_long_options[] = {
+	{ "json", no_argument, NULL, 'J' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "list", no_argument, NULL, 'l' },
+	{ "raw", no_argument, NULL, 'r' },
+	{ "pairs", no_argument, NULL, OPT_PAIRS },
+	{ "noheadings", no_argument, NULL, 'n' },
+	{ "stat", no_argument, NULL, OPT_STAT },
+	{ "print0", no_argument, NULL, '0' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "depth", no_argument, NULL, OPT_DEPTH },
+	{ "maxdepth", required_argument, NULL, OPT_MAXDEPTH },
+	{ "xdev", no_argument, NULL, OPT_XDEV },
+	{ "same-subvol", no_argument, NULL, OPT_SAME_SUBVOL },
+	{ "stat-all", no_argument, NULL, OPT_STAT_ALL },
+	{ "no-statx-subvol", no_argument, NULL, OPT_NO_STATX_SUBVOL },
+	{ "no-subvol-ioctl", no_argument, NULL, OPT_NO_SUBVOL_IOCTL },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The options that only set and clear walk flags (enum bino_walk_flags). */
+static const struct {
+	int opt;
+	int set, clear;
+} walk_flag_options[] = {
+	{ OPT_DEPTH, BINO_WALK_POST_ORDER, 0 },
+	{ OPT_XDEV, BINO_WALK_XDEV, 0 },
+	{ OPT_SAME_SUBVOL, BINO_WALK_SAME_SUBVOL, 0 },
+	{ 'P', 0, BINO_WALK_FOLLOW_ARGS | BINO_WALK_FOLLOW_ALL },
+	{ 'H', BINO_WALK_FOLLOW_ARGS, BINO_WALK_FOLLOW_ALL },
+	{ 'L', BINO_WALK_FOLLOW_ALL, BINO_WALK_FOLLOW_ARGS },
+	{ OPT_STAT_ALL, BINO_WALK_STAT_ALL, 0 },
+	{ OPT_NO_STATX_SUBVOL, BINO_WALK_NO_STATX_SUBVOL, 0 },
+	{ OPT_NO_SUBVOL_IOCTL, BINO_WALK_NO_SUBVOL_IOCTL, 0 },
+};
+
+/* @opt's walk flags into @opts, if it is one of walk_flag_options. */
+static bool walk_flag_option(int opt, struct walk_options *opts)
 {
-	static const struct option options[] = {
-		{ "json", no_argument, NULL, 'J' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "raw", no_argument, NULL, 'r' },
-		{ "pairs", no_argument, NULL, OPT_PAIRS },
-		{ "noheadings", no_argument, NULL, 'n' },
-		{ "stat", no_argument, NULL, OPT_STAT },
-		{ "print0", no_argument, NULL, '0' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "depth", no_argument, NULL, OPT_DEPTH },
-		{ "maxdepth", required_argument, NULL, OPT_MAXDEPTH },
-		{ "xdev", no_argument, NULL, OPT_XDEV },
-		{ "same-subvol", no_argument, NULL, OPT_SAME_SUBVOL },
-		{ "stat-all", no_argument, NULL, OPT_STAT_ALL },
-		{ "no-statx-subvol", no_argument, NULL, OPT_NO_STATX_SUBVOL },
-		{ "no-subvol-ioctl", no_argument, NULL, OPT_NO_SUBVOL_IOCTL },
-		{ "threads", required_argument, NULL, OPT_THREADS },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	long depth, threads;
-	int opt, ret;
+	size_t i;
 
-	memset(opts, 0, sizeof(*opts));
-	opts->max_depth = -1;
-	opts->threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (opts->threads < 1)
-		opts->threads = 1;
-	opts->format = OUTPUT_TEXT;
-	while ((opt = getopt_long(argc, argv, "0qPHLhJo:lrn", options, NULL)) != -1) {
-		char *end;
-
-		switch (opt) {
-		case 'J':
-			opts->format = OUTPUT_JSON;
-			break;
-		case 'o':
-			ret = walk_table_parse_columns(optarg, &opts->table_opts);
-			if (ret)
-				return ret;
-			opts->table = true;
-			break;
-		case 'l':
-			opts->table_opts.mode = WALK_TABLE_LIST;
-			opts->table = true;
-			break;
-		case 'r':
-			opts->table_opts.mode = WALK_TABLE_RAW;
-			opts->table = true;
-			break;
-		case OPT_PAIRS:
-			opts->table_opts.mode = WALK_TABLE_PAIRS;
-			opts->table = true;
-			break;
-		case 'n':
-			opts->table_opts.noheadings = true;
-			opts->table = true;
-			break;
-		case OPT_STAT:
-			opts->stat = true;
-			break;
-		case '0':
-			opts->print0 = true;
-			break;
-		case 'q':
-			opts->quiet = true;
-			break;
-		case OPT_DEPTH:
-			opts->post_order = true;
-			opts->flags |= BINO_WALK_POST_ORDER;
-			break;
-		case OPT_MAXDEPTH:
-			errno = 0;
-			depth = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || depth < 0 ||
-			    depth > INT_MAX)
-				return usage_error("walk", "invalid --maxdepth '%s'",
-						   optarg);
-			opts->max_depth = (int)depth;
-			break;
-		case OPT_THREADS:
-			/* Checked as a long: 4294967297 must not wrap to 1. */
-			errno = 0;
-			threads = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || threads < 1 ||
-			    threads > 256)
-				return usage_error("walk", "invalid --threads '%s'",
-						   optarg);
-			opts->threads = (int)threads;
-			opts->threads_given = true;
-			break;
-		case OPT_XDEV:
-			opts->flags |= BINO_WALK_XDEV;
-			break;
-		case OPT_SAME_SUBVOL:
-			opts->flags |= BINO_WALK_SAME_SUBVOL;
-			break;
-		case 'P':
-			opts->flags &= ~(BINO_WALK_FOLLOW_ARGS | BINO_WALK_FOLLOW_ALL);
-			break;
-		case 'H':
-			opts->flags &= ~BINO_WALK_FOLLOW_ALL;
-			opts->flags |= BINO_WALK_FOLLOW_ARGS;
-			break;
-		case 'L':
-			opts->flags &= ~BINO_WALK_FOLLOW_ARGS;
-			opts->flags |= BINO_WALK_FOLLOW_ALL;
-			break;
-		case OPT_STAT_ALL:
-			opts->flags |= BINO_WALK_STAT_ALL;
-			break;
-		case OPT_NO_STATX_SUBVOL:
-			opts->flags |= BINO_WALK_NO_STATX_SUBVOL;
-			break;
-		case OPT_NO_SUBVOL_IOCTL:
-			opts->flags |= BINO_WALK_NO_SUBVOL_IOCTL;
-			break;
-		case 'h':
-			usage_walk(stdout);
-			return OPTIONS_HELP_SHOWN;
-		default:
-			return usage_try("walk");
+	for (i = 0; i < sizeof(walk_flag_options) / sizeof(walk_flag_options[0]); i++) {
+		if (walk_flag_options[i].opt == opt) {
+			opts->flags &= ~walk_flag_options[i].clear;
+			opts->flags |= walk_flag_options[i].set;
+			return true;
 		}
 	}
+	return false;
+}
+
+/* -o, --list, --raw, --pairs, --noheadings: the table form. */
+static int walk_table_option(int opt, const char *arg, struct walk_options *opts)
+{
+	int ret;
+
+	switch (opt) {
+	case 'o':
+		ret = walk_table_parse_columns(arg, &opts->table_opts);
+		if (ret)
+			return ret;
+		break;
+	case 'l':
+		opts->table_opts.mode = WALK_TABLE_LIST;
+		break;
+	case 'r':
+		opts->table_opts.mode = WALK_TABLE_RAW;
+		break;
+	case OPT_PAIRS:
+		opts->table_opts.mode = WALK_TABLE_PAIRS;
+		break;
+	case 'n':
+		opts->table_opts.noheadings = true;
+		break;
+	}
+	opts->table = true;
+	return OPTIONS_GO_ON;
+}
+
+/* Take one option @opt (with @arg) into @opts: an option parser (cli.h). */
+static int walk_option(int opt, const char *arg, struct walk_options *opts)
+{
+	if (walk_flag_option(opt, opts))
+		return OPTIONS_GO_ON;
+	switch (opt) {
+	case 'J':
+		opts->format = OUTPUT_JSON;
+		return OPTIONS_GO_ON;
+	case 'o': case 'l': case 'r': case OPT_PAIRS: case 'n':
+		return walk_table_option(opt, arg, opts);
+	case OPT_STAT:
+		opts->stat = true;
+		return OPTIONS_GO_ON;
+	case '0':
+		opts->print0 = true;
+		return OPTIONS_GO_ON;
+	case 'q':
+		opts->quiet = true;
+		return OPTIONS_GO_ON;
+	case OPT_MAXDEPTH:
+		return option_int("walk", "--maxdepth", arg, 0, INT_MAX,
+				  &opts->max_depth);
+	case OPT_THREADS:
+		opts->threads_given = true;
+		return option_int("walk", "--threads", arg, 1, 256,
+				  &opts->threads);
+	case 'h':
+		usage_walk(stdout);
+		return OPTIONS_HELP_SHOWN;
+	default:
+		return usage_try("walk");
+	}
+}
+
+/* What the options ask together, and a PATH: an option parser (cli.h). */
+static int walk_options_check(int argc, struct walk_options *opts)
+{
 	if (opts->print0 && opts->format == OUTPUT_JSON)
 		return usage_error("walk", "--print0 and --json exclude each other");
 	if (opts->table && (opts->print0 || opts->format == OUTPUT_JSON || opts->stat))
@@ -240,7 +231,27 @@ static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 		opts->stat = true;
 	if (optind >= argc)
 		return usage_error("walk", "no PATH given");
-	return 0;
+	return OPTIONS_GO_ON;
+}
+
+/* walk's options into @opts: an option parser (cli.h). */
+static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
+{
+	int opt, ret;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->max_depth = -1;
+	opts->threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (opts->threads < 1)
+		opts->threads = 1;
+	opts->format = OUTPUT_TEXT;
+	while ((opt = getopt_long(argc, argv, "0qPHLhJo:lrn", walk_long_options,
+				  NULL)) != -1) {
+		ret = walk_option(opt, optarg, opts);
+		if (ret != OPTIONS_GO_ON)
+			return ret;
+	}
+	return walk_options_check(argc, opts);
 }
 
 /* An entry that could not be read: stderr, and a record in JSON. */
@@ -364,7 +375,8 @@ static bool visit_prints(const struct walk_options *opts,
 {
 	bool is_post = bino_entry_visit(entry) == BINO_VISIT_POST;
 
-	if (bino_entry_type(entry) != BINO_TYPE_DIR || !opts->post_order)
+	if (bino_entry_type(entry) != BINO_TYPE_DIR ||
+	    !(opts->flags & BINO_WALK_POST_ORDER))
 		return !is_post;
 	return is_post;
 }
