@@ -350,7 +350,7 @@ static void print_client_views(struct output *out,
 
 /*
  * The drift report (audit_drift.c); drift, like a collision, is a finding for the
- * exit status.  0, or -1 out of memory.
+ * exit status.  0, or -1 with errno set (out of memory).
  */
 static int note_drift(struct output *out, const struct drift_input *drift,
 		      struct audit_summary *summary)
@@ -374,7 +374,7 @@ static const char *audited_table(const struct audit_options *opts)
 
 /*
  * --format prometheus: the gauges, drift counted as in text, so that a
- * drifted server exits 1 here as it does there.
+ * drifted server exits 1 here as it does there.  0, or -1 with errno set.
  */
 static int audit_prometheus(const struct audit_options *opts,
 			    const struct audit_session *session,
@@ -397,6 +397,7 @@ static int audit_prometheus(const struct audit_options *opts,
 /*
  * No PATH and nothing exported: nothing is unsafe, and the drift (an
  * exports file that exportfs has not applied) is still worth saying.
+ * 0, or -1 with errno set.
  */
 static int audit_nothing_exported(const struct audit_options *opts,
 				  struct output *out,
@@ -409,7 +410,7 @@ static int audit_nothing_exported(const struct audit_options *opts,
 	return 0;
 }
 
-/* The JSON document, or with --verbose the full text report. */
+/* The JSON document, or with --verbose the full text report: 0, or -1 with errno set. */
 static int audit_document(const struct audit_options *opts,
 			  const struct audit_session *session,
 			  struct output *out, const struct suggest_config *config,
@@ -436,6 +437,10 @@ static int audit_document(const struct audit_options *opts,
 	return output_end(out);
 }
 
+/*
+ * The report in the form @opts ask.  Returns 0, or -1 with errno set when
+ * it could not be made or written (cmd_audit() says it, once).
+ */
 static int audit_report(const struct audit_options *opts,
 			const struct audit_session *session, struct output *out,
 			double seconds, struct audit_summary *summary)
@@ -526,27 +531,32 @@ struct audit_output_file {
 	struct safe_file file;
 };
 
-/* Open FILE's directory, before the audit: a bad FILE fails at once. */
+/*
+ * Open FILE's directory, before the audit: a bad FILE fails at once.
+ * Returns 0, or -1 with the reason on stderr.
+ */
 static int output_file_open(const char *path, struct audit_output_file *target)
 {
 	*target = (struct audit_output_file){ .dir_fd = -1, .stdout_fd = -1 };
 	target->dir = safe_file_dir_of(path, &target->name);
-	if (!target->dir && errno == EINVAL)
-		return usage_error("audit", "--output-file '%s' names no file", path);
+	if (!target->dir && errno == EINVAL) {
+		usage_error("audit", "--output-file '%s' names no file", path);
+		return -1;
+	}
 	if (!target->dir) {
 		diag_path(path, "%s", strerror(errno));
-		return EXIT_USAGE;
+		return -1;
 	}
 	target->dir_fd = safe_dir_open(target->dir, 0);
 	if (target->dir_fd < 0) {
 		free(target->dir);
 		target->dir = NULL;
-		return EXIT_USAGE;
+		return -1;
 	}
 	return 0;
 }
 
-/* Point stdout at a new file beside FILE.  0, or -1 with the reason said. */
+/* Point stdout at a new file beside FILE.  0, or -1 with the reason on stderr. */
 static int output_file_begin(struct audit_output_file *target)
 {
 	if (safe_file_begin(&target->file, target->dir_fd, target->dir,
@@ -570,10 +580,16 @@ static int output_file_begin(struct audit_output_file *target)
  */
 static int output_file_end(struct audit_output_file *target, int ret)
 {
+	int restored;
+
 	if (target->stdout_fd < 0)
 		return ret;
-	fflush(stdout);
-	dup2(target->stdout_fd, STDOUT_FILENO);
+	fflush(stdout); /* its failure was the run's: ferror() told it */
+	restored = dup2(target->stdout_fd, STDOUT_FILENO);
+	if (restored != STDOUT_FILENO) {
+		diag_message("cannot restore the output: %s", strerror(errno));
+		ret = EXIT_USAGE;
+	}
 	close(target->stdout_fd);
 	target->stdout_fd = -1;
 	if (ret == EXIT_USAGE) {
@@ -602,15 +618,10 @@ int cmd_audit(int argc, char **argv)
 	int ret;
 
 	ret = parse_audit_options(argc, argv, &opts);
-	if (ret == OPTIONS_HELP_SHOWN)
-		return stdout_done();
-	if (ret)
-		return ret;
-	if (opts.output_file) {
-		ret = output_file_open(opts.output_file, &target);
-		if (ret)
-			return ret;
-	}
+	if (ret != OPTIONS_GO_ON)
+		return options_exit_status(ret);
+	if (opts.output_file && output_file_open(opts.output_file, &target) != 0)
+		return EXIT_USAGE;
 	memset(&request, 0, sizeof(request));
 	request.exports_file = opts.exports_file;
 	request.etab_file = opts.etab_file;
@@ -651,7 +662,7 @@ int cmd_audit(int argc, char **argv)
 				 (double)(end.tv_nsec - start.tv_nsec) / 1e9,
 			 &summary) != 0 ||
 	    fflush(stdout) != 0 || ferror(stdout)) {
-		diag_write_error(errno);
+		diag_output_error(errno);
 		goto out_output;
 	}
 	if (summary.audited == 0 &&
