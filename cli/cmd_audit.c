@@ -141,121 +141,136 @@ enum {
 	OPT_OUTPUT_FILE,
 };
 
-static int parse_audit_options(int argc, char **argv, struct audit_options *opts)
-{
-	static const struct option options[] = {
-		{ "exports", required_argument, NULL, OPT_EXPORTS },
-		{ "etab", required_argument, NULL, OPT_ETAB },
-		{ "fstab", required_argument, NULL, OPT_FSTAB },
-		{ "mountinfo", required_argument, NULL, OPT_MOUNTINFO },
-		{ "nfsv4", no_argument, NULL, OPT_NFSV4 },
-		{ "json", no_argument, NULL, 'J' },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "output-file", required_argument, NULL, OPT_OUTPUT_FILE },
-		{ "output", required_argument, NULL, 'o' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "raw", no_argument, NULL, 'r' },
-		{ "pairs", no_argument, NULL, 'P' },
-		{ "noheadings", no_argument, NULL, 'n' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "color", optional_argument, NULL, OPT_COLOR },
-		{ "suggest", no_argument, NULL, OPT_SUGGEST },
-		{ "ascii", no_argument, NULL, OPT_ASCII },
-		{ "full-tree", no_argument, NULL, OPT_FULL_TREE },
-		SUGGEST_LONG_OPTIONS,
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt, ret;
+static const struct option audit_long_options[] = {
+	{ "exports", required_argument, NULL, OPT_EXPORTS },
+	{ "etab", required_argument, NULL, OPT_ETAB },
+	{ "fstab", required_argument, NULL, OPT_FSTAB },
+	{ "mountinfo", required_argument, NULL, OPT_MOUNTINFO },
+	{ "nfsv4", no_argument, NULL, OPT_NFSV4 },
+	{ "json", no_argument, NULL, 'J' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "output-file", required_argument, NULL, OPT_OUTPUT_FILE },
+	{ "output", required_argument, NULL, 'o' },
+	{ "list", no_argument, NULL, 'l' },
+	{ "raw", no_argument, NULL, 'r' },
+	{ "pairs", no_argument, NULL, 'P' },
+	{ "noheadings", no_argument, NULL, 'n' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "color", optional_argument, NULL, OPT_COLOR },
+	{ "suggest", no_argument, NULL, OPT_SUGGEST },
+	{ "ascii", no_argument, NULL, OPT_ASCII },
+	{ "full-tree", no_argument, NULL, OPT_FULL_TREE },
+	SUGGEST_LONG_OPTIONS,
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
 
-	memset(opts, 0, sizeof(*opts));
-	opts->format = OUTPUT_TEXT;
-	while ((opt = getopt_long(argc, argv, "Jo:lrPnvqh", options, NULL)) != -1) {
-		switch (opt) {
-		case OPT_EXPORTS:
-			opts->exports_file = optarg;
-			break;
-		case OPT_ETAB:
-			opts->etab_file = optarg;
-			break;
-		case OPT_FSTAB:
-			opts->fstab_file = optarg;
-			break;
-		case OPT_MOUNTINFO:
-			opts->mountinfo_file = optarg;
-			break;
-		case OPT_NFSV4:
-			opts->flags |= BINO_AUDIT_NFSV4;
-			break;
-		case 'J':
-			opts->format = OUTPUT_JSON;
-			break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "prometheus") == 0)
-				opts->prometheus = true;
-			else if (strcmp(optarg, "text") == 0)
-				opts->prometheus = false;
-			else
-				return usage_error("audit", "unknown format '%s'",
-						   optarg);
-			break;
-		case OPT_OUTPUT_FILE:
-			opts->output_file = optarg;
-			break;
-		case 'o':
-			ret = audit_tree_parse_columns(optarg, &opts->tree);
-			if (ret)
-				return ret;
-			break;
-		case 'l':
-			opts->tree.mode = AUDIT_TREE_LIST;
-			break;
-		case 'r':
-			opts->tree.mode = AUDIT_TREE_RAW;
-			opts->table_only = true;
-			break;
-		case 'P':
-			opts->tree.mode = AUDIT_TREE_PAIRS;
-			opts->table_only = true;
-			break;
-		case 'n':
-			opts->tree.noheadings = true;
-			break;
-		case 'v':
-			opts->verbose = true;
-			break;
-		case OPT_COLOR:
-			if (color_parse_when(optarg, &opts->color) != 0)
-				return usage_error("audit", "unknown --color '%s'",
-						   optarg);
-			break;
-		case OPT_SUGGEST:
-			opts->suggest = true;
-			break;
-		case OPT_ASCII:
-			opts->tree.ascii = true;
-			break;
-		case OPT_FULL_TREE:
-			opts->tree.full = true;
-			break;
-		case SUGGEST_OPT_SERVER:
-		case SUGGEST_OPT_CLIENT_DIR:
-			ret = suggest_config_option(&opts->client, "audit", opt,
-						    optarg);
-			if (ret)
-				return ret;
-			break;
-		case 'q':
-			opts->quiet = true;
-			break;
-		case 'h':
-			usage_audit(stdout);
-			return OPTIONS_HELP_SHOWN;
-		default:
-			return usage_try("audit");
-		}
+/* Where an option that names a file goes in @opts, or NULL if @opt names none. */
+static const char **audit_file_option(int opt, struct audit_options *opts)
+{
+	switch (opt) {
+	case OPT_EXPORTS:
+		return &opts->exports_file;
+	case OPT_ETAB:
+		return &opts->etab_file;
+	case OPT_FSTAB:
+		return &opts->fstab_file;
+	case OPT_MOUNTINFO:
+		return &opts->mountinfo_file;
+	case OPT_OUTPUT_FILE:
+		return &opts->output_file;
+	default:
+		return NULL;
 	}
+}
+
+/* The switch an option without argument turns on, or NULL if @opt is none. */
+static bool *audit_switch_option(int opt, struct audit_options *opts)
+{
+	switch (opt) {
+	case 'n':
+		return &opts->tree.noheadings;
+	case 'v':
+		return &opts->verbose;
+	case OPT_SUGGEST:
+		return &opts->suggest;
+	case OPT_ASCII:
+		return &opts->tree.ascii;
+	case OPT_FULL_TREE:
+		return &opts->tree.full;
+	case 'q':
+		return &opts->quiet;
+	default:
+		return NULL;
+	}
+}
+
+/* --format, --color, -o, --list, --raw, --pairs: an option parser (cli.h). */
+static int audit_output_option(int opt, const char *arg,
+			       struct audit_options *opts)
+{
+	switch (opt) {
+	case OPT_FORMAT:
+		if (strcmp(arg, "prometheus") != 0 && strcmp(arg, "text") != 0)
+			return usage_error("audit", "unknown format '%s'", arg);
+		opts->prometheus = strcmp(arg, "prometheus") == 0;
+		return OPTIONS_GO_ON;
+	case OPT_COLOR:
+		if (color_parse_when(arg, &opts->color) != 0)
+			return usage_error("audit", "unknown --color '%s'", arg);
+		return OPTIONS_GO_ON;
+	case 'o':
+		return audit_tree_parse_columns(arg, &opts->tree);
+	case 'l':
+		opts->tree.mode = AUDIT_TREE_LIST;
+		return OPTIONS_GO_ON;
+	case 'r':
+		opts->tree.mode = AUDIT_TREE_RAW;
+		opts->table_only = true;
+		return OPTIONS_GO_ON;
+	default: /* 'P' */
+		opts->tree.mode = AUDIT_TREE_PAIRS;
+		opts->table_only = true;
+		return OPTIONS_GO_ON;
+	}
+}
+
+/* Take one option @opt (with @arg) into @opts: an option parser (cli.h). */
+static int audit_option(int opt, const char *arg, struct audit_options *opts)
+{
+	const char **file = audit_file_option(opt, opts);
+	bool *on = audit_switch_option(opt, opts);
+
+	if (file)
+		*file = arg;
+	if (on)
+		*on = true;
+	if (file || on)
+		return OPTIONS_GO_ON;
+	switch (opt) {
+	case OPT_NFSV4:
+		opts->flags |= BINO_AUDIT_NFSV4;
+		return OPTIONS_GO_ON;
+	case 'J':
+		opts->format = OUTPUT_JSON;
+		return OPTIONS_GO_ON;
+	case OPT_FORMAT: case OPT_COLOR: case 'o': case 'l': case 'r': case 'P':
+		return audit_output_option(opt, arg, opts);
+	case SUGGEST_OPT_SERVER:
+	case SUGGEST_OPT_CLIENT_DIR:
+		return suggest_config_option(&opts->client, "audit", opt, arg);
+	case 'h':
+		usage_audit(stdout);
+		return OPTIONS_HELP_SHOWN;
+	default:
+		return usage_try("audit");
+	}
+}
+
+/* What the options ask together: an option parser (cli.h). */
+static int audit_options_check(struct audit_options *opts)
+{
 	if (!opts->suggest && (opts->client.server || opts->client.client_dir))
 		return usage_error("audit",
 				   "--server and --client-dir go with --suggest");
@@ -272,9 +287,24 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 	/* A file is no terminal: "auto" means no colour there. */
 	opts->tree.color = color_wanted(opts->output_file && opts->color == COLOR_AUTO ?
 						COLOR_NEVER : opts->color);
-	return 0;
+	return OPTIONS_GO_ON;
 }
 
+/* audit's options into @opts: an option parser (cli.h). */
+static int parse_audit_options(int argc, char **argv, struct audit_options *opts)
+{
+	int opt, ret;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->format = OUTPUT_TEXT;
+	while ((opt = getopt_long(argc, argv, "Jo:lrPnvqh", audit_long_options,
+				  NULL)) != -1) {
+		ret = audit_option(opt, optarg, opts);
+		if (ret != OPTIONS_GO_ON)
+			return ret;
+	}
+	return audit_options_check(opts);
+}
 
 struct audit_summary {
 	size_t audited;
