@@ -92,6 +92,7 @@ enum {
 	OPT_OUTPUT_DIR,
 };
 
+/* suggest's options into @opts: an option parser (cli.h). */
 static int parse_suggest_options(int argc, char **argv,
 				 struct suggest_options *opts)
 {
@@ -152,7 +153,7 @@ static int parse_suggest_options(int argc, char **argv,
 			break;
 		case 'h':
 			usage_suggest(stdout);
-			return -1;
+			return OPTIONS_HELP_SHOWN;
 		default:
 			return usage_try("suggest");
 		}
@@ -166,12 +167,13 @@ static int parse_suggest_options(int argc, char **argv,
 	    opts->block != SUGGEST_EXPORTS && opts->block != SUGGEST_SERVER_FSTAB)
 		return usage_error("suggest",
 				   "--diff changes the exports and server-fstab files only");
-	return 0;
+	return OPTIONS_GO_ON;
 }
 
 struct suggest_summary {
 	size_t audited;
 	bool first; /* nothing printed yet */
+	bool failed; /* some output could not be made (said): exit 2 */
 };
 
 /*
@@ -214,13 +216,14 @@ static void suggest_text(const struct suggest_options *opts,
 
 	if (!stream) {
 		diag_message("%s", strerror(errno));
+		summary->failed = true;
 		return;
 	}
 	if (suggestion_write(config, target, opts->block, stream, &needed) == 0)
 		summary->audited++;
 	if (fclose(stream) != 0) {
 		diag_message("%s", strerror(errno));
-		summary->audited = 0;
+		summary->failed = true;
 	} else if (len) {
 		if (!summary->first)
 			putchar('\n');
@@ -243,7 +246,8 @@ static void suggest_json(struct output *out,
 /*
  * --diff: the diffs to stdout, and in *@changes whether there were any
  * (diff(1)'s exit status 1), so that "nothing left to change" is an empty
- * output and status 0 that patch and scripts can trust.  0, or -1.
+ * output and status 0 that patch and scripts can trust.  0, or -1 with
+ * the reason on stderr.
  */
 static int write_diff(struct suggest_diff *diff, enum suggest_block block,
 		      bool *changes)
@@ -258,8 +262,10 @@ static int write_diff(struct suggest_diff *diff, enum suggest_block block,
 		return -1;
 	}
 	rc = suggest_diff_write(diff, block, stream);
-	if (fclose(stream) != 0)
+	if (fclose(stream) != 0 && rc == 0) {
+		diag_no_memory(); /* a memory stream's only failure */
 		rc = -1;
+	}
 	*changes = rc == 0 && len > 0;
 	if (*changes)
 		fwrite(text, 1, len, stdout);
@@ -293,7 +299,7 @@ static int suggest_audit(struct suggest_run *run, char **paths,
 	request.paths = paths;
 	request.n_paths = n_paths;
 	request.nothing_to_do = "nothing to suggest for: no exports; name a PATH";
-	if (audit_session_run(&request, &run->session) != 0)
+	if (audit_session_run(&request, &run->session) != AUDIT_SESSION_RAN)
 		return -1;
 	/* The system's fstab, as audit reads it: not offline, unless --diff changes it. */
 	if (!run->opts.fstab_file &&
@@ -395,16 +401,18 @@ static int suggest_end(struct suggest_run *run)
 
 	if (run->out) {
 		output_close(run->out);
-		if (output_end(run->out) != 0)
-			run->summary.audited = 0;
+		if (output_end(run->out) != 0) {
+			diag_output_error(errno);
+			return EXIT_USAGE;
+		}
 	}
 	if (run->diff && write_diff(run->diff, run->opts.block, &changes) != 0)
 		run->summary.audited = 0;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		diag_write_error(errno);
+		diag_output_error(errno);
 		return EXIT_USAGE;
 	}
-	if (!run->summary.audited)
+	if (!run->summary.audited || run->summary.failed)
 		return EXIT_USAGE;
 	return changes || run->exports_errors ? EXIT_FINDINGS : EXIT_CLEAN;
 }
@@ -415,10 +423,8 @@ int cmd_suggest(int argc, char **argv)
 	int ret;
 
 	ret = parse_suggest_options(argc, argv, &run.opts);
-	if (ret < 0)
-		return stdout_done();
-	if (ret > 0)
-		return ret;
+	if (ret != OPTIONS_GO_ON)
+		return options_exit_status(ret);
 	/*
 	 * Root installs what is written there: only a directory no one else
 	 * can change will do, made now so that a bad one fails before the audit.
