@@ -254,35 +254,53 @@ static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 	return walk_options_check(argc, opts);
 }
 
+/* A loop or an unreadable entry: exit status 1, said on a clear line. */
+static void walk_problem(struct walk_result *result)
+{
+	result->problems = true;
+	progress_clear(&result->progress);
+}
+
+/*
+ * In JSON, begin the record of @event ("error", "loop") at @entry; false in
+ * text, where problems are on stderr only.
+ */
+static bool problem_record_begin(struct output *out, struct bino_entry *entry,
+				 const char *event)
+{
+	if (output_format(out) != OUTPUT_JSON)
+		return false;
+	output_begin(out);
+	print_string(out, PRINT_JSON, "event", NULL, event);
+	print_path(out, PRINT_JSON, "path", NULL, bino_entry_path(entry),
+		   bino_entry_path_length(entry));
+	return true;
+}
+
 /* An entry that could not be read: stderr, and a record in JSON. */
 static void report_error(const struct walk_options *opts, struct output *out,
 			 struct walk_result *result, struct bino_entry *entry,
 			 enum bino_error step, int error_errno)
 {
-	result->problems = true;
-	progress_clear(&result->progress);
+	walk_problem(result);
 	if (!opts->quiet)
 		diag_error(bino_entry_path(entry), step, error_errno);
-	if (output_format(out) != OUTPUT_JSON)
+	if (!problem_record_begin(out, entry, "error"))
 		return;
-	output_begin(out);
-	print_string(out, PRINT_JSON, "event", NULL, "error");
-	print_path(out, PRINT_JSON, "path", NULL, bino_entry_path(entry),
-		   bino_entry_path_length(entry));
 	print_i64(out, PRINT_JSON, "errno", NULL, error_errno);
 	print_string(out, PRINT_JSON, "error", NULL, strerror(error_errno));
 	print_string(out, PRINT_JSON, "step", NULL, error_step(step));
 	output_end(out);
 }
 
+/* A directory that is its own ancestor: stderr, and a record in JSON. */
 static void report_loop(const struct walk_options *opts, struct output *out,
 			struct walk_result *result, struct bino_entry *entry)
 {
 	const char *ancestor = bino_entry_loop_ancestor(entry);
 	struct bino_key key = bino_entry_key(entry);
 
-	result->problems = true;
-	progress_clear(&result->progress);
+	walk_problem(result);
 	if (!ancestor)
 		ancestor = "?";
 	if (!opts->quiet) {
@@ -293,12 +311,8 @@ static void report_loop(const struct walk_options *opts, struct output *out,
 			  escaped ? escaped : ancestor);
 		free(escaped);
 	}
-	if (output_format(out) != OUTPUT_JSON)
+	if (!problem_record_begin(out, entry, "loop"))
 		return;
-	output_begin(out);
-	print_string(out, PRINT_JSON, "event", NULL, "loop");
-	print_path(out, PRINT_JSON, "path", NULL, bino_entry_path(entry),
-		   bino_entry_path_length(entry));
 	print_path(out, PRINT_JSON, "ancestor", NULL, ancestor, strlen(ancestor));
 	print_dev(out, PRINT_JSON, "dev", NULL, key.dev);
 	print_u64(out, PRINT_JSON, "subvolid", NULL, key.subvolid);
