@@ -92,71 +92,88 @@ enum {
 	OPT_OUTPUT_DIR,
 };
 
+static const struct option suggest_long_options[] = {
+	{ "exports", required_argument, NULL, OPT_EXPORTS },
+	{ "mountinfo", required_argument, NULL, OPT_MOUNTINFO },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "json", no_argument, NULL, 'J' },
+	SUGGEST_LONG_OPTIONS,
+	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "fstab", required_argument, NULL, OPT_FSTAB },
+	{ "output-dir", required_argument, NULL, OPT_OUTPUT_DIR },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Where an option that names a file goes in @opts, or NULL if @opt names none. */
+static const char **suggest_file_option(int opt, struct suggest_options *opts)
+{
+	switch (opt) {
+	case OPT_EXPORTS:
+		return &opts->exports_file;
+	case OPT_MOUNTINFO:
+		return &opts->mountinfo_file;
+	case OPT_FSTAB:
+		return &opts->fstab_file;
+	case OPT_OUTPUT_DIR:
+		return &opts->output_dir;
+	default:
+		return NULL;
+	}
+}
+
+/* Take one option @opt (with @arg) into @opts: an option parser (cli.h). */
+static int suggest_option(int opt, const char *arg, struct suggest_options *opts)
+{
+	const char **file = suggest_file_option(opt, opts);
+	int block;
+
+	if (file) {
+		*file = arg;
+		return OPTIONS_GO_ON;
+	}
+	switch (opt) {
+	case OPT_FORMAT:
+		block = suggest_block_from_name(arg);
+		if (block < 0)
+			return usage_error("suggest", "unknown format '%s'", arg);
+		opts->block = block;
+		return OPTIONS_GO_ON;
+	case 'J':
+		opts->format = OUTPUT_JSON;
+		return OPTIONS_GO_ON;
+	case SUGGEST_OPT_SERVER:
+	case SUGGEST_OPT_CLIENT_DIR:
+		return suggest_config_option(&opts->client, "suggest", opt, arg);
+	case OPT_DIFF:
+		opts->diff = true;
+		return OPTIONS_GO_ON;
+	case 'q':
+		opts->quiet = true;
+		return OPTIONS_GO_ON;
+	case 'h':
+		usage_suggest(stdout);
+		return OPTIONS_HELP_SHOWN;
+	default:
+		return usage_try("suggest");
+	}
+}
+
 /* suggest's options into @opts: an option parser (cli.h). */
 static int parse_suggest_options(int argc, char **argv,
 				 struct suggest_options *opts)
 {
-	static const struct option options[] = {
-		{ "exports", required_argument, NULL, OPT_EXPORTS },
-		{ "mountinfo", required_argument, NULL, OPT_MOUNTINFO },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "json", no_argument, NULL, 'J' },
-		SUGGEST_LONG_OPTIONS,
-		{ "diff", no_argument, NULL, OPT_DIFF },
-		{ "fstab", required_argument, NULL, OPT_FSTAB },
-		{ "output-dir", required_argument, NULL, OPT_OUTPUT_DIR },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt, b, ret;
+	int opt, ret;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->block = SUGGEST_ALL;
 	opts->format = OUTPUT_TEXT;
-	while ((opt = getopt_long(argc, argv, "Jqh", options, NULL)) != -1) {
-		switch (opt) {
-		case OPT_EXPORTS:
-			opts->exports_file = optarg;
-			break;
-		case OPT_MOUNTINFO:
-			opts->mountinfo_file = optarg;
-			break;
-		case OPT_FORMAT:
-			b = suggest_block_from_name(optarg);
-			if (b < 0)
-				return usage_error("suggest", "unknown format '%s'",
-						   optarg);
-			opts->block = b;
-			break;
-		case 'J':
-			opts->format = OUTPUT_JSON;
-			break;
-		case SUGGEST_OPT_SERVER:
-		case SUGGEST_OPT_CLIENT_DIR:
-			ret = suggest_config_option(&opts->client, "suggest", opt,
-						    optarg);
-			if (ret)
-				return ret;
-			break;
-		case OPT_DIFF:
-			opts->diff = true;
-			break;
-		case OPT_FSTAB:
-			opts->fstab_file = optarg;
-			break;
-		case OPT_OUTPUT_DIR:
-			opts->output_dir = optarg;
-			break;
-		case 'q':
-			opts->quiet = true;
-			break;
-		case 'h':
-			usage_suggest(stdout);
-			return OPTIONS_HELP_SHOWN;
-		default:
-			return usage_try("suggest");
-		}
+	while ((opt = getopt_long(argc, argv, "Jqh", suggest_long_options,
+				  NULL)) != -1) {
+		ret = suggest_option(opt, optarg, opts);
+		if (ret != OPTIONS_GO_ON)
+			return ret;
 	}
 	if (opts->format == OUTPUT_JSON && opts->block != SUGGEST_ALL)
 		return usage_error("suggest",
