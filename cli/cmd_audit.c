@@ -236,9 +236,10 @@ static int audit_output_option(int opt, const char *arg,
 	}
 }
 
-/* Take one option @opt (with @arg) into @opts: an option parser (cli.h). */
-static int audit_option(int opt, const char *arg, struct audit_options *opts)
+/* Take one option @opt (with @arg) into @data, the options: an option parser (cli.h). */
+static int audit_option(int opt, const char *arg, void *data)
 {
+	struct audit_options *opts = data;
 	const char **file = audit_file_option(opt, opts);
 	bool *on = audit_switch_option(opt, opts);
 
@@ -268,6 +269,10 @@ static int audit_option(int opt, const char *arg, struct audit_options *opts)
 	}
 }
 
+static const struct option_parser audit_parser = {
+	"Jo:lrPnvqh", audit_long_options, audit_option,
+};
+
 /* What the options ask together: an option parser (cli.h). */
 static int audit_options_check(struct audit_options *opts)
 {
@@ -293,16 +298,13 @@ static int audit_options_check(struct audit_options *opts)
 /* audit's options into @opts: an option parser (cli.h). */
 static int parse_audit_options(int argc, char **argv, struct audit_options *opts)
 {
-	int opt, ret;
+	int ret;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->format = OUTPUT_TEXT;
-	while ((opt = getopt_long(argc, argv, "Jo:lrPnvqh", audit_long_options,
-				  NULL)) != -1) {
-		ret = audit_option(opt, optarg, opts);
-		if (ret != OPTIONS_GO_ON)
-			return ret;
-	}
+	ret = options_parse(&audit_parser, argc, argv, opts);
+	if (ret != OPTIONS_GO_ON)
+		return ret;
 	return audit_options_check(opts);
 }
 

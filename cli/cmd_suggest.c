@@ -123,9 +123,10 @@ static const char **suggest_file_option(int opt, struct suggest_options *opts)
 	}
 }
 
-/* Take one option @opt (with @arg) into @opts: an option parser (cli.h). */
-static int suggest_option(int opt, const char *arg, struct suggest_options *opts)
+/* Take one option @opt (with @arg) into @data, the options: an option parser (cli.h). */
+static int suggest_option(int opt, const char *arg, void *data)
 {
+	struct suggest_options *opts = data;
 	const char **file = suggest_file_option(opt, opts);
 	int block;
 
@@ -160,21 +161,22 @@ static int suggest_option(int opt, const char *arg, struct suggest_options *opts
 	}
 }
 
+static const struct option_parser suggest_parser = {
+	"Jqh", suggest_long_options, suggest_option,
+};
+
 /* suggest's options into @opts: an option parser (cli.h). */
 static int parse_suggest_options(int argc, char **argv,
 				 struct suggest_options *opts)
 {
-	int opt, ret;
+	int ret;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->block = SUGGEST_ALL;
 	opts->format = OUTPUT_TEXT;
-	while ((opt = getopt_long(argc, argv, "Jqh", suggest_long_options,
-				  NULL)) != -1) {
-		ret = suggest_option(opt, optarg, opts);
-		if (ret != OPTIONS_GO_ON)
-			return ret;
-	}
+	ret = options_parse(&suggest_parser, argc, argv, opts);
+	if (ret != OPTIONS_GO_ON)
+		return ret;
 	if (opts->format == OUTPUT_JSON && opts->block != SUGGEST_ALL)
 		return usage_error("suggest",
 				   "--json holds every block: it excludes --format");

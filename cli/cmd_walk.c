@@ -184,9 +184,11 @@ static int walk_table_option(int opt, const char *arg, struct walk_options *opts
 	return OPTIONS_GO_ON;
 }
 
-/* Take one option @opt (with @arg) into @opts: an option parser (cli.h). */
-static int walk_option(int opt, const char *arg, struct walk_options *opts)
+/* Take one option @opt (with @arg) into @data, the options: an option parser (cli.h). */
+static int walk_option(int opt, const char *arg, void *data)
 {
+	struct walk_options *opts = data;
+
 	if (walk_flag_option(opt, opts))
 		return OPTIONS_GO_ON;
 	switch (opt) {
@@ -219,6 +221,10 @@ static int walk_option(int opt, const char *arg, struct walk_options *opts)
 	}
 }
 
+static const struct option_parser walk_parser = {
+	"0qPHLhJo:lrn", walk_long_options, walk_option,
+};
+
 /* What the options ask together, and a PATH: an option parser (cli.h). */
 static int walk_options_check(int argc, struct walk_options *opts)
 {
@@ -237,7 +243,7 @@ static int walk_options_check(int argc, struct walk_options *opts)
 /* walk's options into @opts: an option parser (cli.h). */
 static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 {
-	int opt, ret;
+	int ret;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->max_depth = -1;
@@ -245,12 +251,9 @@ static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 	if (opts->threads < 1)
 		opts->threads = 1;
 	opts->format = OUTPUT_TEXT;
-	while ((opt = getopt_long(argc, argv, "0qPHLhJo:lrn", walk_long_options,
-				  NULL)) != -1) {
-		ret = walk_option(opt, optarg, opts);
-		if (ret != OPTIONS_GO_ON)
-			return ret;
-	}
+	ret = options_parse(&walk_parser, argc, argv, opts);
+	if (ret != OPTIONS_GO_ON)
+		return ret;
 	return walk_options_check(argc, opts);
 }
 

@@ -90,6 +90,24 @@ enum {
  */
 int options_exit_status(int parsed);
 
+struct option;
+
+/* A command's options: what getopt_long() reads, and what takes each. */
+struct option_parser {
+	const char *short_opts;
+	const struct option *long_opts;
+	/* Take @opt (with @arg, or NULL) into @opts: an option parser. */
+	int (*take)(int opt, const char *arg, void *opts);
+};
+
+/*
+ * Read the options of @argv with @parser, each into @opts, up to the first
+ * result of @parser->take that is not OPTIONS_GO_ON, which it returns (an
+ * option parser); optind is then at the first operand.
+ */
+int options_parse(const struct option_parser *parser, int argc, char **argv,
+		  void *opts);
+
 /* "btrfs-ino: MESSAGE" and the usage_try() line; returns EXIT_USAGE. */
 int usage_error(const char *command, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

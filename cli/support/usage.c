@@ -4,6 +4,7 @@
  * bottom layer so that an option parser in any layer can use them.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,5 +62,19 @@ int option_int(const char *command, const char *option, const char *arg,
 	if (errno || *end || end == arg || number < min || number > max)
 		return usage_error(command, "invalid %s '%s'", option, arg);
 	*value = (int)number;
+	return OPTIONS_GO_ON;
+}
+
+int options_parse(const struct option_parser *parser, int argc, char **argv,
+		  void *opts)
+{
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, parser->short_opts,
+				  parser->long_opts, NULL)) != -1) {
+		ret = parser->take(opt, optarg, opts);
+		if (ret != OPTIONS_GO_ON)
+			return ret;
+	}
 	return OPTIONS_GO_ON;
 }
