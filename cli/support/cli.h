@@ -10,7 +10,8 @@
  *    - A command (cmd_*(), and main() for its own options) returns its exit
  *      status: one of the enum below (exec alone adds 126, 127 and its
  *      COMMAND's own status).
- *    - An option parser (parse_*_options(), and what parses one option or
+ *    - An option parser (parse_*_options(), options_parse() and the
+ *      handler of a struct option_parser, and what parses one option or
  *      its argument: option_int(), *_parse_columns(),
  *      suggest_config_option()) returns OPTIONS_GO_ON, OPTIONS_HELP_SHOWN
  *      (--help was printed: a whole command's parser only), or EXIT_USAGE
