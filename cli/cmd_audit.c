@@ -141,121 +141,141 @@ enum {
 	OPT_OUTPUT_FILE,
 };
 
-static int parse_audit_options(int argc, char **argv, struct audit_options *opts)
-{
-	static const struct option options[] = {
-		{ "exports", required_argument, NULL, OPT_EXPORTS },
-		{ "etab", required_argument, NULL, OPT_ETAB },
-		{ "fstab", required_argument, NULL, OPT_FSTAB },
-		{ "mountinfo", required_argument, NULL, OPT_MOUNTINFO },
-		{ "nfsv4", no_argument, NULL, OPT_NFSV4 },
-		{ "json", no_argument, NULL, 'J' },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "output-file", required_argument, NULL, OPT_OUTPUT_FILE },
-		{ "output", required_argument, NULL, 'o' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "raw", no_argument, NULL, 'r' },
-		{ "pairs", no_argument, NULL, 'P' },
-		{ "noheadings", no_argument, NULL, 'n' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "color", optional_argument, NULL, OPT_COLOR },
-		{ "suggest", no_argument, NULL, OPT_SUGGEST },
-		{ "ascii", no_argument, NULL, OPT_ASCII },
-		{ "full-tree", no_argument, NULL, OPT_FULL_TREE },
-		SUGGEST_LONG_OPTIONS,
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt, ret;
+static const struct option audit_long_options[] = {
+	{ "exports", required_argument, NULL, OPT_EXPORTS },
+	{ "etab", required_argument, NULL, OPT_ETAB },
+	{ "fstab", required_argument, NULL, OPT_FSTAB },
+	{ "mountinfo", required_argument, NULL, OPT_MOUNTINFO },
+	{ "nfsv4", no_argument, NULL, OPT_NFSV4 },
+	{ "json", no_argument, NULL, 'J' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "output-file", required_argument, NULL, OPT_OUTPUT_FILE },
+	{ "output", required_argument, NULL, 'o' },
+	{ "list", no_argument, NULL, 'l' },
+	{ "raw", no_argument, NULL, 'r' },
+	{ "pairs", no_argument, NULL, 'P' },
+	{ "noheadings", no_argument, NULL, 'n' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "color", optional_argument, NULL, OPT_COLOR },
+	{ "suggest", no_argument, NULL, OPT_SUGGEST },
+	{ "ascii", no_argument, NULL, OPT_ASCII },
+	{ "full-tree", no_argument, NULL, OPT_FULL_TREE },
+	SUGGEST_LONG_OPTIONS,
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
 
-	memset(opts, 0, sizeof(*opts));
-	opts->format = OUTPUT_TEXT;
-	while ((opt = getopt_long(argc, argv, "Jo:lrPnvqh", options, NULL)) != -1) {
-		switch (opt) {
-		case OPT_EXPORTS:
-			opts->exports_file = optarg;
-			break;
-		case OPT_ETAB:
-			opts->etab_file = optarg;
-			break;
-		case OPT_FSTAB:
-			opts->fstab_file = optarg;
-			break;
-		case OPT_MOUNTINFO:
-			opts->mountinfo_file = optarg;
-			break;
-		case OPT_NFSV4:
-			opts->flags |= BINO_AUDIT_NFSV4;
-			break;
-		case 'J':
-			opts->format = OUTPUT_JSON;
-			break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "prometheus") == 0)
-				opts->prometheus = true;
-			else if (strcmp(optarg, "text") == 0)
-				opts->prometheus = false;
-			else
-				return usage_error("audit", "unknown format '%s'",
-						   optarg);
-			break;
-		case OPT_OUTPUT_FILE:
-			opts->output_file = optarg;
-			break;
-		case 'o':
-			ret = audit_tree_parse_columns(optarg, &opts->tree);
-			if (ret)
-				return ret;
-			break;
-		case 'l':
-			opts->tree.mode = AUDIT_TREE_LIST;
-			break;
-		case 'r':
-			opts->tree.mode = AUDIT_TREE_RAW;
-			opts->table_only = true;
-			break;
-		case 'P':
-			opts->tree.mode = AUDIT_TREE_PAIRS;
-			opts->table_only = true;
-			break;
-		case 'n':
-			opts->tree.noheadings = true;
-			break;
-		case 'v':
-			opts->verbose = true;
-			break;
-		case OPT_COLOR:
-			if (color_parse_when(optarg, &opts->color) != 0)
-				return usage_error("audit", "unknown --color '%s'",
-						   optarg);
-			break;
-		case OPT_SUGGEST:
-			opts->suggest = true;
-			break;
-		case OPT_ASCII:
-			opts->tree.ascii = true;
-			break;
-		case OPT_FULL_TREE:
-			opts->tree.full = true;
-			break;
-		case SUGGEST_OPT_SERVER:
-		case SUGGEST_OPT_CLIENT_DIR:
-			ret = suggest_config_option(&opts->client, "audit", opt,
-						    optarg);
-			if (ret)
-				return ret;
-			break;
-		case 'q':
-			opts->quiet = true;
-			break;
-		case 'h':
-			usage_audit(stdout);
-			return OPTIONS_HELP_SHOWN;
-		default:
-			return usage_try("audit");
-		}
+/* Where an option that names a file goes in @opts, or NULL if @opt names none. */
+static const char **audit_file_option(int opt, struct audit_options *opts)
+{
+	switch (opt) {
+	case OPT_EXPORTS:
+		return &opts->exports_file;
+	case OPT_ETAB:
+		return &opts->etab_file;
+	case OPT_FSTAB:
+		return &opts->fstab_file;
+	case OPT_MOUNTINFO:
+		return &opts->mountinfo_file;
+	case OPT_OUTPUT_FILE:
+		return &opts->output_file;
+	default:
+		return NULL;
 	}
+}
+
+/* The switch an option without argument turns on, or NULL if @opt is none. */
+static bool *audit_switch_option(int opt, struct audit_options *opts)
+{
+	switch (opt) {
+	case 'n':
+		return &opts->tree.noheadings;
+	case 'v':
+		return &opts->verbose;
+	case OPT_SUGGEST:
+		return &opts->suggest;
+	case OPT_ASCII:
+		return &opts->tree.ascii;
+	case OPT_FULL_TREE:
+		return &opts->tree.full;
+	case 'q':
+		return &opts->quiet;
+	default:
+		return NULL;
+	}
+}
+
+/* --format, --color, -o, --list, --raw, --pairs: an option parser (cli.h). */
+static int audit_output_option(int opt, const char *arg,
+			       struct audit_options *opts)
+{
+	switch (opt) {
+	case OPT_FORMAT:
+		if (strcmp(arg, "prometheus") != 0 && strcmp(arg, "text") != 0)
+			return usage_error("audit", "unknown format '%s'", arg);
+		opts->prometheus = strcmp(arg, "prometheus") == 0;
+		return OPTIONS_GO_ON;
+	case OPT_COLOR:
+		if (color_parse_when(arg, &opts->color) != 0)
+			return usage_error("audit", "unknown --color '%s'", arg);
+		return OPTIONS_GO_ON;
+	case 'o':
+		return audit_tree_parse_columns(arg, &opts->tree);
+	case 'l':
+		opts->tree.mode = AUDIT_TREE_LIST;
+		return OPTIONS_GO_ON;
+	case 'r':
+		opts->tree.mode = AUDIT_TREE_RAW;
+		opts->table_only = true;
+		return OPTIONS_GO_ON;
+	default: /* 'P' */
+		opts->tree.mode = AUDIT_TREE_PAIRS;
+		opts->table_only = true;
+		return OPTIONS_GO_ON;
+	}
+}
+
+/* Take one option @opt (with @arg) into @data, the options: an option parser (cli.h). */
+static int audit_option(int opt, const char *arg, void *data)
+{
+	struct audit_options *opts = data;
+	const char **file = audit_file_option(opt, opts);
+	bool *on = audit_switch_option(opt, opts);
+
+	if (file)
+		*file = arg;
+	if (on)
+		*on = true;
+	if (file || on)
+		return OPTIONS_GO_ON;
+	switch (opt) {
+	case OPT_NFSV4:
+		opts->flags |= BINO_AUDIT_NFSV4;
+		return OPTIONS_GO_ON;
+	case 'J':
+		opts->format = OUTPUT_JSON;
+		return OPTIONS_GO_ON;
+	case OPT_FORMAT: case OPT_COLOR: case 'o': case 'l': case 'r': case 'P':
+		return audit_output_option(opt, arg, opts);
+	case SUGGEST_OPT_SERVER:
+	case SUGGEST_OPT_CLIENT_DIR:
+		return suggest_config_option(&opts->client, "audit", opt, arg);
+	case 'h':
+		usage_audit(stdout);
+		return OPTIONS_HELP_SHOWN;
+	default:
+		return usage_try("audit");
+	}
+}
+
+static const struct option_parser audit_parser = {
+	"Jo:lrPnvqh", audit_long_options, audit_option,
+};
+
+/* What the options ask together: an option parser (cli.h). */
+static int audit_options_check(struct audit_options *opts)
+{
 	if (!opts->suggest && (opts->client.server || opts->client.client_dir))
 		return usage_error("audit",
 				   "--server and --client-dir go with --suggest");
@@ -272,9 +292,21 @@ static int parse_audit_options(int argc, char **argv, struct audit_options *opts
 	/* A file is no terminal: "auto" means no colour there. */
 	opts->tree.color = color_wanted(opts->output_file && opts->color == COLOR_AUTO ?
 						COLOR_NEVER : opts->color);
-	return 0;
+	return OPTIONS_GO_ON;
 }
 
+/* audit's options into @opts: an option parser (cli.h). */
+static int parse_audit_options(int argc, char **argv, struct audit_options *opts)
+{
+	int ret;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->format = OUTPUT_TEXT;
+	ret = options_parse(&audit_parser, argc, argv, opts);
+	if (ret != OPTIONS_GO_ON)
+		return ret;
+	return audit_options_check(opts);
+}
 
 struct audit_summary {
 	size_t audited;
@@ -350,7 +382,7 @@ static void print_client_views(struct output *out,
 
 /*
  * The drift report (audit_drift.c); drift, like a collision, is a finding for the
- * exit status.  0, or -1 out of memory.
+ * exit status.  0, or -1 with errno set (out of memory).
  */
 static int note_drift(struct output *out, const struct drift_input *drift,
 		      struct audit_summary *summary)
@@ -374,7 +406,7 @@ static const char *audited_table(const struct audit_options *opts)
 
 /*
  * --format prometheus: the gauges, drift counted as in text, so that a
- * drifted server exits 1 here as it does there.
+ * drifted server exits 1 here as it does there.  0, or -1 with errno set.
  */
 static int audit_prometheus(const struct audit_options *opts,
 			    const struct audit_session *session,
@@ -397,6 +429,7 @@ static int audit_prometheus(const struct audit_options *opts,
 /*
  * No PATH and nothing exported: nothing is unsafe, and the drift (an
  * exports file that exportfs has not applied) is still worth saying.
+ * 0, or -1 with errno set.
  */
 static int audit_nothing_exported(const struct audit_options *opts,
 				  struct output *out,
@@ -409,7 +442,7 @@ static int audit_nothing_exported(const struct audit_options *opts,
 	return 0;
 }
 
-/* The JSON document, or with --verbose the full text report. */
+/* The JSON document, or with --verbose the full text report: 0, or -1 with errno set. */
 static int audit_document(const struct audit_options *opts,
 			  const struct audit_session *session,
 			  struct output *out, const struct suggest_config *config,
@@ -436,6 +469,10 @@ static int audit_document(const struct audit_options *opts,
 	return output_end(out);
 }
 
+/*
+ * The report in the form @opts ask.  Returns 0, or -1 with errno set when
+ * it could not be made or written (cmd_audit() says it, once).
+ */
 static int audit_report(const struct audit_options *opts,
 			const struct audit_session *session, struct output *out,
 			double seconds, struct audit_summary *summary)
@@ -526,27 +563,32 @@ struct audit_output_file {
 	struct safe_file file;
 };
 
-/* Open FILE's directory, before the audit: a bad FILE fails at once. */
+/*
+ * Open FILE's directory, before the audit: a bad FILE fails at once.
+ * Returns 0, or -1 with the reason on stderr.
+ */
 static int output_file_open(const char *path, struct audit_output_file *target)
 {
 	*target = (struct audit_output_file){ .dir_fd = -1, .stdout_fd = -1 };
 	target->dir = safe_file_dir_of(path, &target->name);
-	if (!target->dir && errno == EINVAL)
-		return usage_error("audit", "--output-file '%s' names no file", path);
+	if (!target->dir && errno == EINVAL) {
+		usage_error("audit", "--output-file '%s' names no file", path);
+		return -1;
+	}
 	if (!target->dir) {
 		diag_path(path, "%s", strerror(errno));
-		return EXIT_USAGE;
+		return -1;
 	}
 	target->dir_fd = safe_dir_open(target->dir, 0);
 	if (target->dir_fd < 0) {
 		free(target->dir);
 		target->dir = NULL;
-		return EXIT_USAGE;
+		return -1;
 	}
 	return 0;
 }
 
-/* Point stdout at a new file beside FILE.  0, or -1 with the reason said. */
+/* Point stdout at a new file beside FILE.  0, or -1 with the reason on stderr. */
 static int output_file_begin(struct audit_output_file *target)
 {
 	if (safe_file_begin(&target->file, target->dir_fd, target->dir,
@@ -570,10 +612,16 @@ static int output_file_begin(struct audit_output_file *target)
  */
 static int output_file_end(struct audit_output_file *target, int ret)
 {
+	int restored;
+
 	if (target->stdout_fd < 0)
 		return ret;
-	fflush(stdout);
-	dup2(target->stdout_fd, STDOUT_FILENO);
+	fflush(stdout); /* its failure was the run's: ferror() told it */
+	restored = dup2(target->stdout_fd, STDOUT_FILENO);
+	if (restored != STDOUT_FILENO) {
+		diag_message("cannot restore the output: %s", strerror(errno));
+		ret = EXIT_USAGE;
+	}
 	close(target->stdout_fd);
 	target->stdout_fd = -1;
 	if (ret == EXIT_USAGE) {
@@ -602,15 +650,10 @@ int cmd_audit(int argc, char **argv)
 	int ret;
 
 	ret = parse_audit_options(argc, argv, &opts);
-	if (ret == OPTIONS_HELP_SHOWN)
-		return stdout_done();
-	if (ret)
-		return ret;
-	if (opts.output_file) {
-		ret = output_file_open(opts.output_file, &target);
-		if (ret)
-			return ret;
-	}
+	if (ret != OPTIONS_GO_ON)
+		return options_exit_status(ret);
+	if (opts.output_file && output_file_open(opts.output_file, &target) != 0)
+		return EXIT_USAGE;
 	memset(&request, 0, sizeof(request));
 	request.exports_file = opts.exports_file;
 	request.etab_file = opts.etab_file;
@@ -651,7 +694,7 @@ int cmd_audit(int argc, char **argv)
 				 (double)(end.tv_nsec - start.tv_nsec) / 1e9,
 			 &summary) != 0 ||
 	    fflush(stdout) != 0 || ferror(stdout)) {
-		diag_write_error(errno);
+		diag_output_error(errno);
 		goto out_output;
 	}
 	if (summary.audited == 0 &&

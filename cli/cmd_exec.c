@@ -236,7 +236,10 @@ out_free:
 	free(paths);
 }
 
-/* LD_PRELOAD with @preload appended, unless it is there already. */
+/*
+ * LD_PRELOAD with @preload appended, unless it is there already.  Returns 0,
+ * or -1 with errno set.
+ */
 static int set_preload(const char *preload)
 {
 	const char *old = getenv("LD_PRELOAD");
@@ -261,7 +264,7 @@ int cmd_exec(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	char preload[PATH_MAX], program[PATH_MAX];
-	int opt;
+	int opt, errnum;
 
 	/* '+': the first non-option is COMMAND; its options are its own. */
 	while ((opt = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
@@ -270,7 +273,8 @@ int cmd_exec(int argc, char **argv)
 			usage_exec(stdout);
 			return stdout_done();
 		default:
-			return usage_error("exec", "invalid option");
+			/* getopt said what was wrong: the Try line only (cli.h). */
+			return usage_try("exec");
 		}
 	}
 	if (optind >= argc)
@@ -299,6 +303,7 @@ int cmd_exec(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	execv(program, argv);
-	diag_path(argv[0], "exec: %s", strerror(errno));
-	return errno == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
+	errnum = errno; /* before diag_path() may change it (cli.h) */
+	diag_path(argv[0], "exec: %s", strerror(errnum));
+	return errnum == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
 }

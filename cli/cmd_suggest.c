@@ -92,71 +92,91 @@ enum {
 	OPT_OUTPUT_DIR,
 };
 
+static const struct option suggest_long_options[] = {
+	{ "exports", required_argument, NULL, OPT_EXPORTS },
+	{ "mountinfo", required_argument, NULL, OPT_MOUNTINFO },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "json", no_argument, NULL, 'J' },
+	SUGGEST_LONG_OPTIONS,
+	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "fstab", required_argument, NULL, OPT_FSTAB },
+	{ "output-dir", required_argument, NULL, OPT_OUTPUT_DIR },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Where an option that names a file goes in @opts, or NULL if @opt names none. */
+static const char **suggest_file_option(int opt, struct suggest_options *opts)
+{
+	switch (opt) {
+	case OPT_EXPORTS:
+		return &opts->exports_file;
+	case OPT_MOUNTINFO:
+		return &opts->mountinfo_file;
+	case OPT_FSTAB:
+		return &opts->fstab_file;
+	case OPT_OUTPUT_DIR:
+		return &opts->output_dir;
+	default:
+		return NULL;
+	}
+}
+
+/* Take one option @opt (with @arg) into @data, the options: an option parser (cli.h). */
+static int suggest_option(int opt, const char *arg, void *data)
+{
+	struct suggest_options *opts = data;
+	const char **file = suggest_file_option(opt, opts);
+	int block;
+
+	if (file) {
+		*file = arg;
+		return OPTIONS_GO_ON;
+	}
+	switch (opt) {
+	case OPT_FORMAT:
+		block = suggest_block_from_name(arg);
+		if (block < 0)
+			return usage_error("suggest", "unknown format '%s'", arg);
+		opts->block = block;
+		return OPTIONS_GO_ON;
+	case 'J':
+		opts->format = OUTPUT_JSON;
+		return OPTIONS_GO_ON;
+	case SUGGEST_OPT_SERVER:
+	case SUGGEST_OPT_CLIENT_DIR:
+		return suggest_config_option(&opts->client, "suggest", opt, arg);
+	case OPT_DIFF:
+		opts->diff = true;
+		return OPTIONS_GO_ON;
+	case 'q':
+		opts->quiet = true;
+		return OPTIONS_GO_ON;
+	case 'h':
+		usage_suggest(stdout);
+		return OPTIONS_HELP_SHOWN;
+	default:
+		return usage_try("suggest");
+	}
+}
+
+static const struct option_parser suggest_parser = {
+	"Jqh", suggest_long_options, suggest_option,
+};
+
+/* suggest's options into @opts: an option parser (cli.h). */
 static int parse_suggest_options(int argc, char **argv,
 				 struct suggest_options *opts)
 {
-	static const struct option options[] = {
-		{ "exports", required_argument, NULL, OPT_EXPORTS },
-		{ "mountinfo", required_argument, NULL, OPT_MOUNTINFO },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "json", no_argument, NULL, 'J' },
-		SUGGEST_LONG_OPTIONS,
-		{ "diff", no_argument, NULL, OPT_DIFF },
-		{ "fstab", required_argument, NULL, OPT_FSTAB },
-		{ "output-dir", required_argument, NULL, OPT_OUTPUT_DIR },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt, b, ret;
+	int ret;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->block = SUGGEST_ALL;
 	opts->format = OUTPUT_TEXT;
-	while ((opt = getopt_long(argc, argv, "Jqh", options, NULL)) != -1) {
-		switch (opt) {
-		case OPT_EXPORTS:
-			opts->exports_file = optarg;
-			break;
-		case OPT_MOUNTINFO:
-			opts->mountinfo_file = optarg;
-			break;
-		case OPT_FORMAT:
-			b = suggest_block_from_name(optarg);
-			if (b < 0)
-				return usage_error("suggest", "unknown format '%s'",
-						   optarg);
-			opts->block = b;
-			break;
-		case 'J':
-			opts->format = OUTPUT_JSON;
-			break;
-		case SUGGEST_OPT_SERVER:
-		case SUGGEST_OPT_CLIENT_DIR:
-			ret = suggest_config_option(&opts->client, "suggest", opt,
-						    optarg);
-			if (ret)
-				return ret;
-			break;
-		case OPT_DIFF:
-			opts->diff = true;
-			break;
-		case OPT_FSTAB:
-			opts->fstab_file = optarg;
-			break;
-		case OPT_OUTPUT_DIR:
-			opts->output_dir = optarg;
-			break;
-		case 'q':
-			opts->quiet = true;
-			break;
-		case 'h':
-			usage_suggest(stdout);
-			return -1;
-		default:
-			return usage_try("suggest");
-		}
-	}
+	ret = options_parse(&suggest_parser, argc, argv, opts);
+	if (ret != OPTIONS_GO_ON)
+		return ret;
 	if (opts->format == OUTPUT_JSON && opts->block != SUGGEST_ALL)
 		return usage_error("suggest",
 				   "--json holds every block: it excludes --format");
@@ -166,12 +186,13 @@ static int parse_suggest_options(int argc, char **argv,
 	    opts->block != SUGGEST_EXPORTS && opts->block != SUGGEST_SERVER_FSTAB)
 		return usage_error("suggest",
 				   "--diff changes the exports and server-fstab files only");
-	return 0;
+	return OPTIONS_GO_ON;
 }
 
 struct suggest_summary {
 	size_t audited;
 	bool first; /* nothing printed yet */
+	bool failed; /* some output could not be made (said): exit 2 */
 };
 
 /*
@@ -214,13 +235,14 @@ static void suggest_text(const struct suggest_options *opts,
 
 	if (!stream) {
 		diag_message("%s", strerror(errno));
+		summary->failed = true;
 		return;
 	}
 	if (suggestion_write(config, target, opts->block, stream, &needed) == 0)
 		summary->audited++;
 	if (fclose(stream) != 0) {
 		diag_message("%s", strerror(errno));
-		summary->audited = 0;
+		summary->failed = true;
 	} else if (len) {
 		if (!summary->first)
 			putchar('\n');
@@ -243,7 +265,8 @@ static void suggest_json(struct output *out,
 /*
  * --diff: the diffs to stdout, and in *@changes whether there were any
  * (diff(1)'s exit status 1), so that "nothing left to change" is an empty
- * output and status 0 that patch and scripts can trust.  0, or -1.
+ * output and status 0 that patch and scripts can trust.  0, or -1 with
+ * the reason on stderr.
  */
 static int write_diff(struct suggest_diff *diff, enum suggest_block block,
 		      bool *changes)
@@ -258,8 +281,10 @@ static int write_diff(struct suggest_diff *diff, enum suggest_block block,
 		return -1;
 	}
 	rc = suggest_diff_write(diff, block, stream);
-	if (fclose(stream) != 0)
+	if (fclose(stream) != 0 && rc == 0) {
+		diag_no_memory(); /* a memory stream's only failure */
 		rc = -1;
+	}
 	*changes = rc == 0 && len > 0;
 	if (*changes)
 		fwrite(text, 1, len, stdout);
@@ -293,7 +318,7 @@ static int suggest_audit(struct suggest_run *run, char **paths,
 	request.paths = paths;
 	request.n_paths = n_paths;
 	request.nothing_to_do = "nothing to suggest for: no exports; name a PATH";
-	if (audit_session_run(&request, &run->session) != 0)
+	if (audit_session_run(&request, &run->session) != AUDIT_SESSION_RAN)
 		return -1;
 	/* The system's fstab, as audit reads it: not offline, unless --diff changes it. */
 	if (!run->opts.fstab_file &&
@@ -395,16 +420,18 @@ static int suggest_end(struct suggest_run *run)
 
 	if (run->out) {
 		output_close(run->out);
-		if (output_end(run->out) != 0)
-			run->summary.audited = 0;
+		if (output_end(run->out) != 0) {
+			diag_output_error(errno);
+			return EXIT_USAGE;
+		}
 	}
 	if (run->diff && write_diff(run->diff, run->opts.block, &changes) != 0)
 		run->summary.audited = 0;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		diag_write_error(errno);
+		diag_output_error(errno);
 		return EXIT_USAGE;
 	}
-	if (!run->summary.audited)
+	if (!run->summary.audited || run->summary.failed)
 		return EXIT_USAGE;
 	return changes || run->exports_errors ? EXIT_FINDINGS : EXIT_CLEAN;
 }
@@ -415,10 +442,8 @@ int cmd_suggest(int argc, char **argv)
 	int ret;
 
 	ret = parse_suggest_options(argc, argv, &run.opts);
-	if (ret < 0)
-		return stdout_done();
-	if (ret > 0)
-		return ret;
+	if (ret != OPTIONS_GO_ON)
+		return options_exit_status(ret);
 	/*
 	 * Root installs what is written there: only a directory no one else
 	 * can change will do, made now so that a bad one fails before the audit.

@@ -33,7 +33,6 @@ struct walk_options {
 	bool threads_given; /* --threads: else more threads on NFS */
 	bool stat;
 	bool print0;
-	bool post_order;
 	bool quiet;
 	enum output_format format;
 	bool table; /* -o, --list, --raw, --pairs or --noheadings */
@@ -104,133 +103,131 @@ enum {
 	OPT_PAIRS,
 };
 
-static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
+static const struct option walk_long_options[] = {
+	{ "json", no_argument, NULL, 'J' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "list", no_argument, NULL, 'l' },
+	{ "raw", no_argument, NULL, 'r' },
+	{ "pairs", no_argument, NULL, OPT_PAIRS },
+	{ "noheadings", no_argument, NULL, 'n' },
+	{ "stat", no_argument, NULL, OPT_STAT },
+	{ "print0", no_argument, NULL, '0' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "depth", no_argument, NULL, OPT_DEPTH },
+	{ "maxdepth", required_argument, NULL, OPT_MAXDEPTH },
+	{ "xdev", no_argument, NULL, OPT_XDEV },
+	{ "same-subvol", no_argument, NULL, OPT_SAME_SUBVOL },
+	{ "stat-all", no_argument, NULL, OPT_STAT_ALL },
+	{ "no-statx-subvol", no_argument, NULL, OPT_NO_STATX_SUBVOL },
+	{ "no-subvol-ioctl", no_argument, NULL, OPT_NO_SUBVOL_IOCTL },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The options that only set and clear walk flags (enum bino_walk_flags). */
+static const struct {
+	int opt;
+	int set, clear;
+} walk_flag_options[] = {
+	{ OPT_DEPTH, BINO_WALK_POST_ORDER, 0 },
+	{ OPT_XDEV, BINO_WALK_XDEV, 0 },
+	{ OPT_SAME_SUBVOL, BINO_WALK_SAME_SUBVOL, 0 },
+	{ 'P', 0, BINO_WALK_FOLLOW_ARGS | BINO_WALK_FOLLOW_ALL },
+	{ 'H', BINO_WALK_FOLLOW_ARGS, BINO_WALK_FOLLOW_ALL },
+	{ 'L', BINO_WALK_FOLLOW_ALL, BINO_WALK_FOLLOW_ARGS },
+	{ OPT_STAT_ALL, BINO_WALK_STAT_ALL, 0 },
+	{ OPT_NO_STATX_SUBVOL, BINO_WALK_NO_STATX_SUBVOL, 0 },
+	{ OPT_NO_SUBVOL_IOCTL, BINO_WALK_NO_SUBVOL_IOCTL, 0 },
+};
+
+/* @opt's walk flags into @opts, if it is one of walk_flag_options. */
+static bool walk_flag_option(int opt, struct walk_options *opts)
 {
-	static const struct option options[] = {
-		{ "json", no_argument, NULL, 'J' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "raw", no_argument, NULL, 'r' },
-		{ "pairs", no_argument, NULL, OPT_PAIRS },
-		{ "noheadings", no_argument, NULL, 'n' },
-		{ "stat", no_argument, NULL, OPT_STAT },
-		{ "print0", no_argument, NULL, '0' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "depth", no_argument, NULL, OPT_DEPTH },
-		{ "maxdepth", required_argument, NULL, OPT_MAXDEPTH },
-		{ "xdev", no_argument, NULL, OPT_XDEV },
-		{ "same-subvol", no_argument, NULL, OPT_SAME_SUBVOL },
-		{ "stat-all", no_argument, NULL, OPT_STAT_ALL },
-		{ "no-statx-subvol", no_argument, NULL, OPT_NO_STATX_SUBVOL },
-		{ "no-subvol-ioctl", no_argument, NULL, OPT_NO_SUBVOL_IOCTL },
-		{ "threads", required_argument, NULL, OPT_THREADS },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	long depth, threads;
-	int opt, ret;
+	size_t i;
 
-	memset(opts, 0, sizeof(*opts));
-	opts->max_depth = -1;
-	opts->threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (opts->threads < 1)
-		opts->threads = 1;
-	opts->format = OUTPUT_TEXT;
-	while ((opt = getopt_long(argc, argv, "0qPHLhJo:lrn", options, NULL)) != -1) {
-		char *end;
-
-		switch (opt) {
-		case 'J':
-			opts->format = OUTPUT_JSON;
-			break;
-		case 'o':
-			ret = walk_table_parse_columns(optarg, &opts->table_opts);
-			if (ret)
-				return ret;
-			opts->table = true;
-			break;
-		case 'l':
-			opts->table_opts.mode = WALK_TABLE_LIST;
-			opts->table = true;
-			break;
-		case 'r':
-			opts->table_opts.mode = WALK_TABLE_RAW;
-			opts->table = true;
-			break;
-		case OPT_PAIRS:
-			opts->table_opts.mode = WALK_TABLE_PAIRS;
-			opts->table = true;
-			break;
-		case 'n':
-			opts->table_opts.noheadings = true;
-			opts->table = true;
-			break;
-		case OPT_STAT:
-			opts->stat = true;
-			break;
-		case '0':
-			opts->print0 = true;
-			break;
-		case 'q':
-			opts->quiet = true;
-			break;
-		case OPT_DEPTH:
-			opts->post_order = true;
-			opts->flags |= BINO_WALK_POST_ORDER;
-			break;
-		case OPT_MAXDEPTH:
-			errno = 0;
-			depth = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || depth < 0 ||
-			    depth > INT_MAX)
-				return usage_error("walk", "invalid --maxdepth '%s'",
-						   optarg);
-			opts->max_depth = (int)depth;
-			break;
-		case OPT_THREADS:
-			/* Checked as a long: 4294967297 must not wrap to 1. */
-			errno = 0;
-			threads = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || threads < 1 ||
-			    threads > 256)
-				return usage_error("walk", "invalid --threads '%s'",
-						   optarg);
-			opts->threads = (int)threads;
-			opts->threads_given = true;
-			break;
-		case OPT_XDEV:
-			opts->flags |= BINO_WALK_XDEV;
-			break;
-		case OPT_SAME_SUBVOL:
-			opts->flags |= BINO_WALK_SAME_SUBVOL;
-			break;
-		case 'P':
-			opts->flags &= ~(BINO_WALK_FOLLOW_ARGS | BINO_WALK_FOLLOW_ALL);
-			break;
-		case 'H':
-			opts->flags &= ~BINO_WALK_FOLLOW_ALL;
-			opts->flags |= BINO_WALK_FOLLOW_ARGS;
-			break;
-		case 'L':
-			opts->flags &= ~BINO_WALK_FOLLOW_ARGS;
-			opts->flags |= BINO_WALK_FOLLOW_ALL;
-			break;
-		case OPT_STAT_ALL:
-			opts->flags |= BINO_WALK_STAT_ALL;
-			break;
-		case OPT_NO_STATX_SUBVOL:
-			opts->flags |= BINO_WALK_NO_STATX_SUBVOL;
-			break;
-		case OPT_NO_SUBVOL_IOCTL:
-			opts->flags |= BINO_WALK_NO_SUBVOL_IOCTL;
-			break;
-		case 'h':
-			usage_walk(stdout);
-			return OPTIONS_HELP_SHOWN;
-		default:
-			return usage_try("walk");
+	for (i = 0; i < sizeof(walk_flag_options) / sizeof(walk_flag_options[0]); i++) {
+		if (walk_flag_options[i].opt == opt) {
+			opts->flags &= ~walk_flag_options[i].clear;
+			opts->flags |= walk_flag_options[i].set;
+			return true;
 		}
 	}
+	return false;
+}
+
+/* -o, --list, --raw, --pairs, --noheadings: the table form. */
+static int walk_table_option(int opt, const char *arg, struct walk_options *opts)
+{
+	int ret;
+
+	switch (opt) {
+	case 'o':
+		ret = walk_table_parse_columns(arg, &opts->table_opts);
+		if (ret)
+			return ret;
+		break;
+	case 'l':
+		opts->table_opts.mode = WALK_TABLE_LIST;
+		break;
+	case 'r':
+		opts->table_opts.mode = WALK_TABLE_RAW;
+		break;
+	case OPT_PAIRS:
+		opts->table_opts.mode = WALK_TABLE_PAIRS;
+		break;
+	case 'n':
+		opts->table_opts.noheadings = true;
+		break;
+	}
+	opts->table = true;
+	return OPTIONS_GO_ON;
+}
+
+/* Take one option @opt (with @arg) into @data, the options: an option parser (cli.h). */
+static int walk_option(int opt, const char *arg, void *data)
+{
+	struct walk_options *opts = data;
+
+	if (walk_flag_option(opt, opts))
+		return OPTIONS_GO_ON;
+	switch (opt) {
+	case 'J':
+		opts->format = OUTPUT_JSON;
+		return OPTIONS_GO_ON;
+	case 'o': case 'l': case 'r': case OPT_PAIRS: case 'n':
+		return walk_table_option(opt, arg, opts);
+	case OPT_STAT:
+		opts->stat = true;
+		return OPTIONS_GO_ON;
+	case '0':
+		opts->print0 = true;
+		return OPTIONS_GO_ON;
+	case 'q':
+		opts->quiet = true;
+		return OPTIONS_GO_ON;
+	case OPT_MAXDEPTH:
+		return option_int("walk", "--maxdepth", arg, 0, INT_MAX,
+				  &opts->max_depth);
+	case OPT_THREADS:
+		opts->threads_given = true;
+		return option_int("walk", "--threads", arg, 1, 256,
+				  &opts->threads);
+	case 'h':
+		usage_walk(stdout);
+		return OPTIONS_HELP_SHOWN;
+	default:
+		return usage_try("walk");
+	}
+}
+
+static const struct option_parser walk_parser = {
+	"0qPHLhJo:lrn", walk_long_options, walk_option,
+};
+
+/* What the options ask together, and a PATH: an option parser (cli.h). */
+static int walk_options_check(int argc, struct walk_options *opts)
+{
 	if (opts->print0 && opts->format == OUTPUT_JSON)
 		return usage_error("walk", "--print0 and --json exclude each other");
 	if (opts->table && (opts->print0 || opts->format == OUTPUT_JSON || opts->stat))
@@ -240,7 +237,47 @@ static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
 		opts->stat = true;
 	if (optind >= argc)
 		return usage_error("walk", "no PATH given");
-	return 0;
+	return OPTIONS_GO_ON;
+}
+
+/* walk's options into @opts: an option parser (cli.h). */
+static int parse_walk_options(int argc, char **argv, struct walk_options *opts)
+{
+	int ret;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->max_depth = -1;
+	opts->threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (opts->threads < 1)
+		opts->threads = 1;
+	opts->format = OUTPUT_TEXT;
+	ret = options_parse(&walk_parser, argc, argv, opts);
+	if (ret != OPTIONS_GO_ON)
+		return ret;
+	return walk_options_check(argc, opts);
+}
+
+/* A loop or an unreadable entry: exit status 1, said on a clear line. */
+static void walk_problem(struct walk_result *result)
+{
+	result->problems = true;
+	progress_clear(&result->progress);
+}
+
+/*
+ * In JSON, begin the record of @event ("error", "loop") at @entry; false in
+ * text, where problems are on stderr only.
+ */
+static bool problem_record_begin(struct output *out, struct bino_entry *entry,
+				 const char *event)
+{
+	if (output_format(out) != OUTPUT_JSON)
+		return false;
+	output_begin(out);
+	print_string(out, PRINT_JSON, "event", NULL, event);
+	print_path(out, PRINT_JSON, "path", NULL, bino_entry_path(entry),
+		   bino_entry_path_length(entry));
+	return true;
 }
 
 /* An entry that could not be read: stderr, and a record in JSON. */
@@ -248,30 +285,25 @@ static void report_error(const struct walk_options *opts, struct output *out,
 			 struct walk_result *result, struct bino_entry *entry,
 			 enum bino_error step, int error_errno)
 {
-	result->problems = true;
-	progress_clear(&result->progress);
+	walk_problem(result);
 	if (!opts->quiet)
 		diag_error(bino_entry_path(entry), step, error_errno);
-	if (output_format(out) != OUTPUT_JSON)
+	if (!problem_record_begin(out, entry, "error"))
 		return;
-	output_begin(out);
-	print_string(out, PRINT_JSON, "event", NULL, "error");
-	print_path(out, PRINT_JSON, "path", NULL, bino_entry_path(entry),
-		   bino_entry_path_length(entry));
 	print_i64(out, PRINT_JSON, "errno", NULL, error_errno);
 	print_string(out, PRINT_JSON, "error", NULL, strerror(error_errno));
 	print_string(out, PRINT_JSON, "step", NULL, error_step(step));
 	output_end(out);
 }
 
+/* A directory that is its own ancestor: stderr, and a record in JSON. */
 static void report_loop(const struct walk_options *opts, struct output *out,
 			struct walk_result *result, struct bino_entry *entry)
 {
 	const char *ancestor = bino_entry_loop_ancestor(entry);
 	struct bino_key key = bino_entry_key(entry);
 
-	result->problems = true;
-	progress_clear(&result->progress);
+	walk_problem(result);
 	if (!ancestor)
 		ancestor = "?";
 	if (!opts->quiet) {
@@ -282,12 +314,8 @@ static void report_loop(const struct walk_options *opts, struct output *out,
 			  escaped ? escaped : ancestor);
 		free(escaped);
 	}
-	if (output_format(out) != OUTPUT_JSON)
+	if (!problem_record_begin(out, entry, "loop"))
 		return;
-	output_begin(out);
-	print_string(out, PRINT_JSON, "event", NULL, "loop");
-	print_path(out, PRINT_JSON, "path", NULL, bino_entry_path(entry),
-		   bino_entry_path_length(entry));
 	print_path(out, PRINT_JSON, "ancestor", NULL, ancestor, strlen(ancestor));
 	print_dev(out, PRINT_JSON, "dev", NULL, key.dev);
 	print_u64(out, PRINT_JSON, "subvolid", NULL, key.subvolid);
@@ -364,7 +392,8 @@ static bool visit_prints(const struct walk_options *opts,
 {
 	bool is_post = bino_entry_visit(entry) == BINO_VISIT_POST;
 
-	if (bino_entry_type(entry) != BINO_TYPE_DIR || !opts->post_order)
+	if (bino_entry_type(entry) != BINO_TYPE_DIR ||
+	    !(opts->flags & BINO_WALK_POST_ORDER))
 		return !is_post;
 	return is_post;
 }
@@ -390,16 +419,15 @@ static int walk_threads(const struct walk_options *opts, char **paths,
 }
 
 /*
- * Walk @paths, each entry out as @opts ask.  Returns whether the walk went
- * to its end: if not, why is said on stderr.
+ * A walk of @paths as @opts ask, into *@ret.  Returns 0, or -1 with the
+ * reason on stderr.
  */
-static bool walk_paths(const struct walk_options *opts, char **paths,
-		       size_t n_paths, struct output *out,
-		       struct walk_result *result)
+static int walk_start(const struct walk_options *opts, char **paths,
+		      size_t n_paths, struct bino_walk **ret)
 {
 	struct bino_walk *walk;
-	struct bino_entry *entry;
 	enum bino_error err;
+	int errnum;
 
 	/* --stat asks every entry's stat: the helpers make them. */
 	err = bino_walk_create((const char *const *)paths, n_paths,
@@ -408,13 +436,70 @@ static bool walk_paths(const struct walk_options *opts, char **paths,
 			       &walk);
 	if (err) {
 		diag_message("%s: %s", bino_strerror(err), strerror(errno));
-		return false;
+		return -1;
 	}
-	bino_walk_set_max_depth(walk, opts->max_depth);
-	bino_walk_set_threads(walk, walk_threads(opts, paths, n_paths));
-	while ((err = bino_walk_next(walk, &entry)) == BINO_OK) {
-		struct bino_stat st;
+	err = bino_walk_set_max_depth(walk, opts->max_depth);
+	if (!err)
+		err = bino_walk_set_threads(walk, walk_threads(opts, paths, n_paths));
+	if (err) {
+		errnum = errno;
+		bino_walk_destroy(walk);
+		diag_message("cannot set up the walk: %s: %s", bino_strerror(err),
+			     strerror(errnum));
+		return -1;
+	}
+	*ret = walk;
+	return 0;
+}
 
+/* One entry of the walk out as @opts ask (an error record if its stat fails). */
+static void walk_entry(const struct walk_options *opts, struct output *out,
+		       struct walk_result *result, struct bino_entry *entry)
+{
+	struct bino_stat st;
+
+	if (opts->stat) {
+		enum bino_error stat_err = bino_entry_stat(entry, &st);
+
+		if (stat_err) {
+			/* Vanished since it was read: an error record. */
+			report_error(opts, out, result, entry, stat_err, errno);
+			return;
+		}
+	}
+	if (opts->print0) {
+		/* Checked with the rest of stdout, at the end (cli.h). */
+		fwrite(bino_entry_path(entry), 1,
+		       bino_entry_path_length(entry) + 1, stdout);
+		return;
+	}
+	if (result->table) {
+		/* None after a failure: each would print all again. */
+		if (!result->table_errno &&
+		    walk_table_add(result->table, entry,
+				   opts->stat ? &st : NULL) != 0)
+			result->table_errno = errno ? errno : EIO;
+		return;
+	}
+	print_entry(out, entry, opts->stat ? &st : NULL);
+}
+
+/*
+ * Walk @paths, each entry out as @opts ask.  Returns 0 when the walk went
+ * to its end, else -1 with the reason on stderr.
+ */
+static int walk_paths(const struct walk_options *opts, char **paths,
+		      size_t n_paths, struct output *out,
+		      struct walk_result *result)
+{
+	struct bino_walk *walk;
+	struct bino_entry *entry;
+	enum bino_error err;
+	int errnum;
+
+	if (walk_start(opts, paths, n_paths, &walk) != 0)
+		return -1;
+	while ((err = bino_walk_next(walk, &entry)) == BINO_OK) {
 		progress_update(&result->progress, ++result->events);
 		if (bino_entry_depth(entry) == 0 &&
 		    bino_entry_visit(entry) == BINO_VISIT_PRE &&
@@ -432,40 +517,18 @@ static bool walk_paths(const struct walk_options *opts, char **paths,
 		case BINO_EVENT_ENTRY:
 			break;
 		}
-		if (!visit_prints(opts, entry))
-			continue;
-		if (opts->stat) {
-			enum bino_error stat_err = bino_entry_stat(entry, &st);
-
-			if (stat_err) {
-				/* Vanished since it was read: an error record. */
-				report_error(opts, out, result, entry, stat_err,
-					     errno);
-				continue;
-			}
-		}
-		if (opts->print0) {
-			fwrite(bino_entry_path(entry), 1,
-			       bino_entry_path_length(entry) + 1, stdout);
-			continue;
-		}
-		if (result->table) {
-			/* None after a failure: each would print all again. */
-			if (!result->table_errno &&
-			    walk_table_add(result->table, entry,
-					   opts->stat ? &st : NULL) != 0)
-				result->table_errno = errno ? errno : EIO;
-			continue;
-		}
-		print_entry(out, entry, opts->stat ? &st : NULL);
+		if (visit_prints(opts, entry))
+			walk_entry(opts, out, result, entry);
 	}
+	errnum = errno;
 	bino_walk_destroy(walk);
 	progress_clear(&result->progress);
 	if (err != BINO_ERROR_STOP_ITERATION) {
-		diag_message("walk failed: %s", bino_strerror(err));
-		return false;
+		diag_message("walk failed: %s: %s", bino_strerror(err),
+			     strerror(errnum));
+		return -1;
 	}
-	return true;
+	return 0;
 }
 
 /*
@@ -474,13 +537,9 @@ static bool walk_paths(const struct walk_options *opts, char **paths,
  */
 static int walk_exit_status(const struct walk_result *result, bool walked)
 {
-	if (result->table_errno == ENOMEM) {
-		diag_no_memory();
-		return EXIT_USAGE;
-	}
 	if (result->table_errno || fflush(stdout) != 0 || ferror(stdout)) {
-		diag_write_error(result->table_errno ? result->table_errno :
-						       errno);
+		diag_output_error(result->table_errno ? result->table_errno :
+						        errno);
 		return EXIT_USAGE;
 	}
 	if (!walked || result->usable_starts == 0)
@@ -498,10 +557,8 @@ int cmd_walk(int argc, char **argv)
 	static char stdout_buffer[1 << 16];
 
 	ret = parse_walk_options(argc, argv, &opts);
-	if (ret == OPTIONS_HELP_SHOWN)
-		return stdout_done();
-	if (ret)
-		return ret;
+	if (ret != OPTIONS_GO_ON)
+		return options_exit_status(ret);
 	setvbuf(stdout, stdout_buffer, _IOFBF, sizeof(stdout_buffer));
 	progress_init(&result.progress, "walk", !opts.quiet);
 	out = output_create(opts.format, stdout);
@@ -513,7 +570,7 @@ int cmd_walk(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	walked = walk_paths(&opts, argv + optind, (size_t)(argc - optind), out,
-			    &result);
+			    &result) == 0;
 	output_destroy(out);
 	if (result.table && !result.table_errno &&
 	    walk_table_finish(result.table) != 0)

@@ -46,7 +46,7 @@ int read_exports(const char *exports_file, struct bino_exports **ret)
 	struct bino_exports *exports;
 	glob_t found;
 	size_t i;
-	int rc;
+	int rc, glob_rc;
 
 	if (bino_exports_create(&exports) != BINO_OK) {
 		diag_no_memory();
@@ -56,8 +56,14 @@ int read_exports(const char *exports_file, struct bino_exports **ret)
 		rc = add_exports_file(exports, exports_file, false);
 	} else {
 		rc = add_exports_file(exports, SYSTEM_EXPORTS, true);
-		if (rc == 0 &&
-		    glob(SYSTEM_EXPORTS_GLOB, 0, NULL, &found) == 0) {
+		/* No match is no file; a directory not read is none either. */
+		glob_rc = rc == 0 ? glob(SYSTEM_EXPORTS_GLOB, 0, NULL, &found) :
+				    GLOB_NOMATCH;
+		if (glob_rc == GLOB_NOSPACE) {
+			diag_no_memory();
+			rc = -1;
+		}
+		if (glob_rc == 0) {
 			for (i = 0; i < found.gl_pathc && rc == 0; i++)
 				rc = add_exports_file(exports, found.gl_pathv[i],
 						      true);
@@ -164,6 +170,7 @@ enum audit_session_end audit_session_run(const struct audit_request *request,
 {
 	bool progress = !request->quiet && isatty(STDERR_FILENO);
 	enum bino_error err;
+	int errnum;
 
 	memset(session, 0, sizeof(*session));
 	if (read_exports(request->exports_file, &session->files) != 0)
@@ -200,11 +207,12 @@ enum audit_session_end audit_session_run(const struct audit_request *request,
 	if (progress)
 		bino_audit_set_progress(session->audit, show_audit_progress, NULL);
 	err = bino_audit_run(session->audit);
+	errnum = errno; /* before the status line is cleared (cli.h) */
 	if (progress)
 		diag_status_clear();
 	if (err) {
 		diag_message("audit failed: %s: %s",
-			bino_strerror(err), strerror(errno));
+			bino_strerror(err), strerror(errnum));
 		goto out_release;
 	}
 	return AUDIT_SESSION_RAN;

@@ -7,14 +7,17 @@
 
 /*
  * Parse @exports_file, or with NULL the system's /etc/exports and
- * the *.exports files in /etc/exports.d (missing ones are fine).  Problems are reported on
- * stderr as "btrfs-ino: FILE:LINE:COLUMN: MESSAGE"; returns 0 or -1.
+ * the *.exports files in /etc/exports.d (missing ones are fine).  A syntax
+ * error is reported on stderr as "btrfs-ino: FILE:LINE:COLUMN: MESSAGE" and
+ * the lines before it kept, as exportfs keeps them.  Returns 0, or -1 with
+ * the reason on stderr.
  */
 int read_exports(const char *exports_file, struct bino_exports **ret);
 
 /*
  * Read @mountinfo_file (NULL: this process's own table); a malformed file is
- * reported as "btrfs-ino: FILE:LINE:COLUMN: MESSAGE".  Returns 0 or -1.
+ * reported as "btrfs-ino: FILE:LINE:COLUMN: MESSAGE".  Returns 0, or -1 with
+ * the reason on stderr.
  */
 int read_mounts(const char *mountinfo_file, struct bino_mounts **ret);
 

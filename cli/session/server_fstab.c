@@ -185,7 +185,8 @@ static bool finding(const struct bino_confpath *cp, const char *top)
 
 /*
  * The judgement of @target from the outermost export above it, into *@ret
- * (NULL when none is above it, or it is no finding()).  0, or -1.
+ * (NULL when none is above it, or it is no finding()).  0, or -1 with errno
+ * set (the library's: out of memory, as @target is below an export).
  */
 static int judge(const struct bino_exports *const *tables, size_t n_tables,
 		 const char *target, struct bino_confpath **ret)
@@ -330,7 +331,10 @@ static uint64_t subvolid_of(struct libmnt_fs *fs)
 	return errno || *end ? 0 : id;
 }
 
-/* Add @fs, line @number, when it is a btrfs line below an export. */
+/*
+ * Add @fs, line @number, when it is a btrfs line below an export.
+ * Returns 0, or -1 with errno set (out of memory).
+ */
 static int add_line(struct server_fstab *fstab, struct libmnt_fs *fs,
 		    unsigned int number, const struct audit_session *session)
 {
@@ -362,7 +366,10 @@ static int add_line(struct server_fstab *fstab, struct libmnt_fs *fs,
 	return 0;
 }
 
-/* The entries of @table, numbered by the scan of the file. */
+/*
+ * The entries of @table, numbered by the scan of the file.  Returns 0, or
+ * -1 with errno set.
+ */
 static int add_lines(struct server_fstab *fstab, struct libmnt_table *table,
 		     const struct rejected *r, const struct audit_session *session)
 {
@@ -371,11 +378,13 @@ static int add_lines(struct server_fstab *fstab, struct libmnt_table *table,
 	unsigned int *numbers;
 	long n = entry_lines(fstab->file, r, &numbers);
 	size_t i = 0;
-	int rc = 0;
+	int rc = 0, errnum;
 
 	if (!iter || n < 0) {
+		errnum = iter ? errno : ENOMEM;
 		mnt_free_iter(iter);
 		free(numbers);
+		errno = errnum;
 		return -1;
 	}
 	/* When the scan disagrees with libmount, line numbers are unknown (0). */
@@ -385,8 +394,10 @@ static int add_lines(struct server_fstab *fstab, struct libmnt_table *table,
 		rc = add_line(fstab, fs, i < (size_t)n ? numbers[i] : 0, session);
 		i++;
 	}
+	errnum = errno;
 	mnt_free_iter(iter);
 	free(numbers);
+	errno = errnum;
 	return rc;
 }
 
@@ -395,13 +406,15 @@ int server_fstab_read(struct server_fstab *fstab, const char *file,
 {
 	struct rejected r = { .file = file };
 	struct libmnt_table *table;
-	int rc = -1, err;
+	int rc = -1, err, errnum;
 
 	memset(fstab, 0, sizeof(*fstab));
 	fstab->file = strdup(file);
 	table = mnt_new_table();
-	if (!fstab->file || !table)
+	if (!fstab->file || !table) {
+		errno = ENOMEM;
 		goto out;
+	}
 	mnt_table_set_userdata(table, &r);
 	mnt_table_set_parser_errcb(table, on_parse_error);
 	err = mnt_table_parse_file(table, file);
@@ -412,10 +425,15 @@ int server_fstab_read(struct server_fstab *fstab, const char *file,
 		rc = 0;
 		goto out;
 	}
+	errno = ENOMEM; /* what r.no_memory says */
 	rc = r.no_memory ? -1 : add_lines(fstab, table, &r, session);
 out:
-	if (rc)
+	/* Out of memory, or the file not read again for its line numbers. */
+	errnum = errno;
+	if (rc && errnum == ENOMEM)
 		diag_no_memory();
+	else if (rc)
+		diag_path(file, "%s", strerror(errnum));
 	mnt_unref_table(table);
 	free(r.line);
 	return rc;

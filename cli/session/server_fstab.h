@@ -56,7 +56,8 @@ struct server_fstab {
  * Below a path not audited a line is only mounted or not.  A missing file
  * has no lines; an unreadable one is said on stderr and has none; a line
  * libmount rejects is said once on stderr ("FILE:LINE: ...") and skipped.
- * Returns 0, or -1 when out of memory (said).
+ * Returns 0, or -1 with the reason on stderr: out of memory, or the file
+ * could not be read again for its line numbers.
  */
 int server_fstab_read(struct server_fstab *fstab, const char *file,
 		      const struct audit_session *session);
@@ -93,7 +94,7 @@ void print_confpath(struct output *out, const char *key,
  * The judgement of the path of @e, an entry of @exports, from the
  * outermost other exported path above it (root chose that one); *@ret NULL
  * when no export is above it or its path is safe, else the caller's to
- * destroy.  Returns 0, or -1 when out of memory (said).
+ * destroy.  Returns 0, or -1 with the reason on stderr (out of memory).
  */
 int export_confpath(const struct bino_exports *exports,
 		    const struct bino_export *e, struct bino_confpath **ret);

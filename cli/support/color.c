@@ -32,21 +32,25 @@ static bool color_file(const char *dir, const char *name)
 	return access(path, F_OK) == 0;
 }
 
-/*
- * What a terminal-colors.d directory says: 1 enable, 0 disable, -1 nothing.
- * The program's own file outranks the generic one (terminal-colors.d(5)).
- */
-static int color_dir_says(const char *dir)
+/* What a terminal-colors.d directory says. */
+enum color_says {
+	COLOR_SAYS_NOTHING,
+	COLOR_SAYS_ENABLE,
+	COLOR_SAYS_DISABLE,
+};
+
+/* The program's own file outranks the generic one (terminal-colors.d(5)). */
+static enum color_says color_dir_says(const char *dir)
 {
 	if (color_file(dir, PROGRAM_NAME ".enable"))
-		return 1;
+		return COLOR_SAYS_ENABLE;
 	if (color_file(dir, PROGRAM_NAME ".disable"))
-		return 0;
+		return COLOR_SAYS_DISABLE;
 	if (color_file(dir, "enable"))
-		return 1;
+		return COLOR_SAYS_ENABLE;
 	if (color_file(dir, "disable"))
-		return 0;
-	return -1;
+		return COLOR_SAYS_DISABLE;
+	return COLOR_SAYS_NOTHING;
 }
 
 bool color_wanted(enum color_when when)
@@ -56,7 +60,7 @@ bool color_wanted(enum color_when when)
 	const char *config = getenv("XDG_CONFIG_HOME");
 	const char *home = getenv("HOME");
 	char dir[PATH_MAX];
-	int says = -1;
+	enum color_says says = COLOR_SAYS_NOTHING;
 
 	if (when != COLOR_AUTO)
 		return when == COLOR_ALWAYS;
@@ -72,7 +76,7 @@ bool color_wanted(enum color_when when)
 		dir[0] = '\0';
 	if (dir[0])
 		says = color_dir_says(dir);
-	if (says < 0)
+	if (says == COLOR_SAYS_NOTHING)
 		says = color_dir_says("/etc/terminal-colors.d");
-	return says != 0;
+	return says != COLOR_SAYS_DISABLE;
 }

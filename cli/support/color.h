@@ -11,7 +11,10 @@ enum color_when {
 	COLOR_NEVER,
 };
 
-/* Parse --color's argument (NULL: "always", as util-linux reads it). */
+/*
+ * Parse --color's argument (NULL: "always", as util-linux reads it) into
+ * *@when.  Returns 0, or -1 for an unknown word (the caller says it).
+ */
 int color_parse_when(const char *arg, enum color_when *when);
 
 /*

@@ -114,6 +114,14 @@ void diag_write_error(int errnum)
 	diag_message("write error: %s", strerror(errnum ? errnum : EIO));
 }
 
+void diag_output_error(int errnum)
+{
+	if (errnum == ENOMEM)
+		diag_no_memory();
+	else
+		diag_write_error(errnum);
+}
+
 const char *error_step(enum bino_error err)
 {
 	static const char *const steps[] = {

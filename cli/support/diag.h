@@ -42,6 +42,13 @@ void diag_no_memory(void);
 /* The one wording of a failed write of the output: "btrfs-ino: write error: ...". */
 void diag_write_error(int errnum);
 
+/*
+ * The output could not be made (@errnum ENOMEM: diag_no_memory()) or
+ * written (else diag_write_error()): what a command says once when it gave
+ * up on its output.
+ */
+void diag_output_error(int errnum);
+
 #include "btrfsino.h"
 
 /*

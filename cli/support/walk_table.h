@@ -41,7 +41,11 @@ struct walk_table;
 /* Returns NULL on allocation failure.  Rows go to @stream. */
 struct walk_table *walk_table_create(const struct walk_table_options *opts,
 				     FILE *stream);
-/* Add @entry's row (@st: its stat fields, NULL if no column needs them). */
+/*
+ * Add @entry's row (@st: its stat fields, NULL if no column needs them),
+ * printing the rows held when enough are.  Returns 0, or -1 with errno set
+ * (ENOMEM, or why a write failed).
+ */
 int walk_table_add(struct walk_table *table, struct bino_entry *entry,
 		   const struct bino_stat *st);
 /* Print what is left; returns 0, or -1 with errno set. */
