@@ -194,7 +194,7 @@ check)
 	# What `test` installs, the debug build only, and the suites quick
 	# enough to run after every edit, in stages, each timed:
 	#  - the fast tier: unit, abi, cli (hermetic or the built binary);
-	#  - lint: shellcheck over every shell script (a minute of CPU, on
+	#  - lint: shellcheck over every shell script (some 40 s of CPU, on
 	#    both cores);
 	#  - exports-diff (nfs-utils' source is fetched into the build tree
 	#    once);
