@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The README's two set-up commands: install what is needed, build, then run
 # the demo (`demo`) or every test suite (`test`).  Run as root on Debian 12.
-# `check` is the quick tier for the edit-build-test loop: the suites that
-# need no VM and no large trees (some 10 minutes, where `test` takes 30).
+# `check` is the quicker tier for the edit-build-test loop: the suites that
+# need no VM and no large trees, in stages it names and times (some 10
+# minutes, where `test` takes 30).  The fastest tier, seconds, is meson's
+# own: `meson test -C build --suite unit --suite abi --suite cli`.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -137,7 +139,7 @@ test)
 	#    not run twice; then the unit suite under valgrind, the Debian
 	#    package test, the plain build's suites the sanitizers cannot run
 	#    (unit's allocation-failure injection, memory's peak RSS, abi's
-	#    symbols, exports-diff).
+	#    symbols, exports-diff), and lint (shellcheck, on both cores).
 	# The runs' logs are named apart (--logbase), and nothing is rebuilt
 	# once both lanes run.  Root tests in both lanes at once are safe: each
 	# has its own fixture directory and loop device, the VM's disks are
@@ -171,40 +173,64 @@ test)
 	timed "plain-build suites" meson test -C "$build" --no-rebuild --print-errorlogs \
 		--num-processes 1 --suite unit --suite abi --suite exports-diff --suite memory \
 		--no-suite vm --no-suite install --logbase main || status=1
+	timed "lint suite" meson test -C "$build" --no-rebuild --print-errorlogs \
+		--suite lint --logbase lint || status=1
 	wait "$lane_pid" || status=1
 	echo "== the VM lane (vm suite, install suite, fuzz):"
 	cat -- "$build/lane-vm.log"
 	# One main log as before: the suites of the plain build.
-	cat -- "$build/meson-logs/main.json" "$build/meson-logs/vm.json" \
-		"$build/meson-logs/install.json" "$build/meson-logs/package.json" \
-		>"$build/testlog-main.json" || status=1
+	cat -- "$build/meson-logs/main.json" "$build/meson-logs/lint.json" \
+		"$build/meson-logs/vm.json" "$build/meson-logs/install.json" \
+		"$build/meson-logs/package.json" >"$build/testlog-main.json" || status=1
 	cp "$build_asan/meson-logs/asan.json" "$build/testlog-asan.json" || status=1
 	# meson names a wrapped run's log after the wrapper too.
 	cp "$build/meson-logs/valgrind-valgrind-wrap.sh.json" "$build/testlog-valgrind.json" || status=1
-	summarise "$build/testlog-main.json:unit,abi,exports-diff,root,hostile,install,memory,vm,package" \
+	summarise "$build/testlog-main.json:unit,abi,lint,exports-diff,root,hostile,install,memory,vm,package" \
 		"$build/testlog-asan.json:unit,cli,root,hostile" \
 		"$build/testlog-valgrind.json:unit" || status=1
 	exit "$status"
 	;;
 check)
 	# What `test` installs, the debug build only, and the suites quick
-	# enough to run after every edit: unit, abi, cli, exports-diff (nfs-utils'
-	# source is fetched into the build tree once) and root (real btrfs).
-	# meson's default parallelism: every root test is is_parallel: false.
+	# enough to run after every edit, in stages, each timed:
+	#  - the fast tier: unit, abi, cli (hermetic or the built binary);
+	#  - lint: shellcheck over every shell script (some 40 s of CPU, on
+	#    both cores);
+	#  - exports-diff (nfs-utils' source is fetched into the build tree
+	#    once);
+	#  - root (real btrfs; every root test is is_parallel: false).
 	# Not hostile (its million-entry and 200k-file trees take some 12
 	# minutes; its one CLI test goes too), install (a fresh build and
 	# install per test), vm (qemu), nor the sanitizer, valgrind and fuzz
 	# runs: `test` has them all.
 	export CI=true
+	start=$SECONDS
+	echo "== check: unit, abi and cli (the fast tier), lint, exports-diff, root; not hostile, install, vm"
 	install_packages "${run_packages[@]}" "${test_packages[@]}"
-	build_tree "$build" -Dtests=enabled
+	timed "build" build_tree "$build" -Dtests=enabled
 	status=0
-	rm -f -- "$build"/testlog-check.json "$build"/meson-logs/testlog.json
-	meson test -C "$build" --print-errorlogs \
-		--suite unit --suite abi --suite cli --suite exports-diff --suite root \
-		--no-suite hostile || status=1
-	cp "$build/meson-logs/testlog.json" "$build/testlog-check.json" || status=1
-	summarise "$build/testlog-check.json:unit,abi,cli,exports-diff,root" || status=1
+	# A log left by an earlier run must not stand in for a run that failed.
+	rm -f -- "$build"/testlog-check.json "$build"/meson-logs/check-*.json
+	# check_stage WHAT LOGBASE MESON_TEST_ARGS...: one timed meson test run
+	# of the debug build, its log meson-logs/check-LOGBASE.json.
+	check_stage() {
+		local what=$1 logbase=$2
+		shift 2
+		timed "$what" meson test -C "$build" --no-rebuild --print-errorlogs \
+			--logbase "check-$logbase" "$@"
+	}
+	check_stage "fast tier (unit, abi, cli)" fast \
+		--suite unit --suite abi --suite cli --no-suite hostile || status=1
+	check_stage "lint suite" lint --suite lint || status=1
+	check_stage "exports-diff suite" exports-diff --suite exports-diff || status=1
+	check_stage "root suite" root --suite root --no-suite hostile || status=1
+	cat -- "$build"/meson-logs/check-{fast,lint,exports-diff,root}.json \
+		>"$build/testlog-check.json" || status=1
+	summarise "$build/meson-logs/check-fast.json:unit,abi,cli" \
+		"$build/meson-logs/check-lint.json:lint" \
+		"$build/meson-logs/check-exports-diff.json:exports-diff" \
+		"$build/meson-logs/check-root.json:root" || status=1
+	echo "== time: check $((SECONDS - start)) s"
 	exit "$status"
 	;;
 *)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Rewrites tests/abi/baseline.abi from a build: the one deliberate way to
-# change the ABI that library_abi_equals_the_baseline accepts.
+# change the ABI that library-abi-equals-the-baseline accepts.
 #   tests/abi/update-baseline.sh [BUILDDIR]   (default: build; run ninja first)
 # Commit the new baseline.abi with the change that made it, and bump the
 # soname (lib/meson.build) if something was removed or changed.

@@ -159,19 +159,75 @@ audit_files_stats() {
 }
 
 # statx_of_names TRACE REGEX: the statx calls in strace output TRACE whose
-# path (not the empty one of an fd) matches the extended REGEX.
+# path (not the empty one of an fd) matches the extended REGEX.  A count of
+# them bounded only above passes when the pattern stops matching strace's
+# lines: each such count has a lower-bound control (check_probes_counted).
 statx_of_names() {
 	grep -cE "statx\([0-9]+, \"($2)\"" "$1" || true
 }
 
-# tree_reads TRACE ID: in strace output TRACE, the searches of subvolume
-# ID's tree for every item up to the last inode number (a whole read:
-# strace leaves out that max_objectid, the usual one), as opposed to the
-# searches of one item or of one run of inode numbers that find where its
+# probed_names TOP REGEX: how many directories below TOP (TOP included)
+# have a first entry that is not a directory, in directory order (ls -U),
+# whose name matches the extended REGEX.  An audit that may not surely
+# search a directory (a user who does not own it) stats that entry as the
+# directory's probe (audit_entry_nlink(), lib/audit/audit.c).
+probed_names() {
+	local top=$1 regex=$2 dir name n=0
+	while IFS= read -r -d '' dir; do
+		while IFS= read -r name; do
+			[[ ! -L $dir/$name && -d $dir/$name ]] && continue
+			[[ $name =~ ^($regex)$ ]] && n=$((n + 1))
+			break
+		done < <(ls -U -A -- "$dir")
+	done < <(find "$top" -type d -print0)
+	echo "$n"
+}
+
+# check_probes_counted TRACE TOP REGEX: the control of a count of
+# statx_of_names TRACE REGEX.  TRACE is that of an audit of TOP by a user
+# who owns none of its directories, so it probes each: the same grep must
+# count at least probed_names TOP REGEX calls, and that number is not 0.
+# A pattern or a trace that no longer matches strace's lines fails here.
+check_probes_counted() {
+	local trace=$1 top=$2 regex=$3 probes stats
+	probes=$(probed_names "$top" "$regex")
+	((probes > 0)) ||
+		fail "control: no directory below $top has a first file named like $regex"
+	stats=$(statx_of_names "$trace" "$regex")
+	((stats >= probes)) ||
+		fail "control: statx_of_names counts $stats calls of $regex in $(basename -- "$trace"), fewer than the $probes probes of directories whose first file is one: it does not match strace's lines"
+}
+
+# control_probes TOP: for a test whose audit of TOP (exported by
+# $OUT/exports) ran as root or as the owner and so made no probe, the
+# control of its count of statx calls of fNNN names: the same audit again
+# as nobody, under strace (its lines in $OUT/control), then
+# check_probes_counted.  RUN_WRAPPER is left as it was.
+control_probes() {
+	local top=$1 wrapper=("${RUN_WRAPPER[@]}")
+	as_nobody
+	chmod go+r -- "$OUT/exports"
+	RUN_WRAPPER=(strace -f -e trace=statx -o "$OUT/control" -- "${RUN_WRAPPER[@]}")
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		audit control --json --exports "$OUT/exports" "$top"
+	RUN_WRAPPER=("${wrapper[@]}")
+	check_probes_counted "$OUT/control" "$top" 'f[0-9]{3}'
+}
+
+# tree_searches TRACE ID: in strace output TRACE, the lines of the searches
+# of subvolume ID's tree for every item up to an inode number: its whole
+# reads, and the searches of one run of inode numbers that find where its
 # inode numbers end and how many of them are directories.
-tree_reads() {
+tree_searches() {
 	grep "BTRFS_IOC_TREE_SEARCH_V2, {key={tree_id=$2,.*nr_items=4294967295" \
-		"$1" | grep -vc 'max_objectid=' || true
+		"$1" || true
+}
+
+# tree_reads TRACE ID: of tree_searches TRACE ID, the whole reads (strace
+# leaves out their max_objectid, the usual one), as opposed to the searches
+# of one run.  A test that counts none checks tree_searches as its control.
+tree_reads() {
+	tree_searches "$1" "$2" | grep -vc 'max_objectid=' || true
 }
 
 # write_exports FILE LINE...: an exports(5) file.

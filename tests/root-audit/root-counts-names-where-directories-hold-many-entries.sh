@@ -28,4 +28,11 @@ check_eq "whole reads of the snapshot's tree" 0 \
 files_stats=$(statx_of_names "$OUT/trace" 'f[0-9]{3}')
 ((files_stats < 100)) ||
 	fail "$files_stats stats of the $FILES files: their names were not counted"
+# The controls of both counts: the same grep finds the searches of the
+# snapshot's runs of inode numbers (how many of its inodes are
+# directories), and as nobody, who owns none of the directories, the same
+# audit probes src and the snapshot with a stat of f001 each.
+(($(tree_searches "$OUT/trace" "$snap_id" | wc -l) >= 1)) ||
+	fail "control: no search of the snapshot's tree in the trace: tree_reads does not match strace's lines"
+control_probes "$top"
 finish

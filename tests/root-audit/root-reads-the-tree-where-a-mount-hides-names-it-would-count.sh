@@ -36,4 +36,7 @@ check_audit_rc traced 1
 files_stats=$(statx_of_names "$OUT/trace" 'f[0-9]{3}')
 ((files_stats < 100)) ||
 	fail "$files_stats stats of the snapshot's $FILES files: its tree was not read"
+# The control of that count: as nobody, who owns none of the directories,
+# the same audit probes src and the snapshot with a stat of f001 each.
+control_probes "$top"
 finish

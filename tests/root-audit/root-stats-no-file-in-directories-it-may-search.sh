@@ -14,4 +14,8 @@ FILES=200
 top=$WORK/btrfs
 btrfs_of_small_dirs "$top" # 21 directories: 21 probes before
 audit_stats_no_file "$top/src"
+# The control of its count of fNNN stats: as nobody, who owns none of
+# them, the same audit probes src's 21 directories with a stat of an fNNN
+# each, and the same grep counts them.
+control_probes "$top/src"
 finish

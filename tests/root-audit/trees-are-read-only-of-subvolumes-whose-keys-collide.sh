@@ -30,6 +30,8 @@ write_exports "$OUT/exports" "$top *(rw,no_subtree_check)"
 # The audit, then the same with its ioctls counted.
 audit_then_traced "$top" 1 ioctls ioctl
 
+# The snapshot's count is also the control of src's: the same grep on the
+# same trace must match.
 check_eq "reads of src's tree (walked first, no key met before)" 0 \
 	"$(tree_reads "$OUT/ioctls" "$src_id")"
 (($(tree_reads "$OUT/ioctls" "$snap_id") >= 1)) ||

@@ -47,4 +47,8 @@ audit_files_stats "$top" "$expected"
 # probe per directory.
 ((FILES_STATS < 100)) ||
 	fail "$FILES_STATS statx calls of fNNN names: the snapshot's files were stat'ed"
+# The control of that count: nobody owns no directory here, so the audit
+# probes src and the snapshot with a stat of f001 each, and the same grep
+# counts them.
+check_probes_counted "$OUT/statx" "$top" 'f[0-9]{3}'
 finish

@@ -38,4 +38,7 @@ audit_files_stats "$top" "$expected"
 # at most, plus a probe per directory.
 ((FILES_STATS < FILES)) ||
 	fail "$FILES_STATS statx calls of fNNN names: the copies' files were stat'ed"
+# The control of that count: nobody owns no directory here, so the audit
+# probes a and each copy with a stat of f001, and the same grep counts them.
+check_probes_counted "$OUT/statx" "$top" 'f[0-9]{3}'
 finish

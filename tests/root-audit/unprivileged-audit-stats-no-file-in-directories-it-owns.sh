@@ -13,6 +13,10 @@ FILES=200
 top=$WORK/btrfs
 btrfs_of_small_dirs "$top" # 21 directories: 21 probes before
 as_nobody
+# The control of the count of fNNN stats below: while src is root's, the
+# same audit as nobody probes its 21 directories with a stat of an fNNN
+# each, and the same grep counts them.
+control_probes "$top/src"
 chown -R -- nobody "$top/src"
 chmod -R u+rwX,go-rwx -- "$top/src"
 chmod go+r -- "$OUT/exports"

@@ -6,9 +6,12 @@
 # It runs from the source root, where the scripts' source directives name
 # their libraries from.
 set -euo pipefail
-# shellcheck source=tests/abi/lib.sh
-. "$(dirname "$0")/lib.sh"
+export LC_ALL=C
+# shellcheck source=tests/lib/common.sh
+source "$(dirname -- "$0")/../lib/common.sh"
 : "${SRCDIR:?SRCDIR must name the source root}"
+TMP=$(mktemp -d /tmp/bino-lint-XXXXXX)
+trap 'rm -rf -- "$TMP"' EXIT
 command -v shellcheck >/dev/null || skip_or_fail "needs shellcheck (Debian package shellcheck)"
 cd -- "$SRCDIR"
 
