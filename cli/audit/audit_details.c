@@ -147,10 +147,10 @@ static void print_submounts(struct output *out,
 	output_close(out);
 }
 
-static void print_collisions(struct output *out,
-			     const struct bino_audit_target *target)
+/* The counts of each kind: "  collisions: loop N, hardlink N, plain N". */
+static void print_collision_counts(struct output *out,
+				   const struct bino_audit_target *target)
 {
-	size_t i, j, n;
 	int c;
 
 	output_open_object(out, "collisions");
@@ -164,46 +164,61 @@ static void print_collisions(struct output *out,
 			  bino_audit_target_collisions(target, c));
 	}
 	output_close(out);
+}
+
+/* One example of collision kind @c: its two paths and their identities. */
+static void print_example(struct output *out, int c,
+			  const struct bino_audit_example *example)
+{
+	struct bino_key a = bino_audit_example_key(example, 0);
+	struct bino_key b = bino_audit_example_key(example, 1);
+	size_t j;
+
+	output_open_object(out, NULL);
+	print_string(out, PRINT_TEXT, NULL, "    %s", bino_collision_name(c));
+	print_u64(out, PRINT_ANY, "client_fs", " (client fs %" PRIu64,
+		  bino_audit_example_client_fs(example));
+	print_u64(out, PRINT_ANY, "ino", ", ino %" PRIu64 "):\n", b.ino);
+	for (j = 0; j < 2; j++) {
+		const struct bino_key *id = j ? &b : &a;
+
+		output_open_object(out, j ? "b" : "a");
+		print_text_path(out, "path", "      %s",
+				bino_audit_example_path(example, (int)j));
+		print_dev(out, PRINT_JSON, "dev", NULL, id->dev);
+		print_u64(out, PRINT_ANY, "subvolid", "  (subvolume %" PRIu64 ")\n",
+			  id->subvolid);
+		print_u64(out, PRINT_JSON, "ino", NULL, id->ino);
+		output_close(out);
+	}
+	output_close(out);
+}
+
+/* The examples of each kind, in the order the audit kept them. */
+static void print_examples(struct output *out,
+			   const struct bino_audit_target *target)
+{
+	size_t i, n;
+	int c;
 
 	output_open_object(out, "examples");
 	for (c = 0; c < BINO_COLLISION_NR; c++) {
 		output_open_array(out, bino_collision_name(c));
 		n = bino_audit_target_example_count(target, c);
-		for (i = 0; i < n; i++) {
-			const struct bino_audit_example *example =
-				bino_audit_target_example(target, c, i);
-			struct bino_key a = bino_audit_example_key(example, 0);
-			struct bino_key b = bino_audit_example_key(example, 1);
-
-			output_open_object(out, NULL);
-			print_string(out, PRINT_TEXT, NULL, "    %s",
-				     bino_collision_name(c));
-			print_u64(out, PRINT_ANY, "client_fs",
-				  " (client fs %" PRIu64,
-				  bino_audit_example_client_fs(example));
-			print_u64(out, PRINT_ANY, "ino", ", ino %" PRIu64 "):\n",
-				  b.ino);
-			for (j = 0; j < 2; j++) {
-				const struct bino_key *id = j ? &b : &a;
-
-				output_open_object(out, j ? "b" : "a");
-				print_text_path(out, "path", "      %s",
-						bino_audit_example_path(example,
-									(int)j));
-				print_dev(out, PRINT_JSON, "dev", NULL, id->dev);
-				print_u64(out, PRINT_ANY, "subvolid",
-					  "  (subvolume %" PRIu64 ")\n",
-					  id->subvolid);
-				print_u64(out, PRINT_JSON, "ino", NULL, id->ino);
-				output_close(out);
-			}
-			output_close(out);
-		}
+		for (i = 0; i < n; i++)
+			print_example(out, c, bino_audit_target_example(target, c, i));
 		output_close(out);
 	}
 	output_close(out);
+}
 
-	n = bino_audit_target_pair_count(target);
+/* The pairs of subvolumes whose files collide, with the counts of each kind. */
+static void print_subvolume_pairs(struct output *out,
+				  const struct bino_audit_target *target)
+{
+	size_t i, n = bino_audit_target_pair_count(target);
+	int c;
+
 	if (n)
 		print_string(out, PRINT_TEXT, NULL, "%s\n",
 			     "  colliding subvolume pairs:");
@@ -228,6 +243,14 @@ static void print_collisions(struct output *out,
 		output_close(out);
 	}
 	output_close(out);
+}
+
+static void print_collisions(struct output *out,
+			     const struct bino_audit_target *target)
+{
+	print_collision_counts(out, target);
+	print_examples(out, target);
+	print_subvolume_pairs(out, target);
 }
 
 static void print_verdict(struct output *out,
