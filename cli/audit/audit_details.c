@@ -44,15 +44,25 @@ static void print_export_source(struct output *out,
 	print_bool(out, PRINT_JSON, "nohide", NULL, flags & BINO_EXPORT_NOHIDE);
 }
 
+/*
+ * A list of @n details: the text heading (only when there are some) and
+ * the JSON array under @key, which output_close() ends.
+ */
+static void open_list(struct output *out, size_t n, const char *heading,
+		      const char *key)
+{
+	if (n)
+		print_string(out, PRINT_TEXT, NULL, "%s\n", heading);
+	output_open_array(out, key);
+}
+
 static void print_subvols(struct output *out,
 			  const struct bino_audit_target *target)
 {
 	size_t i, j, n = bino_audit_target_subvol_count(target);
 	bool client = bino_audit_target_client_view(target);
 
-	if (n)
-		print_string(out, PRINT_TEXT, NULL, "%s\n", "  subvolumes:");
-	output_open_array(out, "subvolumes");
+	open_list(out, n, "  subvolumes:", "subvolumes");
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_subvol *subvol =
 			bino_audit_target_subvol(target, i);
@@ -124,10 +134,7 @@ static void print_submounts(struct output *out,
 {
 	size_t i, n = bino_audit_target_submount_count(target);
 
-	if (n)
-		print_string(out, PRINT_TEXT, NULL, "%s\n",
-			     "  server mounts below:");
-	output_open_array(out, "submounts");
+	open_list(out, n, "  server mounts below:", "submounts");
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_submount *submount =
 			bino_audit_target_submount(target, i);
@@ -219,10 +226,7 @@ static void print_subvolume_pairs(struct output *out,
 	size_t i, n = bino_audit_target_pair_count(target);
 	int c;
 
-	if (n)
-		print_string(out, PRINT_TEXT, NULL, "%s\n",
-			     "  colliding subvolume pairs:");
-	output_open_array(out, "subvolume_pairs");
+	open_list(out, n, "  colliding subvolume pairs:", "subvolume_pairs");
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_pair *pair = bino_audit_target_pair(target, i);
 
@@ -292,9 +296,7 @@ static void print_devices(struct output *out,
 {
 	size_t i, n = bino_audit_target_device_count(target);
 
-	if (n)
-		print_string(out, PRINT_TEXT, NULL, "%s\n", "  devices:");
-	output_open_array(out, "devices");
+	open_list(out, n, "  devices:", "devices");
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_device *device =
 			bino_audit_target_device(target, i);
