@@ -29,7 +29,7 @@ const char *subvol_path(const struct suggest_ctx *ctx, size_t i)
  * comment, and on stderr.
  */
 void put_refusal(const struct suggest_ctx *ctx, const char *path,
-			const char *reason)
+		 const char *reason)
 {
 	fputs("# not written: ", ctx->out);
 	quote_comment(ctx->out, path);
@@ -62,8 +62,8 @@ int text_close(struct text *t)
  * new lines.  Returns its index, or -1.
  */
 long add_text_edit(struct edit_list *list, enum edit_kind kind,
-			  const char *file, size_t first, size_t last,
-			  struct text *t)
+		   const char *file, size_t first, size_t last,
+		   struct text *t)
 {
 	long i = -1;
 
@@ -102,7 +102,7 @@ int add_note(struct edit_list *list, const char *text)
 
 /* put_refusal() as an edit: a note in the block, and a line on stderr. */
 int refuse_edit(const struct suggest_ctx *ctx, struct edit_list *list,
-		       const char *path, const char *reason)
+		const char *path, const char *reason)
 {
 	struct text t;
 
@@ -145,7 +145,7 @@ void put_left_comment(const struct suggest_ctx *ctx, size_t i)
 
 /* put_left() as a note of an edit list: 0, or -1. */
 int left_edit(const struct suggest_ctx *ctx, struct edit_list *list,
-		     size_t i)
+	      size_t i)
 {
 	struct text t;
 
@@ -160,8 +160,8 @@ int left_edit(const struct suggest_ctx *ctx, struct edit_list *list,
  * directory and why (put_confpath_why()).  0, or -1.
  */
 int set_removal_reason(struct edit_list *list, long e,
-			      const char *removal,
-			      const struct bino_confpath *confpath)
+		       const char *removal,
+		       const struct bino_confpath *confpath)
 {
 	struct text t;
 

@@ -55,7 +55,7 @@ static bool same_line(const struct bino_export *a, const struct bino_export *b)
  * several lines (one per client or security flavour) is changed on each.
  */
 const struct bino_export *next_export_line(const struct suggest_ctx *ctx,
-						  size_t *i)
+					   size_t *i)
 {
 	const struct bino_export *source = bino_audit_target_export(ctx->target);
 	const struct bino_exports *exports = ctx->config->exports;
@@ -177,7 +177,7 @@ static void put_exports_text(const struct suggest_ctx *ctx,
  * once (a line of several clients is several entries).
  */
 int edits_exports_removals(const struct suggest_ctx *ctx,
-				  struct edit_list *list)
+			   struct edit_list *list)
 {
 	const struct bino_exports *exports = ctx->config->exports;
 	size_t i, j, n = exports ? bino_exports_count(exports) : 0;

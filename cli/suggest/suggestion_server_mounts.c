@@ -128,7 +128,7 @@ static int edits_fstab_line(const struct suggest_ctx *ctx,
  * subvolume was deleted, or it is a snapshot (the old advice).
  */
 int edits_fstab_removals(const struct suggest_ctx *ctx,
-				struct edit_list *list)
+			 struct edit_list *list)
 {
 	const struct server_fstab *fstab = ctx->config->fstab;
 	size_t i;
@@ -150,7 +150,7 @@ int edits_fstab_removals(const struct suggest_ctx *ctx,
 }
 
 int edits_server_fstab(const struct suggest_ctx *ctx,
-			      struct edit_list *list)
+		       struct edit_list *list)
 {
 	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
 
@@ -206,7 +206,7 @@ static int edits_mount_unit(const struct suggest_ctx *ctx,
 }
 
 int edits_mount_units(const struct suggest_ctx *ctx,
-			     struct edit_list *list)
+		      struct edit_list *list)
 {
 	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
 	size_t before = list->n;
