@@ -44,15 +44,25 @@ static void print_export_source(struct output *out,
 	print_bool(out, PRINT_JSON, "nohide", NULL, flags & BINO_EXPORT_NOHIDE);
 }
 
+/*
+ * A list of @n details: the text heading (only when there are some) and
+ * the JSON array under @key, which output_close() ends.
+ */
+static void open_list(struct output *out, size_t n, const char *heading,
+		      const char *key)
+{
+	if (n)
+		print_string(out, PRINT_TEXT, NULL, "%s\n", heading);
+	output_open_array(out, key);
+}
+
 static void print_subvols(struct output *out,
 			  const struct bino_audit_target *target)
 {
 	size_t i, j, n = bino_audit_target_subvol_count(target);
 	bool client = bino_audit_target_client_view(target);
 
-	if (n)
-		print_string(out, PRINT_TEXT, NULL, "%s\n", "  subvolumes:");
-	output_open_array(out, "subvolumes");
+	open_list(out, n, "  subvolumes:", "subvolumes");
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_subvol *subvol =
 			bino_audit_target_subvol(target, i);
@@ -124,10 +134,7 @@ static void print_submounts(struct output *out,
 {
 	size_t i, n = bino_audit_target_submount_count(target);
 
-	if (n)
-		print_string(out, PRINT_TEXT, NULL, "%s\n",
-			     "  server mounts below:");
-	output_open_array(out, "submounts");
+	open_list(out, n, "  server mounts below:", "submounts");
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_submount *submount =
 			bino_audit_target_submount(target, i);
@@ -147,10 +154,10 @@ static void print_submounts(struct output *out,
 	output_close(out);
 }
 
-static void print_collisions(struct output *out,
-			     const struct bino_audit_target *target)
+/* The counts of each kind: "  collisions: loop N, hardlink N, plain N". */
+static void print_collision_counts(struct output *out,
+				   const struct bino_audit_target *target)
 {
-	size_t i, j, n;
 	int c;
 
 	output_open_object(out, "collisions");
@@ -164,50 +171,62 @@ static void print_collisions(struct output *out,
 			  bino_audit_target_collisions(target, c));
 	}
 	output_close(out);
+}
+
+/* One example of collision kind @c: its two paths and their identities. */
+static void print_example(struct output *out, int c,
+			  const struct bino_audit_example *example)
+{
+	struct bino_key a = bino_audit_example_key(example, 0);
+	struct bino_key b = bino_audit_example_key(example, 1);
+	size_t j;
+
+	output_open_object(out, NULL);
+	print_string(out, PRINT_TEXT, NULL, "    %s", bino_collision_name(c));
+	print_u64(out, PRINT_ANY, "client_fs", " (client fs %" PRIu64,
+		  bino_audit_example_client_fs(example));
+	print_u64(out, PRINT_ANY, "ino", ", ino %" PRIu64 "):\n", b.ino);
+	for (j = 0; j < 2; j++) {
+		const struct bino_key *id = j ? &b : &a;
+
+		output_open_object(out, j ? "b" : "a");
+		print_text_path(out, "path", "      %s",
+				bino_audit_example_path(example, (int)j));
+		print_dev(out, PRINT_JSON, "dev", NULL, id->dev);
+		print_u64(out, PRINT_ANY, "subvolid", "  (subvolume %" PRIu64 ")\n",
+			  id->subvolid);
+		print_u64(out, PRINT_JSON, "ino", NULL, id->ino);
+		output_close(out);
+	}
+	output_close(out);
+}
+
+/* The examples of each kind, in the order the audit kept them. */
+static void print_examples(struct output *out,
+			   const struct bino_audit_target *target)
+{
+	size_t i, n;
+	int c;
 
 	output_open_object(out, "examples");
 	for (c = 0; c < BINO_COLLISION_NR; c++) {
 		output_open_array(out, bino_collision_name(c));
 		n = bino_audit_target_example_count(target, c);
-		for (i = 0; i < n; i++) {
-			const struct bino_audit_example *example =
-				bino_audit_target_example(target, c, i);
-			struct bino_key a = bino_audit_example_key(example, 0);
-			struct bino_key b = bino_audit_example_key(example, 1);
-
-			output_open_object(out, NULL);
-			print_string(out, PRINT_TEXT, NULL, "    %s",
-				     bino_collision_name(c));
-			print_u64(out, PRINT_ANY, "client_fs",
-				  " (client fs %" PRIu64,
-				  bino_audit_example_client_fs(example));
-			print_u64(out, PRINT_ANY, "ino", ", ino %" PRIu64 "):\n",
-				  b.ino);
-			for (j = 0; j < 2; j++) {
-				const struct bino_key *id = j ? &b : &a;
-
-				output_open_object(out, j ? "b" : "a");
-				print_text_path(out, "path", "      %s",
-						bino_audit_example_path(example,
-									(int)j));
-				print_dev(out, PRINT_JSON, "dev", NULL, id->dev);
-				print_u64(out, PRINT_ANY, "subvolid",
-					  "  (subvolume %" PRIu64 ")\n",
-					  id->subvolid);
-				print_u64(out, PRINT_JSON, "ino", NULL, id->ino);
-				output_close(out);
-			}
-			output_close(out);
-		}
+		for (i = 0; i < n; i++)
+			print_example(out, c, bino_audit_target_example(target, c, i));
 		output_close(out);
 	}
 	output_close(out);
+}
 
-	n = bino_audit_target_pair_count(target);
-	if (n)
-		print_string(out, PRINT_TEXT, NULL, "%s\n",
-			     "  colliding subvolume pairs:");
-	output_open_array(out, "subvolume_pairs");
+/* The pairs of subvolumes whose files collide, with the counts of each kind. */
+static void print_subvolume_pairs(struct output *out,
+				  const struct bino_audit_target *target)
+{
+	size_t i, n = bino_audit_target_pair_count(target);
+	int c;
+
+	open_list(out, n, "  colliding subvolume pairs:", "subvolume_pairs");
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_pair *pair = bino_audit_target_pair(target, i);
 
@@ -228,6 +247,14 @@ static void print_collisions(struct output *out,
 		output_close(out);
 	}
 	output_close(out);
+}
+
+static void print_collisions(struct output *out,
+			     const struct bino_audit_target *target)
+{
+	print_collision_counts(out, target);
+	print_examples(out, target);
+	print_subvolume_pairs(out, target);
 }
 
 static void print_verdict(struct output *out,
@@ -269,9 +296,7 @@ static void print_devices(struct output *out,
 {
 	size_t i, n = bino_audit_target_device_count(target);
 
-	if (n)
-		print_string(out, PRINT_TEXT, NULL, "%s\n", "  devices:");
-	output_open_array(out, "devices");
+	open_list(out, n, "  devices:", "devices");
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_device *device =
 			bino_audit_target_device(target, i);

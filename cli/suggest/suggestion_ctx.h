@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Private to suggestion.c and suggestion_json.c: the state one export's
- * suggestion is written from, and the steps both writers share.
+ * Private to the files of suggest/ that write a suggestion: the state one
+ * export's suggestion is written from, the steps its blocks share
+ * (suggestion_ctx.c), and each block's writer and edits, for the report
+ * (suggestion.c) and the JSON (suggestion_json.c) to call.
  */
 #ifndef BTRFS_INO_SUGGESTION_CTX_H
 #define BTRFS_INO_SUGGESTION_CTX_H
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "btrfsino.h"
 #include "suggestion.h"
+#include "suggestion_edits.h"
 
 /* What one export's blocks are written from. */
 struct suggest_ctx {
@@ -30,6 +34,8 @@ struct suggest_ctx {
 	char v4_root[PATH_MAX];
 };
 
+/* ---- one export (suggestion.c) ----------------------------------------- */
+
 /*
  * Make the suggestion for @target and fill @ctx from it (the text goes
  * nowhere yet).  Returns the library's error, reported on stderr; *@sug is
@@ -45,5 +51,120 @@ bool suggest_applies(const struct suggest_ctx *ctx);
 
 /* The text for an unsafe path on ctx->out: ctx->block, or the full report. */
 void suggest_unsafe(const struct suggest_ctx *ctx);
+
+/* ---- the steps the blocks share (suggestion_ctx.c) --------------------- */
+
+/* The path of subvolume @i below the export. */
+const char *subvol_path(const struct suggest_ctx *ctx, size_t i);
+
+/* Whether subvolume @i's path may be named in configuration. */
+bool config_safe(const struct suggest_ctx *ctx, size_t i);
+
+/*
+ * The line (or unit, or map entry) for @path is not written: its format
+ * cannot carry the name, for @reason (quote.h).  Said in the block, as a
+ * comment, and on stderr.
+ */
+void put_refusal(const struct suggest_ctx *ctx, const char *path,
+		 const char *reason);
+
+/*
+ * "# left to btrfs-ino mount, named in no line: PATH: why": subvolume @i,
+ * whose path a user could change, as a comment line of a block.
+ */
+void put_left_comment(const struct suggest_ctx *ctx, size_t i);
+
+/* A memory stream one edit's text or reason is written into. */
+struct text {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+/* Open @t: its stream, or NULL (out of memory). */
+FILE *text_open(struct text *t);
+
+/* Close @t: 0, or -1 (out of memory) with nothing left to free. */
+int text_close(struct text *t);
+
+/*
+ * Add an edit of @kind with the text of @t (closed here and freed) as its
+ * new lines.  Returns its index, or -1.
+ */
+long add_text_edit(struct edit_list *list, enum edit_kind kind,
+		   const char *file, size_t first, size_t last,
+		   struct text *t);
+
+/* A note with the text of @t (closed here) as its reason: 0, or -1. */
+int add_text_note(struct edit_list *list, struct text *t);
+
+/* A note with @text: 0, or -1. */
+int add_note(struct edit_list *list, const char *text);
+
+/* put_refusal() as an edit: a note in the block, and a line on stderr. */
+int refuse_edit(const struct suggest_ctx *ctx, struct edit_list *list,
+		const char *path, const char *reason);
+
+/* put_left_comment() as a note of an edit list: 0, or -1. */
+int left_edit(const struct suggest_ctx *ctx, struct edit_list *list,
+	      size_t i);
+
+/*
+ * Edit @e's reason: @removal, and for a path a user could change, which
+ * directory and why (put_confpath_why()).  0, or -1.
+ */
+int set_removal_reason(struct edit_list *list, long e, const char *removal,
+		       const struct bino_confpath *confpath);
+
+/* What makes a block's edits into @list: 0, or -1 (out of memory). */
+typedef int suggest_edits_fn(const struct suggest_ctx *ctx,
+			     struct edit_list *list);
+
+/* The edits @make makes, as the block's text on ctx->out. */
+void put_edits(const struct suggest_ctx *ctx, suggest_edits_fn *make);
+
+/* ---- the server's mounts (suggestion_server_mounts.c) ------------------ */
+
+/* The server-fstab block's edits: a line per subvolume, then removals. */
+suggest_edits_fn edits_server_fstab;
+/*
+ * The lines of the server fstab at or below the path that must go: their
+ * subvolume was deleted, or it is a snapshot (the old advice).
+ */
+suggest_edits_fn edits_fstab_removals;
+/* The mount-units block's edits: a unit per subvolume, refusals first. */
+suggest_edits_fn edits_mount_units;
+
+void block_server_fstab(const struct suggest_ctx *ctx);
+void block_mount_units(const struct suggest_ctx *ctx);
+
+/* ---- the exports (suggestion_exports.c) -------------------------------- */
+
+/*
+ * The entries (lines) of the export table that export the directory of the
+ * export the audit applied, one client each, in file order: call with *@i
+ * 0, then again with the same @i; NULL at the end.
+ */
+const struct bino_export *next_export_line(const struct suggest_ctx *ctx,
+					   size_t *i);
+
+/* The exports block's edits: crossmnt on each line, then removals. */
+suggest_edits_fn edits_exports;
+/*
+ * The lines of the exports files at or below the path whose path a user
+ * could change: they must go.
+ */
+suggest_edits_fn edits_exports_removals;
+
+void block_exports(const struct suggest_ctx *ctx);
+void block_exports_nohide(const struct suggest_ctx *ctx);
+
+/* ---- the clients (suggestion_client.c) --------------------------------- */
+
+/* Fill ctx->v4_root_export and ctx->v4_root: the NFSv4 pseudo-root, if any. */
+void find_v4_root(struct suggest_ctx *ctx);
+
+void block_client_fstab(const struct suggest_ctx *ctx);
+void block_autofs(const struct suggest_ctx *ctx);
 
 #endif

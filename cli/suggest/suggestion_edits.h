@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * A suggestion as data: the edits it makes to the server's files (which
- * file, which lines, the new text, why).  suggestion.c makes them; its text
- * blocks, suggest --diff and suggest --output-dir all render the same
- * list, so what is printed is what is applied.
+ * file, which lines, the new text, why).  suggestion_server_mounts.c and
+ * suggestion_exports.c make them; their text blocks, suggest --diff and
+ * suggest --output-dir all render the same list, so what is printed is
+ * what is applied.
  */
 #ifndef BTRFS_INO_SUGGESTION_EDITS_H
 #define BTRFS_INO_SUGGESTION_EDITS_H

@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The exports(5) blocks of a suggestion: crossmnt added to every line that
+ * exports the path (as edits, suggestion_edits.h), or a line per subvolume
+ * with nohide and its own fsid= (the exports-nohide block, text only), and
+ * the removal of the lines whose path a user could change.  Every line is
+ * written with the clients and options of the line it replaces; a path no
+ * line exports gets an example for the placeholder client CLIENT, never
+ * the world.  next_export_line() is shared: the client blocks find the
+ * NFSv4 pseudo-root of those lines' clients with it.
+ */
+#include "suggestion_ctx.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "path.h"
+#include "quote.h"
+#include "report.h"
+#include "server_fstab.h"
+#include "suggestion_edits.h"
+
+/* The client of an export the admin must choose: never the world ("*"). */
+#define CLIENT_PLACEHOLDER "CLIENT"
+
+/* Whether @a and @b export one directory: as written, or once resolved. */
+static bool same_export_path(const struct bino_export *a,
+			     const struct bino_export *b)
+{
+	char *ra, *rb;
+	bool same;
+
+	if (strcmp(bino_export_path(a), bino_export_path(b)) == 0)
+		return true;
+	ra = realpath(bino_export_path(a), NULL);
+	rb = ra ? realpath(bino_export_path(b), NULL) : NULL;
+	same = rb && strcmp(ra, rb) == 0;
+	free(ra);
+	free(rb);
+	return same;
+}
+
+/* Whether @a and @b come from one entry (line) of one exports file. */
+static bool same_line(const struct bino_export *a, const struct bino_export *b)
+{
+	return strcmp(bino_export_file(a), bino_export_file(b)) == 0 &&
+	       bino_export_line(a) == bino_export_line(b) &&
+	       strcmp(bino_export_path(a), bino_export_path(b)) == 0;
+}
+
+/*
+ * The entries (lines) of the export table that export the directory of the
+ * export the audit applied, one client each, in file order: call with *@i
+ * 0, then again with the same @i; NULL at the end.  A directory exported on
+ * several lines (one per client or security flavour) is changed on each.
+ */
+const struct bino_export *next_export_line(const struct suggest_ctx *ctx,
+					   size_t *i)
+{
+	const struct bino_export *source = bino_audit_target_export(ctx->target);
+	const struct bino_exports *exports = ctx->config->exports;
+	size_t j, n = exports ? bino_exports_count(exports) : 0;
+
+	if (!source)
+		return NULL;
+	for (; *i < n; (*i)++) {
+		const struct bino_export *e = bino_exports_get(exports, *i);
+		bool first = true;
+
+		if (!same_export_path(e, source))
+			continue;
+		for (j = 0; j < *i && first; j++)
+			first = !same_line(bino_exports_get(exports, j), e);
+		if (first) {
+			(*i)++;
+			return e;
+		}
+	}
+	return NULL;
+}
+
+/* The export flag of an option exports blocks add: crossmnt or nohide. */
+static int option_flag(const char *option)
+{
+	return strcmp(option, "crossmnt") == 0 ? BINO_EXPORT_CROSSMNT :
+						 BINO_EXPORT_NOHIDE;
+}
+
+/* @options without any fsid= (which must stay unique to the parent). */
+static void put_options_without_fsid(FILE *out, const char *options,
+				     bool *first)
+{
+	const char *p = options;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (n && !(n >= 5 && strncmp(p, "fsid=", 5) == 0)) {
+			if (!*first)
+				fputc(',', out);
+			fwrite(p, 1, n, out);
+			*first = false;
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+}
+
+/*
+ * One exports(5) line for server path @path on @out: every client of the
+ * export table's line @line with its options, plus @extra (NULL for none)
+ * where the library reads it as not set.  With @fsid (subvolume lines) the
+ * parent's fsid= is dropped and fsid=@fsid added.  Without @line (nothing
+ * exports the path) the client is the placeholder CLIENT, never the world.
+ * Returns NULL, or why @path cannot be written (quote.h): then nothing is.
+ */
+static const char *put_exports_line(const struct suggest_ctx *ctx, FILE *out,
+				    const struct bino_export *line,
+				    const char *path, const char *extra,
+				    const char *fsid)
+{
+	size_t i, n = bino_exports_count(ctx->config->exports);
+	const char *reason = quote_exports_refusal(path);
+	bool first;
+
+	if (reason)
+		return reason;
+	quote_exports_path(out, path);
+	if (!line) {
+		fprintf(out, " " CLIENT_PLACEHOLDER "(ro,no_subtree_check%s%s%s%s)",
+			extra ? "," : "", extra ? extra : "",
+			fsid ? ",fsid=" : "", fsid ? fsid : "");
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		const struct bino_export *e = bino_exports_get(ctx->config->exports, i);
+		const char *options = bino_export_options(e);
+
+		if (!same_line(e, line))
+			continue;
+		fprintf(out, " %s(", bino_export_client(e));
+		first = true;
+		if (fsid) {
+			put_options_without_fsid(out, options, &first);
+		} else if (*options) {
+			fputs(options, out);
+			first = false;
+		}
+		if (extra && !(bino_export_flags(e) & option_flag(extra))) {
+			fprintf(out, "%s%s", first ? "" : ",", extra);
+			first = false;
+		}
+		if (fsid)
+			fprintf(out, "%sfsid=%s", first ? "" : ",", fsid);
+		fputc(')', out);
+	}
+	return NULL;
+}
+
+/* put_exports_line() as a line of a text block, or its refusal. */
+static void put_exports_text(const struct suggest_ctx *ctx,
+			     const struct bino_export *line, const char *path,
+			     const char *extra, const char *fsid)
+{
+	const char *reason = put_exports_line(ctx, ctx->out, line, path, extra, fsid);
+
+	if (reason)
+		put_refusal(ctx, path, reason);
+	else
+		fputc('\n', ctx->out);
+}
+
+/*
+ * The lines of the exports files that export a path at or below the path
+ * whose path a user could change (export_confpath()): they must go, each
+ * once (a line of several clients is several entries).
+ */
+int edits_exports_removals(const struct suggest_ctx *ctx,
+			   struct edit_list *list)
+{
+	const struct bino_exports *exports = ctx->config->exports;
+	size_t i, j, n = exports ? bino_exports_count(exports) : 0;
+
+	for (i = 0; i < n; i++) {
+		const struct bino_export *e = bino_exports_get(exports, i);
+		struct bino_confpath *cp = NULL;
+		bool first = true;
+		long k;
+
+		if (!bino__path_at_or_below(bino_export_path(e), ctx->path))
+			continue;
+		for (j = 0; j < i && first; j++)
+			first = !same_line(bino_exports_get(exports, j), e);
+		if (!first)
+			continue;
+		if (export_confpath(exports, e, &cp) != 0)
+			return -1;
+		if (!cp)
+			continue;
+		k = edit_add(list, EDIT_REMOVE, bino_export_file(e),
+			     bino_export_line(e), bino_export_last_line(e));
+		if (k < 0 || set_removal_reason(list, k, "a user could change its path",
+						cp) != 0) {
+			bino_confpath_destroy(cp);
+			return -1;
+		}
+		bino_confpath_destroy(cp);
+	}
+	return 0;
+}
+
+/* Whether the exports line @line is one edits_exports_removals() removes. */
+static bool export_line_unsafe(const struct suggest_ctx *ctx,
+			       const struct bino_export *line)
+{
+	struct bino_confpath *cp = NULL;
+
+	if (export_confpath(ctx->config->exports, line, &cp) != 0 || !cp)
+		return false;
+	bino_confpath_destroy(cp);
+	return true;
+}
+
+/* Whether every client of @line reads @option as set already. */
+static bool line_has(const struct suggest_ctx *ctx,
+		     const struct bino_export *line, const char *option)
+{
+	size_t i, n = bino_exports_count(ctx->config->exports);
+
+	for (i = 0; i < n; i++) {
+		const struct bino_export *e = bino_exports_get(ctx->config->exports, i);
+
+		if (same_line(e, line) && !(bino_export_flags(e) & option_flag(option)))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * exportfs's warnings on the lines of @line, as comments: the rewrite of
+ * "/p HOST (rw)" (a blank before "(") into "HOST() *(rw,...)" keeps the
+ * warning that the world gets the options beside it.
+ */
+static void put_line_warnings(const struct suggest_ctx *ctx, FILE *out,
+			      const struct bino_export *line)
+{
+	const struct bino_exports *exports = ctx->config->exports;
+	size_t i;
+
+	for (i = 0; i < bino_exports_warning_count(exports); i++) {
+		const struct bino_syntax_error *w = bino_exports_warning(exports, i);
+
+		if (strcmp(w->file, bino_export_file(line)) != 0 ||
+		    w->line < bino_export_line(line) ||
+		    w->line > bino_export_last_line(line))
+			continue;
+		fputs("# exports warning: ", out);
+		quote_comment(out, w->file);
+		fprintf(out, ":%u:%u: %s\n", w->line, w->column, w->message);
+	}
+}
+
+/* The replacement of @line: crossmnt for each client that lacks it. */
+static int edits_export_line(const struct suggest_ctx *ctx,
+			     struct edit_list *list,
+			     const struct bino_export *line)
+{
+	const char *reason;
+	struct text t;
+
+	if (!text_open(&t))
+		return -1;
+	put_line_warnings(ctx, t.f, line);
+	reason = put_exports_line(ctx, t.f, line, bino_export_path(line),
+				  "crossmnt", NULL);
+	if (reason) {
+		if (text_close(&t) == 0)
+			free(t.buf);
+		return refuse_edit(ctx, list, bino_export_path(line), reason);
+	}
+	return add_text_edit(list, EDIT_REPLACE, bino_export_file(line),
+			     bino_export_line(line), bino_export_last_line(line),
+			     &t) < 0 ? -1 : 0;
+}
+
+int edits_exports(const struct suggest_ctx *ctx, struct edit_list *list)
+{
+	const struct bino_export *line;
+	size_t i = 0, n_lines = 0, n_have = 0;
+	const char *reason;
+	struct text t;
+
+	if (!bino_audit_target_export(ctx->target)) {
+		if (!text_open(&t))
+			return -1;
+		reason = put_exports_line(ctx, t.f, NULL, ctx->path, "crossmnt", NULL);
+		if (!reason)
+			return add_text_edit(list, EDIT_EXAMPLE, NULL, 0, 0,
+					     &t) < 0 ? -1 : 0;
+		if (text_close(&t) == 0)
+			free(t.buf);
+		return refuse_edit(ctx, list, ctx->path, reason);
+	}
+	while ((line = next_export_line(ctx, &i))) {
+		if (export_line_unsafe(ctx, line))
+			continue; /* removed below */
+		n_lines++;
+		/* A replacement that changes nothing is no suggestion. */
+		if (line_has(ctx, line, "crossmnt")) {
+			n_have++;
+			continue;
+		}
+		if (edits_export_line(ctx, list, line) != 0)
+			return -1;
+	}
+	if (n_lines && n_have == n_lines &&
+	    add_note(list, "(every line that exports it has crossmnt already)") != 0)
+		return -1;
+	return edits_exports_removals(ctx, list);
+}
+
+/*
+ * What the exports blocks change: the lines that export the path, or the
+ * export that covers it, or (neither) a new line for a client to choose.
+ */
+static void put_exports_target(const struct suggest_ctx *ctx, const char *what)
+{
+	const struct bino_export *source = bino_audit_target_export(ctx->target);
+	FILE *out = ctx->out;
+
+	if (!source) {
+		fprintf(out, "# Server /etc/exports: nothing exports %s and no export covers it.\n"
+			     "# Replace " CLIENT_PLACEHOLDER " below with the hosts that may mount it (a name,\n"
+			     "# network or @netgroup, exports(5)): nothing is exported to the world\n"
+			     "# (*) for you.\n", ctx->shown_path);
+		return;
+	}
+	if (bino_audit_target_covered(ctx->target)) {
+		fprintf(out, "# Server /etc/exports: no line exports %s; the export of ", ctx->shown_path);
+		quote_exports_path(out, bino_export_path(source));
+		fputs("\n# covers it (its clients see the path there), so its lines change.\n", out);
+	} else {
+		fputs("# Server /etc/exports: the lines that export ", out);
+		quote_exports_path(out, bino_export_path(source));
+		fputs(" change.\n", out);
+	}
+	fprintf(out, "# %s\n", what);
+}
+
+void block_exports(const struct suggest_ctx *ctx)
+{
+	put_exports_target(ctx, "Each gets crossmnt; other options are kept.");
+	fputs("# crossmnt lets clients cross into every mount below the export, each a\n"
+	      "# filesystem of its own: Linux clients do so with NFSv3 and NFSv4 (each\n"
+	      "# mount's fsid comes from its subvolume).\n"
+	      "# Then: exportfs -ra\n", ctx->out);
+	put_edits(ctx, edits_exports);
+}
+
+void block_exports_nohide(const struct suggest_ctx *ctx)
+{
+	size_t i, j, n = bino_suggestion_subvol_count(ctx->sug);
+	const struct bino_export *line;
+	FILE *out = ctx->out;
+
+	put_exports_target(ctx, "They stay as they are (repeated here); a line per subvolume follows.");
+	fputs("# For clients that must mount each subvolume explicitly (non-Linux\n"
+	      "# clients, which may not cross), or to expose only these mounts.  nohide\n"
+	      "# lets Linux NFSv3 clients of the parent cross into them (NFSv4 clients\n"
+	      "# cross into every export); exports(5): nohide is reliable only for\n"
+	      "# single-host clients.  fsid= is the subvolume's UUID, never the parent's:\n"
+	      "# stable across reboots and unique, so file handles stay valid.\n"
+	      "# Then: exportfs -ra\n", out);
+	if (!bino_audit_target_export(ctx->target))
+		put_exports_text(ctx, NULL, ctx->path, NULL, NULL);
+	for (j = 0; (line = next_export_line(ctx, &j));)
+		put_exports_text(ctx, line, bino_export_path(line), NULL, NULL);
+	for (i = 0; i < n; i++) {
+		const uint8_t *uuid =
+			bino_audit_subvol_uuid(bino_suggestion_subvol(ctx->sug, i));
+		char fsid[37];
+
+		if (!config_safe(ctx, i)) {
+			put_left_comment(ctx, i);
+			continue;
+		}
+		if (uuid)
+			format_uuid(fsid, uuid);
+		else
+			fputs("# subvolume UUID unknown: choose a unique fsid=\n", out);
+		if (!bino_audit_target_export(ctx->target))
+			put_exports_text(ctx, NULL, subvol_path(ctx, i), "nohide",
+					 uuid ? fsid : NULL);
+		for (j = 0; (line = next_export_line(ctx, &j));)
+			put_exports_text(ctx, line, subvol_path(ctx, i), "nohide",
+					 uuid ? fsid : NULL);
+	}
+}
