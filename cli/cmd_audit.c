@@ -34,10 +34,10 @@
 #include "suggest_options.h"
 #include "suggestion.h"
 #include "audit_session.h"
+#include "server_fstab.h"
 
 #define AUDIT_SCHEMA_VERSION 1
 #define SYSTEM_ETAB "/var/lib/nfs/etab"
-#define SYSTEM_FSTAB "/etc/fstab"
 
 struct audit_options {
 	const char *exports_file;

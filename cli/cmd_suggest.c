@@ -25,7 +25,6 @@
 #include "server_fstab.h"
 
 #define SUGGEST_SCHEMA_VERSION 1
-#define SYSTEM_FSTAB "/etc/fstab"
 
 struct suggest_options {
 	const char *exports_file;
@@ -345,7 +344,7 @@ static int suggest_audit(struct suggest_run *run, char **paths,
  * the document; in text on stderr, first, in their own output, as stdout
  * is what is pasted into a file or fed to patch.  0, or -1 (said).
  */
-static int suggest_begin(struct suggest_run *run)
+static int suggest_run_begin(struct suggest_run *run)
 {
 	const struct suggest_options *opts = &run->opts;
 	struct output *out;
@@ -457,7 +456,7 @@ int cmd_suggest(int argc, char **argv)
 	}
 	ret = EXIT_USAGE;
 	if (suggest_audit(&run, argv + optind, (size_t)(argc - optind)) == 0 &&
-	    suggest_begin(&run) == 0 && suggest_targets(&run) == 0)
+	    suggest_run_begin(&run) == 0 && suggest_targets(&run) == 0)
 		ret = suggest_end(&run);
 	suggest_diff_destroy(run.diff);
 	output_destroy(run.out);

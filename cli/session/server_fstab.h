@@ -17,6 +17,9 @@
 #include "audit_session.h"
 #include "output.h"
 
+/* The server fstab audit checks and suggest edits unless told another. */
+#define SYSTEM_FSTAB "/etc/fstab"
+
 /* What became of the subvolume of one line. */
 enum fstab_state {
 	FSTAB_MOUNTED, /* mounted on its mount point: nothing to say */

@@ -101,8 +101,7 @@ int add_note(struct edit_list *list, const char *text)
 }
 
 /* put_refusal() as an edit: a note in the block, and a line on stderr. */
-int refuse_edit(const struct suggest_ctx *ctx, struct edit_list *list,
-		const char *path, const char *reason)
+int refuse_edit(struct edit_list *list, const char *path, const char *reason)
 {
 	struct text t;
 
@@ -114,7 +113,6 @@ int refuse_edit(const struct suggest_ctx *ctx, struct edit_list *list,
 	fputs("not written: ", t.f);
 	quote_comment(t.f, path);
 	fprintf(t.f, ": %s", reason);
-	(void)ctx;
 	return add_text_note(list, &t);
 }
 

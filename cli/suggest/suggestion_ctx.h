@@ -102,8 +102,7 @@ int add_text_note(struct edit_list *list, struct text *t);
 int add_note(struct edit_list *list, const char *text);
 
 /* put_refusal() as an edit: a note in the block, and a line on stderr. */
-int refuse_edit(const struct suggest_ctx *ctx, struct edit_list *list,
-		const char *path, const char *reason);
+int refuse_edit(struct edit_list *list, const char *path, const char *reason);
 
 /* put_left_comment() as a note of an edit list: 0, or -1. */
 int left_edit(const struct suggest_ctx *ctx, struct edit_list *list,

@@ -277,7 +277,7 @@ static int edits_export_line(const struct suggest_ctx *ctx,
 	if (reason) {
 		if (text_close(&t) == 0)
 			free(t.buf);
-		return refuse_edit(ctx, list, bino_export_path(line), reason);
+		return refuse_edit(list, bino_export_path(line), reason);
 	}
 	return add_text_edit(list, EDIT_REPLACE, bino_export_file(line),
 			     bino_export_line(line), bino_export_last_line(line),
@@ -300,7 +300,7 @@ int edits_exports(const struct suggest_ctx *ctx, struct edit_list *list)
 					     &t) < 0 ? -1 : 0;
 		if (text_close(&t) == 0)
 			free(t.buf);
-		return refuse_edit(ctx, list, ctx->path, reason);
+		return refuse_edit(list, ctx->path, reason);
 	}
 	while ((line = next_export_line(ctx, &i))) {
 		if (export_line_unsafe(ctx, line))

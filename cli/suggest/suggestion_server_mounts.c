@@ -18,7 +18,6 @@
 #include "server_fstab.h"
 #include "suggestion_edits.h"
 
-#define SYSTEM_FSTAB "/etc/fstab"
 
 /*
  * Whether subvolume @i is a snapshot: libbtrfsutil's parent_uuid is set
@@ -222,7 +221,7 @@ int edits_mount_units(const struct suggest_ctx *ctx,
 		const char *reason = mount_unit_refusal(ctx, i);
 
 		if (reason && gets_server_mount(ctx, i) &&
-		    refuse_edit(ctx, list, subvol_path(ctx, i), reason) != 0)
+		    refuse_edit(list, subvol_path(ctx, i), reason) != 0)
 			return -1;
 	}
 	for (i = 0; i < n; i++) {
