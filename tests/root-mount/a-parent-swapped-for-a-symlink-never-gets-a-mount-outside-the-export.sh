@@ -83,7 +83,7 @@ while ((runs < 200 && SECONDS - start < 30)); do
 	kill -USR2 "$flipper"
 done
 kill -TERM "$flipper"
-read -r -t 60 swaps <&"$from_flipper" || swaps=?
+read -r -t 60 swaps <&"$from_flipper" || swaps='?'
 wait "$flipper" || fail "the swapping loop failed"
 printf '%s: %d runs in %d s, %s swaps; %d runs mounted sv in the export, %d refused, %d mounted outside\n' \
 	"$TEST_NAME" "$runs" "$((SECONDS - start))" "$swaps" "$mounted" "$refused" "$outside"

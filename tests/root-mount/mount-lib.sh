@@ -97,3 +97,38 @@ within() {
 not() {
 	! "$@"
 }
+
+# plan_start PATH: plan-then-apply for PATH (with $EXPORTS) as a coprocess;
+# returns once it has planned, its "plan ID PATH" lines in the array PLANNED.
+# The test then changes the tree, and plan_apply carries the plan out.
+plan_start() {
+	local line
+	coproc PLAN { exec "${RUN_WRAPPER[@]}" "$PLAN_THEN_APPLY" "$EXPORTS" "$1" 2>&1; }
+	# bash forgets a coproc's variables when it ends: keep our own copies.
+	PLAN_HELPER_PID=$PLAN_PID
+	exec {PLAN_FROM}<&"${PLAN[0]}" {PLAN_TO}>&"${PLAN[1]}"
+	PLANNED=()
+	while IFS= read -r line <&"$PLAN_FROM"; do
+		[[ $line == planned ]] && return 0
+		PLANNED+=("$line")
+	done
+	fail "plan-then-apply ended before it planned: ${PLANNED[*]}"
+	return 1
+}
+
+# plan_apply: the plan of plan_start carried out, a line per step ("PATH
+# mounted", "PATH Could not open: Stale file handle", ...) in APPLIED.
+plan_apply() {
+	echo go >&"$PLAN_TO"
+	APPLIED=$(cat <&"$PLAN_FROM")
+	wait "$PLAN_HELPER_PID" || fail "plan-then-apply failed: $APPLIED"
+}
+
+# as_user UID DIR COMMAND...: COMMAND as user UID (group UID, no others),
+# run in DIR: what that user can do there without root (DIR is entered as
+# root, since the fixture's own directory is root's alone, mode 0700).
+as_user() {
+	local uid=$1 dir=$2
+	shift 2
+	(cd -- "$dir" && setpriv --reuid="$uid" --regid="$uid" --clear-groups -- "$@")
+}
