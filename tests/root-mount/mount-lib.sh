@@ -87,20 +87,28 @@ watch_start() {
 
 # keeper_trace: strace attached to the keeper (WATCH_PID), its openat,
 # openat2, mount, umount2 and stat calls in $OUT/trace (line by line, as
-# made);
-# returns once the trace shows a look.  Each second the keeper looks: it
-# opens each watched filesystem's commit_stats, then reads the mount table.
-# A pass opens commit_stats too (the watches it makes), then resolves the
-# export and every planned path with openat2; a mount step is a mount call.
+# made); returns once the keeper is idle, two looks in a row with no pass
+# after them, so that a test counting passes from there never counts one
+# still due to what came before (a pass after the mount table changed,
+# the keeper's own first mounts included).  Each second the keeper looks:
+# it opens each watched filesystem's commit_stats, then reads the mount
+# table.  A pass opens commit_stats too (the watches it makes), then
+# resolves the export and every planned path with openat2; a mount step is
+# a mount call.
 keeper_trace() {
 	command -v strace >/dev/null || skip_or_fail "needs strace"
 	strace -f -qq -e trace=openat,openat2,mount,umount2,newfstatat,statx \
 		-o "$OUT/trace" -p "$WATCH_PID" &
 	# shellcheck disable=SC2034 # the tests stop it
 	TRACER_PID=$!
-	eventually grep -qs commit_stats "$OUT/trace" && return 0
-	fail "strace never saw the keeper look"
+	eventually keeper_idle && return 0
+	fail "strace never saw the keeper idle: $(trace_events 0)"
 	return 1
+}
+
+# keeper_idle: the trace ends with two looks in a row, no pass after them.
+keeper_idle() {
+	[[ -s $OUT/trace && $(trace_events 0) =~ LL[^P]*$ ]]
 }
 
 # trace_mark: the trace's length now; later events are counted from it.

@@ -14,6 +14,7 @@ setup_mount_export
 
 watch_start watch --exports "$EXPORTS" "$FEX" || finish
 keeper_trace || finish
+echo "the keeper from strace's attach until idle (L look, P pass): $(trace_events 0)"
 mark=$(trace_mark)
 for i in 1 2 3; do
 	head -c 1M /dev/urandom >"$FEX/spool/written-$i"
