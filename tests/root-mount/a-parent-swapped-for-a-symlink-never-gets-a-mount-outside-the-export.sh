@@ -44,8 +44,20 @@ mounts_on() {
 	findmnt -r -n -o TARGET | awk -v dir="$1" 'index($0, dir "/") == 1'
 }
 
-"$EXCHANGE_LOOP" "$user/a" "$user/link" >"$OUT/swaps" &
-flipper=$!
+# The loop in a coprocess: it says "swapping", then "paused" when asked.
+# exec: the coprocess is the loop itself, which the signals below are for.
+coproc FLIPPER { exec "$EXCHANGE_LOOP" "$user/a" "$user/link"; }
+flipper=$FLIPPER_PID
+exec {from_flipper}<&"${FLIPPER[0]}"
+# flipper_says WORD: the loop's next line is WORD, read within 60 s.
+flipper_says() {
+	local line=
+	read -r -t 60 line <&"$from_flipper" || true
+	[[ $line == "$1" ]] && return 0
+	fail "the swapping loop said '$line', not '$1'"
+	return 1
+}
+flipper_says swapping || exit 1
 runs=0 mounted=0 refused=0 outside=0
 start=$SECONDS
 while ((runs < 200 && SECONDS - start < 30)); do
@@ -53,24 +65,27 @@ while ((runs < 200 && SECONDS - start < 30)); do
 	mount_cmd "run" --exports "$EXPORTS" "$user"
 	check_mount_rc "run $runs" "0 1"
 	grep -q -e 'refus' -e 'Could not open' "$OUT/run.err" && refused=$((refused + 1))
-	# The tree held still while it is looked at and the mounts undone.
-	kill -STOP "$flipper"
+	# The tree holds still, a and link as at the start, while it is looked
+	# at and the mounts undone.
+	kill -USR1 "$flipper"
+	flipper_says paused || break
 	while IFS= read -r target; do
 		fail "run $runs mounted outside the export, on $target"
 		outside=$((outside + 1))
-		umount -- "$target"
+		umount -- "$target" || fail "could not unmount $target"
 	done < <(mounts_on "$victim")
 	while IFS= read -r target; do
-		check_eq "what run $runs mounted in the export" "$sv_id" \
-			"$(btrfs inspect-internal rootid -- "$target")"
+		check_eq "what run $runs mounted in the export" "$user/a/sv $sv_id" \
+			"$target $(btrfs inspect-internal rootid -- "$target")"
 		mounted=$((mounted + 1))
-		umount -- "$target"
+		umount -- "$target" || fail "could not unmount $target"
 	done < <(mounts_on "$user")
-	kill -CONT "$flipper"
+	kill -USR2 "$flipper"
 done
 kill -TERM "$flipper"
+read -r -t 60 swaps <&"$from_flipper" || swaps='?'
 wait "$flipper" || fail "the swapping loop failed"
-printf '%s: %d runs in %d s, %d swaps; %d runs mounted sv in the export, %d refused, %d mounted outside\n' \
-	"$TEST_NAME" "$runs" "$((SECONDS - start))" "$(cat "$OUT/swaps")" "$mounted" "$refused" "$outside"
+printf '%s: %d runs in %d s, %s swaps; %d runs mounted sv in the export, %d refused, %d mounted outside\n' \
+	"$TEST_NAME" "$runs" "$((SECONDS - start))" "$swaps" "$mounted" "$refused" "$outside"
 ((mounted + refused > 0)) || fail "no run ever planned sv: the race was not run"
 finish

@@ -55,17 +55,25 @@ action_lines() {
 	grep -E '^(mount|umount) ' "$1" || true
 }
 
+# A watch test waits for each event it expects (a mount, the keeper's line)
+# for up to WATCH_DEADLINE seconds, which only a keeper that never acts
+# reaches: on a loaded machine (two cores, a load of 8) one of the keeper's
+# seconds takes several.  How soon the keeper acts is counted in its own
+# looks instead (keeper_trace, looks_until), which load does not change.
+WATCH_DEADLINE=${WATCH_DEADLINE:-30}
+
 # watch_start NAME ARGS...: "btrfs-ino mount --watch ARGS" in the background
 # (stopped by the fixture's cleanup), stdout in $OUT/NAME, stderr in
 # $OUT/NAME.err, its PID in WATCH_PID; returns once its first pass has
-# watched a filesystem ("watching" on stderr), or fails after 10 s.
+# watched a filesystem ("watching" on stderr), or fails after
+# WATCH_DEADLINE seconds.
 watch_start() {
 	local name=$1 i
 	shift
 	"${RUN_WRAPPER[@]}" "$BTRFS_INO" mount --watch "$@" >"$OUT/$name" \
 		2>"$OUT/$name.err" &
 	WATCH_PID=$!
-	for ((i = 0; i < 100; i++)); do
+	for ((i = 0; i < WATCH_DEADLINE * 10; i++)); do
 		grep -q ': watching$' "$OUT/$name.err" && return 0
 		if ! kill -0 "$WATCH_PID" 2>/dev/null; then
 			fail "mount --watch ended early: $(cat "$OUT/$name.err")"
@@ -75,6 +83,117 @@ watch_start() {
 	done
 	fail "mount --watch never said it was watching: $(cat "$OUT/$name.err")"
 	return 1
+}
+
+# keeper_trace: strace attached to the keeper (WATCH_PID), its openat,
+# openat2, mount, umount2 and stat calls in $OUT/trace (line by line, as
+# made); returns once the keeper is idle, two looks in a row with no pass
+# after them, so that a test counting passes from there never counts one
+# still due to what came before (a pass after the mount table changed,
+# the keeper's own first mounts included).  Each second the keeper looks:
+# it opens each watched filesystem's commit_stats, then reads the mount
+# table.  A pass opens commit_stats too (the watches it makes), then
+# resolves the export and every planned path with openat2; a mount step is
+# a mount call.
+keeper_trace() {
+	command -v strace >/dev/null || skip_or_fail "needs strace"
+	strace -f -qq -e trace=openat,openat2,mount,umount2,newfstatat,statx \
+		-o "$OUT/trace" -p "$WATCH_PID" &
+	# shellcheck disable=SC2034 # the tests stop it
+	TRACER_PID=$!
+	eventually keeper_idle && return 0
+	fail "strace never saw the keeper idle: $(trace_events 0)"
+	return 1
+}
+
+# keeper_idle: the trace ends with two looks in a row, no pass after them.
+keeper_idle() {
+	[[ -s $OUT/trace && $(trace_events 0) =~ LL[^P]*$ ]]
+}
+
+# trace_mark: the trace's length now; later events are counted from it.
+trace_mark() {
+	wc -l <"$OUT/trace"
+}
+
+# trace_events MARK: the keeper's calls since MARK as one letter each: L a
+# look, P a pass (its own commit_stats and openat2 calls: one letter), M a
+# mount, U an unmount.
+trace_events() {
+	tail -n +"$(($1 + 1))" "$OUT/trace" | awk '
+		/(newfstatat|statx)\(/ { next }
+		function look() {
+			if (stats) {
+				printf "L"
+				pass = 0
+			}
+			stats = 0
+		}
+		/commit_stats/ { look(); stats = 1; next }
+		/openat2\(/ {
+			stats = 0
+			if (!pass)
+				printf "P"
+			pass = 1
+			next
+		}
+		/(^| )mount\(/ { look(); printf "M"; next }
+		/umount2\(/ { look(); printf "U"; next }
+		{ look() }
+		END { look() }'
+}
+
+# looks_until MARK LETTER: how many looks the keeper began after MARK before
+# its first event LETTER (trace_events); fails if it made none yet.
+looks_until() {
+	local events
+	events=$(trace_events "$1")
+	[[ $events == *"$2"* ]] || return 1
+	events=${events%%"$2"*}
+	events=${events//[!L]/}
+	echo "${#events}"
+}
+
+# looks_since MARK N: the keeper has begun N looks or more since MARK.
+looks_since() {
+	local events
+	events=$(trace_events "$1")
+	events=${events//[!L]/}
+	((${#events} >= $2))
+}
+
+# stats_since MARK FILE N: the keeper has called stat on FILE N times or
+# more since MARK.  A keeper that watches no filesystem (no PATH exported)
+# still stats the exports files at each look.
+stats_since() {
+	local n
+	n=$(tail -n +"$(($1 + 1))" "$OUT/trace" | grep -E '(newfstatat|statx)\(' |
+		grep -cF "\"$2\"" || true)
+	((n >= $3))
+}
+
+# mounted_within_looks MARK LETTER PATH...: the keeper's first LETTER event
+# (M or U) since MARK came by its second look since MARK, or before MARK
+# (then 0 looks); the looks in LOOKS_TOOK.  Fails, saying so, otherwise.
+mounted_within_looks() {
+	local mark=$1 letter=$2
+	shift 2
+	if ! LOOKS_TOOK=$(looks_until "$mark" "$letter"); then
+		# Made before the mark: the call was in the trace already.
+		LOOKS_TOOK=0
+		[[ $(trace_events 0) == *"$letter"* ]] || {
+			fail "strace saw no $letter call for $*"
+			return 1
+		}
+	fi
+	((LOOKS_TOOK <= 2)) && return 0
+	fail "$*: the keeper acted at its look $LOOKS_TOOK, not by its second: $(trace_events "$mark")"
+	return 1
+}
+
+# eventually COMMAND...: within WATCH_DEADLINE seconds.
+eventually() {
+	within "$WATCH_DEADLINE" "$@"
 }
 
 # within SECONDS COMMAND...: COMMAND succeeds, tried every 0.1 s for at
@@ -96,4 +215,39 @@ within() {
 # not COMMAND...: COMMAND fails.
 not() {
 	! "$@"
+}
+
+# plan_start PATH: plan-then-apply for PATH (with $EXPORTS) as a coprocess;
+# returns once it has planned, its "plan ID PATH" lines in the array PLANNED.
+# The test then changes the tree, and plan_apply carries the plan out.
+plan_start() {
+	local line
+	coproc PLAN { exec "${RUN_WRAPPER[@]}" "$PLAN_THEN_APPLY" "$EXPORTS" "$1" 2>&1; }
+	# bash forgets a coproc's variables when it ends: keep our own copies.
+	PLAN_HELPER_PID=$PLAN_PID
+	exec {PLAN_FROM}<&"${PLAN[0]}" {PLAN_TO}>&"${PLAN[1]}"
+	PLANNED=()
+	while IFS= read -r line <&"$PLAN_FROM"; do
+		[[ $line == planned ]] && return 0
+		PLANNED+=("$line")
+	done
+	fail "plan-then-apply ended before it planned: ${PLANNED[*]}"
+	return 1
+}
+
+# plan_apply: the plan of plan_start carried out, a line per step ("PATH
+# mounted", "PATH Could not open: Stale file handle", ...) in APPLIED.
+plan_apply() {
+	echo go >&"$PLAN_TO"
+	APPLIED=$(cat <&"$PLAN_FROM")
+	wait "$PLAN_HELPER_PID" || fail "plan-then-apply failed: $APPLIED"
+}
+
+# as_user UID DIR COMMAND...: COMMAND as user UID (group UID, no others),
+# run in DIR: what that user can do there without root (DIR is entered as
+# root, since the fixture's own directory is root's alone, mode 0700).
+as_user() {
+	local uid=$1 dir=$2
+	shift 2
+	(cd -- "$dir" && setpriv --reuid="$uid" --regid="$uid" --clear-groups -- "$@")
 }

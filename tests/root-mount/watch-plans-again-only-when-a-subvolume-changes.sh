@@ -3,38 +3,37 @@
 # mount --watch on a filesystem that is written and committed again and
 # again (files, as NFS clients write them; each `btrfs filesystem sync` a
 # transaction) plans nothing again: a pass resolves the export and every
-# planned path with openat2(2), and the keeper calls it not once.  A new
-# subvolume then makes it plan at once.  The calls are counted by strace,
+# planned path with openat2(2), and the keeper calls it not once in the two
+# looks it makes after each commit.  A new subvolume then makes it plan,
+# and mount it by its second look.  The calls are counted by strace,
 # attached to the keeper (other tests' mounts beside this one may make it
-# read the mount table, never plan).
+# read the mount table, never plan), in looks, not seconds.
 source "$(dirname -- "$0")/mount-lib.sh"
 command -v strace >/dev/null || skip_or_fail "needs strace"
 setup_mount_export
 
 watch_start watch --exports "$EXPORTS" "$FEX" || finish
-strace -f -qq -e trace=open,openat,openat2 -o "$OUT/trace" -p "$WATCH_PID" &
-tracer=$!
-# strace has attached once it traces the keeper's once-a-second look.
-within 5 grep -qs 'commit_stats' "$OUT/trace" || fail "strace never saw the keeper look"
-: >"$OUT/trace"
-# passes: the keeper's openat2 calls since.
-passes() {
-	grep -c 'openat2(' "$OUT/trace" || true
-}
-
+keeper_trace || finish
+echo "the keeper from strace's attach until idle (L look, P pass): $(trace_events 0)"
+mark=$(trace_mark)
 for i in 1 2 3; do
 	head -c 1M /dev/urandom >"$FEX/spool/written-$i"
 	btrfs -q filesystem sync "$MNT"
-	# Two looks at least after each commit.
-	sleep 2.2
+	# Two looks at least after each commit, counted, not slept for.
+	commit_mark=$(trace_mark)
+	eventually looks_since "$commit_mark" 2 ||
+		fail "the keeper stopped looking: $(trace_events "$commit_mark")"
 done
-within 1 grep -q 'commit_stats' "$OUT/trace" || fail "the keeper stopped looking"
-check_eq "openat2 calls while files were written and committed" 0 "$(passes)"
+events=$(trace_events "$mark")
+check_eq "passes while files were written and committed (L look, P pass)" "" \
+	"$(tr -d L <<<"$events")"
 
 btrfs -q subvolume create "$FEX/spool/new"
-within 2 mountpoint -q -- "$FEX/spool/new" ||
-	fail "new is not mounted 2 s after it was made"
-[[ $(passes) -gt 0 ]] || fail "strace saw no pass for the new subvolume"
-kill "$tracer" 2>/dev/null || true
-wait "$tracer" 2>/dev/null || true
+mark=$(trace_mark)
+eventually mountpoint -q -- "$FEX/spool/new" ||
+	fail "new is not mounted $WATCH_DEADLINE s after it was made"
+mounted_within_looks "$mark" M new
+[[ $(trace_events "$mark") == *P* ]] || fail "strace saw no pass for the new subvolume"
+kill "$TRACER_PID" 2>/dev/null || true
+wait "$TRACER_PID" 2>/dev/null || true
 finish

@@ -8,7 +8,8 @@
 source "$(dirname -- "$0")/suggest-lib.sh"
 command -v patch >/dev/null || skip_or_fail "needs patch"
 setup_export
-uuid=$(blkid -s UUID -o value "$LOOP")
+# -p: the device itself, not blkid's cache (a loop device is reused).
+uuid=$(blkid -p -s UUID -o value "$LOOP")
 s1=$FEX/spool/.snapshot/s1
 s1_id=$(btrfs inspect-internal rootid -- "$s1")
 FSTAB=$OUT/fstab

@@ -25,7 +25,8 @@ jq -r '.exports[0].subvolumes[] | "\(.id) \(.path) \(.fs_path) \(.mounted) \(.sn
 check_files_eq "subvolumes (id path fs_path mounted snapshot_of)" \
 	"$OUT/expected-subvols" "$OUT/actual-subvols"
 
-check_eq "fs_uuid" "$(blkid -s UUID -o value "$LOOP")" "$(jq -r '.exports[0].fs_uuid' "$OUT/json")"
+# blkid -p: the device itself, not the cache (a loop device is reused).
+check_eq "fs_uuid" "$(blkid -p -s UUID -o value "$LOOP")" "$(jq -r '.exports[0].fs_uuid' "$OUT/json")"
 check_eq "filesystem mountpoint" "$MNT" "$(jq -r '.exports[0].filesystem.mountpoint' "$OUT/json")"
 check_eq "filesystem dev" "$DEV" "$(jq -r '.exports[0].filesystem.dev' "$OUT/json")"
 options=$(findmnt -n -o OPTIONS --mountpoint "$MNT" | tr ',' '\n' |

@@ -14,7 +14,8 @@ check_suggest_rc fstab 0
 BLKID_FILE=/dev/null findmnt --verify --tab-file "$OUT/fstab" >"$OUT/verify" 2>&1 ||
 	fail "findmnt --verify rejects it: $(cat "$OUT/verify")"
 
-uuid=$(blkid -s UUID -o value "$LOOP")
+# -p: the device itself, not blkid's cache (a loop device is reused).
+uuid=$(blkid -p -s UUID -o value "$LOOP")
 options=$(findmnt -n -o OPTIONS --mountpoint "$MNT" | tr ',' '\n' |
 	grep -v -e '^subvol=' -e '^subvolid=' | paste -sd,)
 expected_plain_subvols | while IFS=$'\t' read -r id path; do

@@ -12,7 +12,8 @@ suggest fstab --exports "$EXPORTS" --format server-fstab "$FEX"
 check_suggest_rc fstab 0
 config_lines "$OUT/fstab" >"$OUT/lines"
 # The old advice, for contrast: also a line for each snapshot, as it read.
-uuid=$(blkid -s UUID -o value "$LOOP")
+# -p: the device itself, not blkid's cache (a loop device is reused).
+uuid=$(blkid -p -s UUID -o value "$LOOP")
 btrfs subvolume list -s "$MNT" | awk -v mnt="$MNT" -v uuid="$uuid" '
 	{ path = $0; sub(/^.* path /, "", path)
 	  printf "UUID=%s %s/%s btrfs subvolid=%s 0 0\n", uuid, mnt, path, $2 }' >"$OUT/old-lines"
