@@ -75,8 +75,11 @@ remove_work() {
 cleanup_fixture() {
 	local rc=$? pid
 	trap - EXIT
+	# A stopped job keeps SIGTERM pending until it runs again: continue it
+	# too, or the wait hangs until the test's timeout.
 	for pid in $(jobs -p); do
 		kill "$pid" 2>/dev/null || true
+		kill -CONT "$pid" 2>/dev/null || true
 	done
 	wait 2>/dev/null || true
 	if [[ -n $WORK && -d $WORK ]]; then
@@ -144,8 +147,11 @@ mount_loop() {
 cleanup_scratch() {
 	local rc=$? target loop pid
 	trap - EXIT
+	# A stopped job keeps SIGTERM pending until it runs again: continue it
+	# too, or the wait hangs until the test's timeout.
 	for pid in $(jobs -p); do
 		kill "$pid" 2>/dev/null || true
+		kill -CONT "$pid" 2>/dev/null || true
 	done
 	wait 2>/dev/null || true
 	while read -r target; do
