@@ -15,16 +15,8 @@ btrfs -q subvolume create "$spool/vol"
 btrfs -q subvolume snapshot "$spool/vol" "$spool/t"
 btrfs -q subvolume create "$spool/t/n"
 # The plan for spool, vol, t, t/n and the rest of the export.
-coproc PLAN { "${RUN_WRAPPER[@]}" "$PLAN_THEN_APPLY" "$EXPORTS" "$FEX" 2>&1; }
-# bash forgets a coproc's variables when it ends: keep our own copies.
-plan_pid=$PLAN_PID
-exec {from_plan}<&"${PLAN[0]}" {to_plan}>&"${PLAN[1]}"
-plan=()
-while IFS= read -r line <&"$from_plan"; do
-	[[ $line == planned ]] && break
-	plan+=("$line")
-done
-printf '%s\n' "${plan[@]}" | grep -qx "plan [0-9]* $spool/t/n" || fail "t/n not planned: ${plan[*]}"
+plan_start "$FEX"
+printf '%s\n' "${PLANNED[@]}" | grep -qx "plan [0-9]* $spool/t/n" || fail "t/n not planned: ${PLANNED[*]}"
 
 # t taken again, from vol that now holds a subvolume n: t/n is its placeholder.
 btrfs -q subvolume delete "$spool/t/n"
@@ -33,9 +25,8 @@ btrfs -q subvolume create "$spool/vol/n"
 btrfs -q subvolume snapshot "$spool/vol" "$spool/t"
 check_eq "t/n is now a placeholder" 2 "$(stat -c %i -- "$spool/t/n")"
 
-echo go >&"$to_plan"
-results=$(cat <&"$from_plan")
-wait "$plan_pid" || fail "helper failed: $results"
+plan_apply
+results=$APPLIED
 grep -qx "$spool/t/n Could not open: Stale file handle" <<<"$results" ||
 	fail "the placeholder was not refused: $results"
 grep -qx "$spool/t Could not open: Stale file handle" <<<"$results" ||

@@ -11,23 +11,14 @@ setup_mount_export
 
 spool=$FEX/spool
 btrfs -q subvolume create "$spool/vol"
-coproc PLAN { "${RUN_WRAPPER[@]}" "$PLAN_THEN_APPLY" "$EXPORTS" "$FEX" 2>&1; }
-# bash forgets a coproc's variables when it ends: keep our own copies.
-plan_pid=$PLAN_PID
-exec {from_plan}<&"${PLAN[0]}" {to_plan}>&"${PLAN[1]}"
-plan=()
-while IFS= read -r line <&"$from_plan"; do
-	[[ $line == planned ]] && break
-	plan+=("$line")
-done
-printf '%s\n' "${plan[@]}" | grep -qx "plan [0-9]* $spool/vol" || fail "vol not planned: ${plan[*]}"
+plan_start "$FEX"
+printf '%s\n' "${PLANNED[@]}" | grep -qx "plan [0-9]* $spool/vol" || fail "vol not planned: ${PLANNED[*]}"
 
 mv -- "$spool/vol" "$spool/vol2"
 ln -s -- vol2 "$spool/vol"
 
-echo go >&"$to_plan"
-results=$(cat <&"$from_plan")
-wait "$plan_pid" || fail "helper failed: $results"
+plan_apply
+results=$APPLIED
 check_eq "mounts on vol2" "" "$(findmnt -r -n -o TARGET --mountpoint "$spool/vol2" || true)"
 grep -qx "$spool mounted" <<<"$results" || fail "spool was not mounted: $results"
 grep -q "^$spool/vol mounted" <<<"$results" && fail "vol was mounted: $results"

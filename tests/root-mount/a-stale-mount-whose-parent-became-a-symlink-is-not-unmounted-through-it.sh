@@ -26,22 +26,14 @@ outside=$MNT/outside
 mkdir -p -- "$outside/a/m"
 mount -t tmpfs -o size=1M victim "$outside/a/m"
 
-coproc PLAN { "${RUN_WRAPPER[@]}" "$PLAN_THEN_APPLY" "$EXPORTS" "$user" 2>&1; }
-plan_pid=$PLAN_PID
-exec {from_plan}<&"${PLAN[0]}" {to_plan}>&"${PLAN[1]}"
-plan=()
-while IFS= read -r line <&"$from_plan"; do
-	[[ $line == planned ]] && break
-	plan+=("$line")
-done
-check_eq "the plan" "plan $gone_id $user/a/m" "${plan[*]}"
+plan_start "$user"
+check_eq "the plan" "plan $gone_id $user/a/m" "${PLANNED[*]}"
 
 mv -- "$user/a" "$user/a2"
 ln -s -- "$outside/a" "$user/a"
 
-echo go >&"$to_plan"
-results=$(cat <&"$from_plan")
-wait "$plan_pid" || fail "helper failed: $results"
+plan_apply
+results=$APPLIED
 check_eq "the mount outside" "victim" "$(findmnt -n -o SOURCE --mountpoint "$outside/a/m" || true)"
 check_eq "the stale mount, moved" "/fex/gone//deleted" \
 	"$(findmnt -n -o FSROOT --mountpoint "$user/a2/m" || true)"

@@ -27,22 +27,14 @@ gone_id=$(btrfs inspect-internal rootid -- "$FEX/gone")
 mount -t btrfs -o "subvolid=$gone_id" -- "$LOOP" "$user/d/m"
 btrfs -q subvolume delete "$FEX/gone"
 
-coproc PLAN { "${RUN_WRAPPER[@]}" "$PLAN_THEN_APPLY" "$EXPORTS" "$user" 2>&1; }
-plan_pid=$PLAN_PID
-exec {from_plan}<&"${PLAN[0]}" {to_plan}>&"${PLAN[1]}"
-plan=()
-while IFS= read -r line <&"$from_plan"; do
-	[[ $line == planned ]] && break
-	plan+=("$line")
-done
-check_eq "the plan" "plan $gone_id $user/d/m" "${plan[*]}"
+plan_start "$user"
+check_eq "the plan" "plan $gone_id $user/d/m" "${PLANNED[*]}"
 
 "$EXCHANGE_LOOP" "$user/d" "$user/e" 1
 check_eq "d/m is now the subvolume's mount" "$sv_id" "$(btrfs inspect-internal rootid -- "$user/d/m")"
 
-echo go >&"$to_plan"
-results=$(cat <&"$from_plan")
-wait "$plan_pid" || fail "helper failed: $results"
+plan_apply
+results=$APPLIED
 check_eq "the step" "$user/d/m Could not open: Stale file handle" "$results"
 check_eq "the subvolume's mount" "subvolid=$sv_id" \
 	"$(findmnt -n -o OPTIONS --mountpoint "$user/d/m" | grep -o "subvolid=[0-9]*" || true)"
