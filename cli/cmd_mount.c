@@ -13,10 +13,11 @@
  *
  * Run by root every minute over directories users own, it must not fail
  * for everyone because of one user: what the policy skips (another user's
- * subvolumes over --max-user-mounts, a path longer than PATH_MAX) and a
- * step refused because its path no longer leads, beneath the export and
- * through no symbolic link, to what was planned (the user changed it; the
- * next run plans afresh) are told on stderr and leave the exit status 0.
+ * subvolumes over --max-user-mounts, a path longer than PATH_MAX), a
+ * subvolume deleted between the plan and its mount, and a step refused
+ * because its path no longer leads, beneath the export and through no
+ * symbolic link, to what was planned (the user changed it; the next run
+ * plans afresh) are told on stderr and leave the exit status 0.
  * Only an action the system refused, or a path that could not be planned
  * (its subvolumes could not be listed), makes it 1.
  */
@@ -383,6 +384,12 @@ static void run_step(struct mount_run *run, const struct bino_mountplan_step *st
 	err = bino_mountplan_step_apply(step);
 	if (!err)
 		return;
+	if (err == BINO_ERROR_SUBVOL_DELETED) {
+		diag_command_path("mount", path, "skipped: subvolume %" PRIu64
+				  " was deleted since the plan",
+				  bino_mountplan_step_subvolid(step));
+		return;
+	}
 	saved = errno;
 	refused = refusal(step, err, saved);
 	if (refused) {

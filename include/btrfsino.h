@@ -95,6 +95,11 @@ enum bino_error {
 	BINO_ERROR_UMOUNT_FAILED,
 	/** The details of a btrfs subvolume could not be read. */
 	BINO_ERROR_SUBVOL_INFO_FAILED,
+	/**
+	 * The subvolume a mount step is for was deleted since the plan:
+	 * nothing to mount; errno is ENOENT.
+	 */
+	BINO_ERROR_SUBVOL_DELETED,
 };
 
 /**
@@ -1759,6 +1764,10 @@ bino_mountplan_step_fs_path(const struct bino_mountplan_step *step);
  * EXDEV outside the audited path, ESTALE another directory, subvolume,
  * filesystem, owner or mount, or the audited path itself replaced or not
  * opened when planned),
+ * BINO_ERROR_SUBVOL_DELETED (a mount step whose subvolume no longer exists,
+ * deleted since the plan, found when its path is gone or leads elsewhere,
+ * or when mount(2) fails with ENOENT: nothing to mount, errno ENOENT; told
+ * by the root tree, so CAP_SYS_ADMIN),
  * BINO_ERROR_NO_MEMORY, BINO_ERROR_MOUNT_FAILED or
  * BINO_ERROR_UMOUNT_FAILED, errno telling why.
  */

@@ -57,9 +57,12 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <linux/btrfs.h>
+#include <linux/btrfs_tree.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -1100,6 +1103,76 @@ static void fd_path(char *buf, size_t size, int fd)
 	snprintf(buf, size, "/proc/self/fd/%d", fd);
 }
 
+/*
+ * Whether subvolume @id of the filesystem holding the open file @fd (not
+ * O_PATH) no longer exists: the root tree has no ROOT_BACKREF item for it.
+ * Btrfs removes it in the transaction that deletes the subvolume, long
+ * before the cleaner drops the subvolume's tree.  False when it exists, and
+ * when the tree cannot be searched (EPERM without CAP_SYS_ADMIN): nothing
+ * is concluded then.
+ */
+static bool subvol_deleted(int fd, uint64_t id)
+{
+	struct btrfs_ioctl_search_args args = {
+		.key = {
+			.tree_id = BTRFS_ROOT_TREE_OBJECTID,
+			.min_objectid = id, .max_objectid = id,
+			.min_type = BTRFS_ROOT_BACKREF_KEY,
+			.max_type = BTRFS_ROOT_BACKREF_KEY,
+			.max_offset = UINT64_MAX, .max_transid = UINT64_MAX,
+			.nr_items = 1,
+		},
+	};
+
+	return ioctl(fd, BTRFS_IOC_TREE_SEARCH, &args) == 0 &&
+	       args.key.nr_items == 0;
+}
+
+/*
+ * Whether the subvolume of the mount @step was deleted, asked of the
+ * audited directory the plan saw (its identity and filesystem UUID
+ * checked): false when that cannot be told.
+ */
+static bool step_subvol_deleted(const struct bino_mountplan_step *step)
+{
+	struct stat st;
+	uint8_t uuid[16];
+	bool deleted = false;
+	int fd;
+
+	if (!step->has_base_id)
+		return false;
+	fd = bino__resolve_no_symlinks(step->base, O_RDONLY | O_DIRECTORY |
+				       O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) == 0 && st.st_dev == step->base_dev &&
+	    st.st_ino == step->base_ino && bino__fs_uuid_fd(fd, uuid) == 0 &&
+	    memcmp(uuid, step->uuid, sizeof(uuid)) == 0)
+		deleted = subvol_deleted(fd, step->subvolid);
+	close(fd);
+	return deleted;
+}
+
+/*
+ * @err, with errno as it was, unless the subvolume of the mount @step was
+ * deleted (ENOENT or ESTALE: its path gone or leading to something else,
+ * a new subvolume of the same name among them): then
+ * BINO_ERROR_SUBVOL_DELETED with ENOENT, nothing to mount.
+ */
+static enum bino_error step_gone_or(const struct bino_mountplan_step *step,
+				    enum bino_error err)
+{
+	int saved = errno;
+
+	if ((saved == ENOENT || saved == ESTALE) && step_subvol_deleted(step)) {
+		errno = ENOENT;
+		return BINO_ERROR_SUBVOL_DELETED;
+	}
+	errno = saved;
+	return err;
+}
+
 static enum bino_error step_mount(const struct bino_mountplan_step *step)
 {
 	char target[64], *data;
@@ -1108,7 +1181,7 @@ static enum bino_error step_mount(const struct bino_mountplan_step *step)
 
 	fd = step_open_subvol(step);
 	if (fd < 0)
-		return BINO_ERROR_OPEN_FAILED;
+		return step_gone_or(step, BINO_ERROR_OPEN_FAILED);
 	data = malloc(strlen(step->options) + 1);
 	if (!data) {
 		close(fd);
@@ -1118,6 +1191,15 @@ static enum bino_error step_mount(const struct bino_mountplan_step *step)
 	fd_path(target, sizeof(target), fd);
 	rc = mount(step->source, target, "btrfs", flags, data);
 	free(data);
+	/*
+	 * Deleted after it was opened: btrfs finds no subvolume of that ID,
+	 * or the VFS no name for the directory (ENOENT either way).
+	 */
+	if (rc != 0 && errno == ENOENT && subvol_deleted(fd, step->subvolid)) {
+		close(fd);
+		errno = ENOENT;
+		return BINO_ERROR_SUBVOL_DELETED;
+	}
 	close_keep_errno(fd);
 	return rc == 0 ? BINO_OK : BINO_ERROR_MOUNT_FAILED;
 }
