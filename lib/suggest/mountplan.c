@@ -43,7 +43,12 @@
  * and btrbk's.  Any other owner's subvolumes are mounted while that owner
  * has fewer than max_user_mounts (default 100) mounted below the audited
  * path, those mounted already counted: any user may create subvolumes, and
- * thousands of mounts would be made for one user's loop otherwise.  A
+ * thousands of mounts would be made for one user's loop otherwise.  The
+ * subordinate user IDs a subuid(5) file gives a user count as that user
+ * (counted_as(): a binary search of the ranges), as a user namespace lets
+ * them chown a subvolume to each; and all owners but root together stop at
+ * max_total_user_mounts (default 1000).  The tallies are a uthash by owner,
+ * so an owner over the limit costs a probe, not a search.  A
  * mount point longer than PATH_MAX is skipped: mount(8), findmnt and
  * exportfs cannot name it.  Skips are steps too, so a dry run lists them.
  *
@@ -56,6 +61,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pwd.h>
 #include <limits.h>
 #include <linux/btrfs.h>
 #include <linux/btrfs_tree.h>
@@ -68,6 +74,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "hash.h"
 #include "mounts.h"
 #include "path.h"
 #include "resolve.h"
@@ -95,7 +102,25 @@ struct bino_mountplan_step {
 	uint8_t uuid[16];
 	uint64_t subvolid;
 	int64_t owner; /* mount: the owner of the root directory, or OWNER_UNKNOWN */
+	int64_t counted_as; /* owner, or the user whose subordinate ID it is */
 	uint64_t mount_id; /* unmount: the mount's ID in mountinfo */
+};
+
+/* A range of subordinate user IDs (subuid(5)) and the owner it counts as. */
+struct subid_range {
+	uint64_t start, end; /* [start, end) */
+	uint64_t max_end; /* the greatest end of this range and those before */
+	int64_t owner;
+};
+
+/*
+ * How many subvolume mounts one owner (subordinate IDs folded in) has
+ * below the audited path: those there already and those planned.
+ */
+struct owner_tally {
+	int64_t owner;
+	size_t mounts;
+	UT_hash_handle hh;
 };
 
 struct bino_mountplan {
@@ -103,13 +128,15 @@ struct bino_mountplan {
 	struct bino_mountplan_step **steps;
 	size_t n_steps, cap_steps;
 	size_t max_user_mounts; /* per owner other than root, per audited path */
+	size_t max_total_user_mounts; /* all owners but root, per audited path */
 	size_t unreached; /* tree subvolumes whose root a lookup did not find */
-};
-
-/* How many subvolume mounts one owner has below the audited path. */
-struct owner_count {
-	int64_t owner;
-	size_t mounts;
+	struct subid_range *subuids; /* sorted by start */
+	size_t n_subuids, cap_subuids;
+	/* The tallies of the last audited path planned, in the order met. */
+	struct owner_tally *tallies; /* uthash head, by owner */
+	struct owner_tally **tally_order; /* each allocated apart */
+	size_t n_tallies, cap_tallies;
+	size_t user_mounts; /* theirs added up */
 };
 
 static void step_free(struct bino_mountplan_step *step)
@@ -161,6 +188,7 @@ BINO_PUBLIC enum bino_error bino_mountplan_create(int flags,
 	if (!plan)
 		return BINO_ERROR_NO_MEMORY;
 	plan->max_user_mounts = BINO_MOUNTPLAN_DEFAULT_MAX_USER_MOUNTS;
+	plan->max_total_user_mounts = BINO_MOUNTPLAN_DEFAULT_MAX_TOTAL_USER_MOUNTS;
 	*ret = plan;
 	return BINO_OK;
 }
@@ -174,6 +202,27 @@ bino_mountplan_set_max_user_mounts(struct bino_mountplan *plan, size_t max)
 	return BINO_OK;
 }
 
+BINO_PUBLIC enum bino_error
+bino_mountplan_set_max_total_user_mounts(struct bino_mountplan *plan, size_t max)
+{
+	if (!plan)
+		return BINO_ERROR_INVALID_ARGUMENT;
+	plan->max_total_user_mounts = max;
+	return BINO_OK;
+}
+
+/* Forget the tallies of the audited path planned last. */
+static void tallies_clear(struct bino_mountplan *plan)
+{
+	size_t i;
+
+	HASH_CLEAR(hh, plan->tallies);
+	for (i = 0; i < plan->n_tallies; i++)
+		free(plan->tally_order[i]);
+	plan->n_tallies = 0;
+	plan->user_mounts = 0;
+}
+
 BINO_PUBLIC void bino_mountplan_destroy(struct bino_mountplan *plan)
 {
 	size_t i;
@@ -183,7 +232,149 @@ BINO_PUBLIC void bino_mountplan_destroy(struct bino_mountplan *plan)
 	for (i = 0; i < plan->n_steps; i++)
 		step_free(plan->steps[i]);
 	free(plan->steps);
+	tallies_clear(plan);
+	free(plan->tally_order);
+	free(plan->subuids);
 	free(plan);
+}
+
+/* ---- subordinate IDs -------------------------------------------------- */
+
+/* A decimal number of @len bytes at @text, below 2^32; false otherwise. */
+static bool parse_id(const char *text, size_t len, uint64_t *ret)
+{
+	uint64_t value = 0;
+	size_t i;
+
+	if (len == 0 || len > 10)
+		return false;
+	for (i = 0; i < len; i++) {
+		if (text[i] < '0' || text[i] > '9')
+			return false;
+		value = value * 10 + (uint64_t)(text[i] - '0');
+	}
+	*ret = value;
+	return value <= UINT32_MAX;
+}
+
+/*
+ * The user a subuid(5) owner field names: a user name (getpwnam_r), else a
+ * user ID in decimal, as shadow's subordinate-ID code reads it.  False
+ * when it names neither.
+ */
+static bool subid_owner(const char *name, int64_t *ret)
+{
+	struct passwd pw, *found = NULL;
+	char buf[4096];
+	uint64_t uid;
+
+	if (getpwnam_r(name, &pw, buf, sizeof(buf), &found) == 0 && found) {
+		*ret = found->pw_uid;
+		return true;
+	}
+	if (!parse_id(name, strlen(name), &uid))
+		return false;
+	*ret = (int64_t)uid;
+	return true;
+}
+
+/*
+ * One line of a subuid(5) file, "owner:start:count", into @range; false
+ * for a comment, a blank or malformed line.  A range whose owner names no
+ * user counts as an owner of its own: its first ID.
+ */
+static bool subid_line(char *line, struct subid_range *range)
+{
+	char *first = strchr(line, ':'), *second;
+	uint64_t start, count;
+
+	line[strcspn(line, "\n")] = '\0';
+	if (!first || line[0] == '#' || first == line)
+		return false;
+	second = strchr(first + 1, ':');
+	if (!second || strchr(second + 1, ':') ||
+	    !parse_id(first + 1, (size_t)(second - first - 1), &start) ||
+	    !parse_id(second + 1, strlen(second + 1), &count) || count == 0 ||
+	    start + count - 1 > UINT32_MAX)
+		return false;
+	*first = '\0';
+	range->start = start;
+	range->end = start + count;
+	if (!subid_owner(line, &range->owner))
+		range->owner = (int64_t)start;
+	return true;
+}
+
+static int subid_compare(const void *a, const void *b)
+{
+	const struct subid_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+BINO_PUBLIC enum bino_error bino_mountplan_add_subid_file(struct bino_mountplan *plan,
+							  const char *path)
+{
+	struct subid_range range;
+	char *line = NULL;
+	size_t cap = 0, i;
+	FILE *file;
+
+	if (!plan)
+		return BINO_ERROR_INVALID_ARGUMENT;
+	file = fopen(path ? path : "/etc/subuid", "re");
+	if (!file)
+		return errno == ENOENT ? BINO_OK : BINO_ERROR_OPEN_FAILED;
+	while (getline(&line, &cap, file) > 0) {
+		if (!subid_line(line, &range))
+			continue;
+		if (ARRAY_RESERVE(plan->subuids, plan->cap_subuids,
+				  plan->n_subuids + 1) != 0) {
+			free(line);
+			fclose(file);
+			return BINO_ERROR_NO_MEMORY;
+		}
+		plan->subuids[plan->n_subuids++] = range;
+	}
+	free(line);
+	fclose(file);
+	/* Sorted, each knowing the furthest end up to it: a binary search. */
+	qsort(plan->subuids, plan->n_subuids, sizeof(*plan->subuids),
+	      subid_compare);
+	for (i = 0; i < plan->n_subuids; i++) {
+		plan->subuids[i].max_end = plan->subuids[i].end;
+		if (i && plan->subuids[i - 1].max_end > plan->subuids[i].max_end)
+			plan->subuids[i].max_end = plan->subuids[i - 1].max_end;
+	}
+	return BINO_OK;
+}
+
+/*
+ * The owner @uid counts as: the user whose subordinate range holds it
+ * (overlapping ranges, a mistake, give the one starting last), else @uid.
+ */
+static int64_t counted_as(const struct bino_mountplan *plan, int64_t uid)
+{
+	const struct subid_range *r = plan->subuids;
+	size_t lo = 0, hi = plan->n_subuids;
+
+	if (uid < 0)
+		return uid;
+	/* The first range starting after @uid: those before may hold it. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r[mid].start <= (uint64_t)uid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo > 0 && r[lo - 1].max_end > (uint64_t)uid) {
+		lo--;
+		if ((uint64_t)uid < r[lo].end)
+			return r[lo].owner;
+	}
+	return uid;
 }
 
 /* ---- resolving -------------------------------------------------------- */
@@ -264,6 +455,7 @@ static struct bino_mountplan_step *step_new(enum bino_mountplan_action action,
 		return NULL;
 	step->action = action;
 	step->owner = OWNER_UNKNOWN;
+	step->counted_as = OWNER_UNKNOWN;
 	step->has_base_id = base->fd >= 0;
 	if (step->has_base_id) {
 		step->base_dev = base->st.st_dev;
@@ -299,8 +491,6 @@ struct subvol_plan {
 	const char *options; /* its fstab options ("defaults" for none) */
 	struct plan_subvol *subvols; /* parents first */
 	size_t n_subvols, cap_subvols;
-	struct owner_count *counts; /* mounts per owner other than root */
-	size_t n_counts, cap_counts;
 	size_t unreached; /* listed, but no lookup found their root (ENOENT) */
 };
 
@@ -311,7 +501,6 @@ static void subvol_plan_release(struct subvol_plan *sp)
 	for (i = 0; i < sp->n_subvols; i++)
 		free(sp->subvols[i].path);
 	free(sp->subvols);
-	free(sp->counts);
 	base_close(&sp->base);
 }
 
@@ -369,44 +558,57 @@ static int64_t subvol_owner(const struct plan_base *base, const char *path)
 	return st.st_uid;
 }
 
-/* The count of @owner in @counts (of @n), added (0) if absent; NULL: ENOMEM. */
-static struct owner_count *owner_count(struct owner_count **counts, size_t *n,
-				       size_t *cap, int64_t owner)
+/* The tally of @owner (a counted_as() value), added (0) if absent; NULL: ENOMEM. */
+static struct owner_tally *owner_tally(struct bino_mountplan *plan, int64_t owner)
 {
-	size_t i;
+	struct owner_tally *tally;
+	bool out_of_memory = false;
 
-	for (i = 0; i < *n; i++) {
-		if ((*counts)[i].owner == owner)
-			return &(*counts)[i];
-	}
-	if (ARRAY_RESERVE(*counts, *cap, *n + 1) != 0)
+	HASH_FIND(hh, plan->tallies, &owner, sizeof(owner), tally);
+	if (tally)
+		return tally;
+	if (ARRAY_RESERVE(plan->tally_order, plan->cap_tallies,
+			  plan->n_tallies + 1) != 0)
 		return NULL;
-	(*counts)[*n] = (struct owner_count){ .owner = owner };
-	return &(*counts)[(*n)++];
+	tally = calloc(1, sizeof(*tally));
+	if (!tally)
+		return NULL;
+	tally->owner = owner;
+	HASH_ADD(hh, plan->tallies, owner, sizeof(tally->owner), tally);
+	if (out_of_memory) {
+		free(tally);
+		return NULL;
+	}
+	plan->tally_order[plan->n_tallies++] = tally;
+	return tally;
 }
 
 /*
- * Whether the policy lets @owner have one more mount (and count it).
- * Root's subvolumes always may; OWNER_UNKNOWN is not counted, as its step
- * is refused when carried out.
+ * Whether the policy lets @owner have one more mount, and why not into
+ * *@skip (it is counted when allowed, and always when @mounted already).
+ * Root's subvolumes always may (only the owner itself: root's subordinate
+ * IDs are counted like any user's), and are not counted; OWNER_UNKNOWN is
+ * not counted, as its step is refused when carried out.
  */
-static enum bino_error policy_take(struct bino_mountplan *plan,
-				   struct subvol_plan *sp, int64_t owner,
-				   bool *allowed)
+static enum bino_error policy_take(struct bino_mountplan *plan, int64_t owner,
+				   bool mounted, enum bino_mountplan_skip *skip)
 {
-	struct owner_count *count;
+	struct owner_tally *tally;
 
-	*allowed = true;
+	*skip = BINO_MOUNTPLAN_SKIP_NONE;
 	if (owner == 0 || owner == OWNER_UNKNOWN)
 		return BINO_OK;
-	count = owner_count(&sp->counts, &sp->n_counts, &sp->cap_counts, owner);
-	if (!count)
+	tally = owner_tally(plan, counted_as(plan, owner));
+	if (!tally)
 		return BINO_ERROR_NO_MEMORY;
-	if (count->mounts >= plan->max_user_mounts) {
-		*allowed = false;
+	if (!mounted && tally->mounts >= plan->max_user_mounts)
+		*skip = BINO_MOUNTPLAN_SKIP_OVER_LIMIT;
+	else if (!mounted && plan->user_mounts >= plan->max_total_user_mounts)
+		*skip = BINO_MOUNTPLAN_SKIP_OVER_TOTAL;
+	if (*skip)
 		return BINO_OK;
-	}
-	count->mounts++;
+	tally->mounts++;
+	plan->user_mounts++;
 	return BINO_OK;
 }
 
@@ -415,8 +617,8 @@ static enum bino_error plan_add_mount(struct bino_mountplan *plan,
 				      const struct plan_subvol *subvol)
 {
 	struct bino_mountplan_step *step;
+	enum bino_mountplan_skip skip;
 	enum bino_error err;
-	bool allowed;
 
 	if (plan_has(plan, BINO_MOUNTPLAN_MOUNT, subvol->path) ||
 	    plan_has(plan, BINO_MOUNTPLAN_SKIP, subvol->path))
@@ -428,6 +630,8 @@ static enum bino_error plan_add_mount(struct bino_mountplan *plan,
 	step->has_uuid = true;
 	memcpy(step->uuid, sp->uuid, sizeof(step->uuid));
 	step->owner = subvol->owner;
+	step->counted_as = subvol->owner < 0 ? subvol->owner :
+			   counted_as(plan, subvol->owner);
 	step->source = strdup(bino_mount_source(sp->filesystem));
 	step->options = mount_options(sp, step->subvolid);
 	if (!step->source || !step->options) {
@@ -439,14 +643,14 @@ static enum bino_error plan_add_mount(struct bino_mountplan *plan,
 		step->skip = BINO_MOUNTPLAN_SKIP_PATH_TOO_LONG;
 		return plan_append(plan, step);
 	}
-	err = policy_take(plan, sp, step->owner, &allowed);
+	err = policy_take(plan, step->owner, false, &skip);
 	if (err) {
 		step_free(step);
 		return err;
 	}
-	if (!allowed) {
+	if (skip) {
 		step->action = BINO_MOUNTPLAN_SKIP;
-		step->skip = BINO_MOUNTPLAN_SKIP_OVER_LIMIT;
+		step->skip = skip;
 	}
 	return plan_append(plan, step);
 }
@@ -459,13 +663,13 @@ static enum bino_error plan_add_mount(struct bino_mountplan *plan,
 static enum bino_error plan_subvols(struct bino_mountplan *plan,
 				    struct subvol_plan *sp)
 {
+	enum bino_mountplan_skip skip;
 	enum bino_error err = BINO_OK;
-	bool allowed;
 	size_t i;
 
 	for (i = 0; !err && i < sp->n_subvols; i++) {
 		if (sp->subvols[i].mounted)
-			err = policy_take(plan, sp, sp->subvols[i].owner, &allowed);
+			err = policy_take(plan, sp->subvols[i].owner, true, &skip);
 	}
 	for (i = 0; !err && i < sp->n_subvols; i++) {
 		if (!sp->subvols[i].mounted)
@@ -484,6 +688,7 @@ bino_mountplan_add_suggestion(struct bino_mountplan *plan,
 
 	if (!plan || !suggestion)
 		return BINO_ERROR_INVALID_ARGUMENT;
+	tallies_clear(plan);
 	sp.filesystem = bino_suggestion_mount(suggestion);
 	if (strcmp(bino_mount_fstype(sp.filesystem), "btrfs") != 0 ||
 	    !bino_suggestion_fs_uuid(suggestion) ||
@@ -775,6 +980,7 @@ bino_mountplan_add_subvols(struct bino_mountplan *plan,
 
 	if (!plan || !mounts || !path || path[0] != '/')
 		return BINO_ERROR_INVALID_ARGUMENT;
+	tallies_clear(plan);
 	sp.filesystem = bino__mounts_holding(mounts, path);
 	if (!sp.filesystem) {
 		errno = 0;
@@ -935,6 +1141,34 @@ BINO_PUBLIC const char *
 bino_mountplan_step_fs_path(const struct bino_mountplan_step *step)
 {
 	return step ? step->fs_path : NULL;
+}
+
+BINO_PUBLIC int64_t
+bino_mountplan_step_counted_as(const struct bino_mountplan_step *step)
+{
+	return step ? step->counted_as : 0;
+}
+
+BINO_PUBLIC size_t bino_mountplan_owner_count(const struct bino_mountplan *plan)
+{
+	return plan ? plan->n_tallies : 0;
+}
+
+BINO_PUBLIC int64_t bino_mountplan_owner_uid(const struct bino_mountplan *plan,
+					     size_t index)
+{
+	return plan && index < plan->n_tallies ? plan->tally_order[index]->owner : 0;
+}
+
+BINO_PUBLIC size_t bino_mountplan_owner_mounts(const struct bino_mountplan *plan,
+					       size_t index)
+{
+	return plan && index < plan->n_tallies ? plan->tally_order[index]->mounts : 0;
+}
+
+BINO_PUBLIC size_t bino_mountplan_user_mounts(const struct bino_mountplan *plan)
+{
+	return plan ? plan->user_mounts : 0;
 }
 
 /* ---- applying --------------------------------------------------------- */
