@@ -16,7 +16,14 @@
  *    the root of the subvolume holding the path and from each mount of the
  *    filesystem below it, each kept only where a lookup beneath the path
  *    reaches its root now (tree_reaches(): what a walk would have met, so
- *    never a snapshot's placeholder), its owner from that one stat.
+ *    never a snapshot's placeholder), its owner from that one stat.  The
+ *    lookup is made when the subvolume's step is planned (plan_subvols()),
+ *    and not at all for one whose owner, read from its own tree in one
+ *    call (subvol_probe_owner()), is over the limit already: its skip
+ *    step costs a probe and a counter.
+ *  - The cost is linear in the subvolumes: the steps are found by path,
+ *    the subvolumes by ID and the owners' tallies by owner in uthash
+ *    tables (lib/util/hash.h), never by a search of the plan.
  *  - plan_add_stale(): a step per btrfs mount below a path whose root
  *    subvolume was deleted (mountinfo shows its root as "PATH//deleted",
  *    the kernel's dentry_path() for an unlinked dentry), with its mount ID.
@@ -58,6 +65,7 @@
  */
 #include "internal.h"
 
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -104,6 +112,7 @@ struct bino_mountplan_step {
 	int64_t owner; /* mount: the owner of the root directory, or OWNER_UNKNOWN */
 	int64_t counted_as; /* owner, or the user whose subordinate ID it is */
 	uint64_t mount_id; /* unmount: the mount's ID in mountinfo */
+	UT_hash_handle hh; /* in the plan's by_path[step_group()], by path */
 };
 
 /* A range of subordinate user IDs (subuid(5)) and the owner it counts as. */
@@ -127,6 +136,8 @@ struct bino_mountplan {
 	/* Allocated one by one: pointers to steps stay valid as the array grows. */
 	struct bino_mountplan_step **steps;
 	size_t n_steps, cap_steps;
+	/* The steps by path: mounts and skips, and unmounts (step_group()). */
+	struct bino_mountplan_step *by_path[2];
 	size_t max_user_mounts; /* per owner other than root, per audited path */
 	size_t max_total_user_mounts; /* all owners but root, per audited path */
 	size_t unreached; /* tree subvolumes whose root a lookup did not find */
@@ -151,25 +162,40 @@ static void step_free(struct bino_mountplan_step *step)
 	free(step);
 }
 
-/* Whether a step of @action on @path is planned already. */
+/* Which of the plan's by_path tables a step of @action is in. */
+static size_t step_group(enum bino_mountplan_action action)
+{
+	return action == BINO_MOUNTPLAN_UMOUNT;
+}
+
+/*
+ * Whether a step of @action on @path is planned already (a mount and a
+ * skip are one: the subvolume on that path has its step).  A hash probe:
+ * a plan of 100,000 steps would search itself 100,000 times otherwise.
+ */
 static bool plan_has(const struct bino_mountplan *plan,
 		     enum bino_mountplan_action action, const char *path)
 {
-	size_t i;
+	struct bino_mountplan_step *found;
 
-	for (i = 0; i < plan->n_steps; i++) {
-		if (plan->steps[i]->action == action &&
-		    strcmp(plan->steps[i]->path, path) == 0)
-			return true;
-	}
-	return false;
+	HASH_FIND(hh, plan->by_path[step_group(action)], path, strlen(path),
+		  found);
+	return found != NULL;
 }
 
 /* Append @step (taken over, also on failure). */
 static enum bino_error plan_append(struct bino_mountplan *plan,
 				   struct bino_mountplan_step *step)
 {
+	bool out_of_memory = false;
+
 	if (ARRAY_RESERVE(plan->steps, plan->cap_steps, plan->n_steps + 1) != 0) {
+		step_free(step);
+		return BINO_ERROR_NO_MEMORY;
+	}
+	HASH_ADD_KEYPTR(hh, plan->by_path[step_group(step->action)], step->path,
+			strlen(step->path), step);
+	if (out_of_memory) {
 		step_free(step);
 		return BINO_ERROR_NO_MEMORY;
 	}
@@ -229,6 +255,8 @@ BINO_PUBLIC void bino_mountplan_destroy(struct bino_mountplan *plan)
 
 	if (!plan)
 		return;
+	HASH_CLEAR(hh, plan->by_path[0]);
+	HASH_CLEAR(hh, plan->by_path[1]);
 	for (i = 0; i < plan->n_steps; i++)
 		step_free(plan->steps[i]);
 	free(plan->steps);
@@ -481,6 +509,19 @@ struct plan_subvol {
 	uint64_t id;
 	int64_t owner; /* of its root directory, or OWNER_UNKNOWN */
 	bool mounted; /* on its own path */
+	bool checked; /* reached there, owner known (else: tree_reaches()) */
+};
+
+/*
+ * A subvolume of a subvol_plan by ID: the index in subvols[] of its first
+ * path (a subvolume listed again below another mount has more), and
+ * whether one of its paths has been given its step or counted.
+ */
+struct subvol_id {
+	uint64_t id;
+	size_t index;
+	bool decided;
+	UT_hash_handle hh;
 };
 
 /* What the subvolumes below one audited path are planned with. */
@@ -491,34 +532,67 @@ struct subvol_plan {
 	const char *options; /* its fstab options ("defaults" for none) */
 	struct plan_subvol *subvols; /* parents first */
 	size_t n_subvols, cap_subvols;
+	struct subvol_id *by_id; /* uthash over subvols[] */
+	int probe_fd; /* the audited directory, to search trees; -1: cannot */
 	size_t unreached; /* listed, but no lookup found their root (ENOENT) */
 };
 
 static void subvol_plan_release(struct subvol_plan *sp)
 {
+	struct subvol_id *entry, *tmp;
 	size_t i;
 
+	HASH_ITER(hh, sp->by_id, entry, tmp) {
+		HASH_DEL(sp->by_id, entry);
+		free(entry);
+	}
+	if (sp->probe_fd >= 0)
+		close_keep_errno(sp->probe_fd);
 	for (i = 0; i < sp->n_subvols; i++)
 		free(sp->subvols[i].path);
 	free(sp->subvols);
 	base_close(&sp->base);
 }
 
-/* Add a subvolume (@path copied); BINO_ERROR_NO_MEMORY or BINO_OK. */
+/*
+ * Add a path of a subvolume (@path copied), checked (reached, @owner
+ * known) or to be checked when planned; a subvolume's later paths are
+ * kept too, in case its first cannot be reached.  BINO_ERROR_NO_MEMORY or
+ * BINO_OK.
+ */
 static enum bino_error subvol_plan_add(struct subvol_plan *sp, const char *path,
-				       uint64_t id, int64_t owner, bool mounted)
+				       uint64_t id, int64_t owner, bool mounted,
+				       bool checked)
 {
+	struct subvol_id *entry;
 	char *copy = strdup(path);
+	bool out_of_memory = false;
 
 	if (!copy || ARRAY_RESERVE(sp->subvols, sp->cap_subvols,
-				   sp->n_subvols + 1) != 0) {
-		free(copy);
-		return BINO_ERROR_NO_MEMORY;
+				   sp->n_subvols + 1) != 0)
+		goto out_no_memory;
+	HASH_FIND(hh, sp->by_id, &id, sizeof(id), entry);
+	if (!entry) {
+		entry = calloc(1, sizeof(*entry));
+		if (!entry)
+			goto out_no_memory;
+		entry->id = id;
+		entry->index = sp->n_subvols;
+		HASH_ADD(hh, sp->by_id, id, sizeof(entry->id), entry);
+		if (out_of_memory) {
+			free(entry);
+			goto out_no_memory;
+		}
 	}
 	sp->subvols[sp->n_subvols++] = (struct plan_subvol){
 		.path = copy, .id = id, .owner = owner, .mounted = mounted,
+		.checked = checked,
 	};
 	return BINO_OK;
+
+out_no_memory:
+	free(copy);
+	return BINO_ERROR_NO_MEMORY;
 }
 
 /* The options of a subvolume mount: the filesystem's, then subvolid=. */
@@ -655,25 +729,142 @@ static enum bino_error plan_add_mount(struct bino_mountplan *plan,
 	return plan_append(plan, step);
 }
 
+/* What a lookup of a subvolume's path beneath the audited path found. */
+enum tree_reach {
+	TREE_REACHES, /* the subvolume's root */
+	TREE_OTHER, /* something else, or nothing it may go through */
+	TREE_MISSING, /* no such name (ENOENT): see tree_add_one() */
+};
+
+static enum tree_reach tree_reaches(const struct subvol_plan *sp,
+				    const char *path, uint64_t id,
+				    int64_t *owner);
+
+/*
+ * The owner of the root directory of subvolume @id, from its inode item
+ * in the subvolume's own tree (BTRFS_IOC_TREE_SEARCH: one call, no path
+ * looked up, CAP_SYS_ADMIN); false when it cannot be read (the probe is
+ * then given up for the plan: EPERM will not change).
+ */
+static bool subvol_probe_owner(struct subvol_plan *sp, uint64_t id,
+			       int64_t *owner)
+{
+	struct btrfs_ioctl_search_args args = {
+		.key = {
+			.tree_id = id,
+			.min_objectid = SUBVOL_ROOT_INO,
+			.max_objectid = SUBVOL_ROOT_INO,
+			.min_type = BTRFS_INODE_ITEM_KEY,
+			.max_type = BTRFS_INODE_ITEM_KEY,
+			.max_transid = UINT64_MAX,
+			.nr_items = 1,
+		},
+	};
+	struct btrfs_ioctl_search_header header;
+	struct btrfs_inode_item item;
+
+	if (sp->probe_fd < 0)
+		return false;
+	if (ioctl(sp->probe_fd, BTRFS_IOC_TREE_SEARCH, &args) != 0) {
+		if (errno == EPERM || errno == ENOTTY) {
+			close(sp->probe_fd);
+			sp->probe_fd = -1;
+		}
+		return false;
+	}
+	memcpy(&header, args.buf, sizeof(header));
+	if (args.key.nr_items != 1 || header.len < sizeof(item))
+		return false;
+	memcpy(&item, args.buf + sizeof(header), sizeof(item));
+	*owner = le32toh(item.uid);
+	return true;
+}
+
+/*
+ * Whether the policy would skip a subvolume of @owner now, without counting
+ * it: what lets a subvolume of an owner over the limit cost a probe and a
+ * counter, not a lookup of its path.
+ */
+static bool policy_over(const struct bino_mountplan *plan, int64_t owner)
+{
+	const struct owner_tally *tally;
+	int64_t counted = counted_as(plan, owner);
+
+	if (owner == 0 || owner == OWNER_UNKNOWN)
+		return false;
+	if (plan->user_mounts >= plan->max_total_user_mounts)
+		return true;
+	HASH_FIND(hh, plan->tallies, &counted, sizeof(counted), tally);
+	return tally && tally->mounts >= plan->max_user_mounts;
+}
+
+/*
+ * Whether @subvol is reached at its path, its owner filled in (checked by
+ * tree_reaches() unless known), the unreached counted.
+ */
+static bool subvol_check(struct subvol_plan *sp, struct plan_subvol *subvol)
+{
+	enum tree_reach reach;
+
+	if (subvol->checked)
+		return true;
+	reach = tree_reaches(sp, subvol->path, subvol->id, &subvol->owner);
+	if (reach == TREE_MISSING)
+		sp->unreached++;
+	subvol->checked = reach == TREE_REACHES;
+	return subvol->checked;
+}
+
+/* Whether another path of @subvol's subvolume has been decided. */
+static struct subvol_id *subvol_decision(struct subvol_plan *sp,
+					 const struct plan_subvol *subvol)
+{
+	struct subvol_id *entry;
+
+	HASH_FIND(hh, sp->by_id, &subvol->id, sizeof(subvol->id), entry);
+	return entry;
+}
+
 /*
  * The steps for the subvolumes of @sp: the mounts each owner has below the
  * path already are counted against the limit first, then each subvolume
- * not mounted on its own path gets a mount or a skip, in order.
+ * not mounted on its own path gets a mount or a skip, in order, at the
+ * first of its paths that reaches it.  A subvolume whose owner is over
+ * the limit already (its owner read from its tree) is skipped without a
+ * lookup of its path: one user's 100,000 subvolumes cost 100,000 probes.
  */
 static enum bino_error plan_subvols(struct bino_mountplan *plan,
 				    struct subvol_plan *sp)
 {
 	enum bino_mountplan_skip skip;
 	enum bino_error err = BINO_OK;
+	struct subvol_id *decision;
+	int64_t owner;
 	size_t i;
 
 	for (i = 0; !err && i < sp->n_subvols; i++) {
-		if (sp->subvols[i].mounted)
-			err = policy_take(plan, sp->subvols[i].owner, true, &skip);
+		struct plan_subvol *subvol = &sp->subvols[i];
+
+		decision = subvol_decision(sp, subvol);
+		if (!subvol->mounted || decision->decided ||
+		    !subvol_check(sp, subvol))
+			continue;
+		decision->decided = true;
+		err = policy_take(plan, subvol->owner, true, &skip);
 	}
 	for (i = 0; !err && i < sp->n_subvols; i++) {
-		if (!sp->subvols[i].mounted)
-			err = plan_add_mount(plan, sp, &sp->subvols[i]);
+		struct plan_subvol *subvol = &sp->subvols[i];
+
+		decision = subvol_decision(sp, subvol);
+		if (subvol->mounted || decision->decided)
+			continue;
+		if (!subvol->checked && subvol_probe_owner(sp, subvol->id, &owner) &&
+		    policy_over(plan, owner))
+			subvol->owner = owner; /* a skip step: nothing opened */
+		else if (!subvol_check(sp, subvol))
+			continue;
+		decision->decided = true;
+		err = plan_add_mount(plan, sp, subvol);
 	}
 	return err;
 }
@@ -682,7 +873,7 @@ BINO_PUBLIC enum bino_error
 bino_mountplan_add_suggestion(struct bino_mountplan *plan,
 			      const struct bino_suggestion *suggestion)
 {
-	struct subvol_plan sp = { .base = { .fd = -1 } };
+	struct subvol_plan sp = { .base = { .fd = -1 }, .probe_fd = -1 };
 	enum bino_error err = BINO_OK;
 	size_t i;
 
@@ -704,7 +895,7 @@ bino_mountplan_add_suggestion(struct bino_mountplan *plan,
 		err = subvol_plan_add(&sp, path, bino_audit_subvol_id(
 			bino_suggestion_subvol(suggestion, i)),
 			subvol_owner(&sp.base, path),
-			bino_suggestion_subvol_mounted(suggestion, i));
+			bino_suggestion_subvol_mounted(suggestion, i), true);
 	}
 	if (!err)
 		err = plan_subvols(plan, &sp);
@@ -718,26 +909,12 @@ bino_mountplan_add_suggestion(struct bino_mountplan *plan,
 static const struct plan_subvol *subvol_plan_find(const struct subvol_plan *sp,
 						  uint64_t id)
 {
-	size_t i;
+	struct subvol_id *entry;
 
-	for (i = 0; i < sp->n_subvols; i++) {
-		if (sp->subvols[i].id == id)
-			return &sp->subvols[i];
-	}
-	return NULL;
+	HASH_FIND(hh, sp->by_id, &id, sizeof(id), entry);
+	return entry ? &sp->subvols[entry->index] : NULL;
 }
 
-static bool subvol_plan_has(const struct subvol_plan *sp, uint64_t id)
-{
-	return subvol_plan_find(sp, id) != NULL;
-}
-
-/* What a lookup of a subvolume's path beneath the audited path found. */
-enum tree_reach {
-	TREE_REACHES, /* the subvolume's root */
-	TREE_OTHER, /* something else, or nothing it may go through */
-	TREE_MISSING, /* no such name (ENOENT): see tree_add_one() */
-};
 
 /*
  * Whether the directory @path (below the audited path) is, as a lookup
@@ -816,14 +993,15 @@ static char *path_join(const char *root, const char *rel)
 }
 
 /*
- * A subvolume of the listing: kept when it lies strictly below the audited
- * path, is not kept already (its first path, as a walk meets it first),
- * and is reachable there.  One whose name is not found is counted as
- * unreached: btrfs links a new subvolume in the root tree while its
- * transaction commits, but the name appears in the directory only when the
- * call that made it returns (until then a lookup meets the negative dentry
- * the creating call holds), so a plan made in between sees the subvolume
- * and no path to it; a keeper plans again a moment later.
+ * A subvolume of the listing: kept, unchecked, when it lies strictly below
+ * the audited path; plan_subvols() checks it is reachable there (its first
+ * path that is, as a walk meets it first) when its step is planned.  One
+ * whose name is not found then is counted as unreached: btrfs links a new
+ * subvolume in the root tree while its transaction commits, but the name
+ * appears in the directory only when the call that made it returns (until
+ * then a lookup meets the negative dentry the creating call holds), so a
+ * plan made in between sees the subvolume and no path to it; a keeper
+ * plans again a moment later.
  */
 static enum bino_error tree_add_one(const char *rel,
 				    const struct bino__subvol_info *info,
@@ -831,22 +1009,17 @@ static enum bino_error tree_add_one(const char *rel,
 {
 	struct tree_listing *listing = data;
 	struct subvol_plan *sp = listing->sp;
-	enum tree_reach reach = TREE_OTHER;
-	int64_t owner = OWNER_UNKNOWN;
 	char *path = path_join(listing->root, rel);
 
 	if (!path) {
 		listing->err = BINO_ERROR_NO_MEMORY;
 		return listing->err;
 	}
-	if (bino__path_below(path, sp->base.path) && !subvol_plan_has(sp, info->id))
-		reach = tree_reaches(sp, path, info->id, &owner);
-	if (reach == TREE_REACHES)
-		listing->err = subvol_plan_add(sp, path, info->id, owner,
+	if (bino__path_below(path, sp->base.path))
+		listing->err = subvol_plan_add(sp, path, info->id, OWNER_UNKNOWN,
 					       tree_mounted(sp, listing->mounts,
-							    path, info->id));
-	else if (reach == TREE_MISSING)
-		sp->unreached++;
+							    path, info->id),
+					       false);
 	free(path);
 	return listing->err;
 }
@@ -953,7 +1126,8 @@ static enum bino_error tree_list_mount(struct tree_listing *listing,
 		return BINO_OK;
 	if (!listed && tree_reaches(sp, target, id, &owner) == TREE_REACHES) {
 		err = subvol_plan_add(sp, target, id, owner,
-				      tree_mounted(sp, listing->mounts, target, id));
+				      tree_mounted(sp, listing->mounts, target, id),
+				      true);
 		if (err)
 			return err;
 	}
@@ -971,7 +1145,7 @@ BINO_PUBLIC enum bino_error
 bino_mountplan_add_subvols(struct bino_mountplan *plan,
 			   const struct bino_mounts *mounts, const char *path)
 {
-	struct subvol_plan sp = { .base = { .fd = -1 } };
+	struct subvol_plan sp = { .base = { .fd = -1 }, .probe_fd = -1 };
 	struct tree_listing listing = { .sp = &sp, .mounts = mounts };
 	const struct bino_mount *const *below_mounts;
 	enum bino_error err;
@@ -1002,13 +1176,15 @@ bino_mountplan_add_subvols(struct bino_mountplan *plan,
 		return BINO_ERROR_NO_MEMORY;
 	}
 	sp.options = options;
+	sp.probe_fd = openat(sp.base.fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+			     O_NONBLOCK);
 	err = tree_list_holding(&listing);
 	n = bino__mounts_below(mounts, path, &below_mounts);
 	for (i = 0; !err && i < n; i++)
 		err = tree_list_mount(&listing, below_mounts[i]);
-	plan->unreached += sp.unreached;
 	if (!err)
 		err = plan_subvols(plan, &sp);
+	plan->unreached += sp.unreached;
 	subvol_plan_release(&sp);
 	free(options);
 	return err;
