@@ -18,8 +18,13 @@
  * Watching the filesystem, not directories, means a subvolume created
  * anywhere below a PATH is seen, in a directory made after the watch began
  * too, and inotify's limits never apply; looking rather than holding a
- * descriptor means it never keeps a filesystem from being unmounted.  Signals arrive through a signalfd, so SIGTERM ends it
- * between passes, never in the middle of a mount.
+ * descriptor means it never keeps a filesystem from being unmounted.
+ * Signals arrive through a signalfd, so SIGTERM never ends it in the
+ * middle of a mount: a pass looks for it between steps
+ * (mount_watch_stopping()) and ends there; while a pass only plans
+ * (mount_watch_planning(): reading, changing nothing) SIGTERM is unblocked
+ * and ends the process at once, so that it ends within a second at any
+ * point of a pass, however many subvolumes the plan reads.
  */
 #include "mount_watch.h"
 
@@ -79,6 +84,8 @@ struct mount_watch {
 	bool failed_add; /* mount_watch_add() ran out of memory */
 	bool look_again; /* the last pass asked for another at the next tick */
 	unsigned retries; /* passes run in a row for look_again */
+	bool stop; /* SIGTERM or SIGINT read during a pass */
+	bool kick; /* SIGHUP read during a pass */
 };
 
 static void watched_list_release(struct watched_list *list)
@@ -323,16 +330,29 @@ static bool watch_changed(struct mount_watch *watch)
 	return changed || exports_stamp(watch->config) != watch->exports_stamp;
 }
 
-/* Block the signals that end or kick the watch; read them from a signalfd. */
+/* SIGTERM or SIGINT while a pass plans: it has changed nothing yet. */
+static void end_while_planning(int signo)
+{
+	(void)signo;
+	_exit(EXIT_CLEAN);
+}
+
+/*
+ * Block the signals that end or kick the watch; read them from a signalfd,
+ * except while a pass plans (mount_watch_planning()): end_while_planning().
+ */
 static int watch_open(struct mount_watch *watch)
 {
+	struct sigaction action = { .sa_handler = end_while_planning };
 	sigset_t set;
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGHUP);
-	if (sigprocmask(SIG_BLOCK, &set, NULL) != 0)
+	if (sigprocmask(SIG_BLOCK, &set, NULL) != 0 ||
+	    sigaction(SIGTERM, &action, NULL) != 0 ||
+	    sigaction(SIGINT, &action, NULL) != 0)
 		return -1;
 	watch->signal_fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (watch->signal_fd < 0)
@@ -369,6 +389,30 @@ static bool read_signals(int fd, bool *kick)
 	return stop;
 }
 
+bool mount_watch_stopping(struct mount_watch *watch)
+{
+	if (!watch->stop && read_signals(watch->signal_fd, &watch->kick))
+		watch->stop = true;
+	return watch->stop;
+}
+
+void mount_watch_planning(struct mount_watch *watch, bool planning)
+{
+	sigset_t set;
+
+	(void)watch;
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	if (planning) {
+		/* What the steps before printed is not lost by _exit(). */
+		fflush(stdout);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+	} else {
+		sigprocmask(SIG_BLOCK, &set, NULL);
+	}
+}
+
 int mount_watch_run(const struct mount_watch_config *config,
 		    mount_pass_fn *pass, void *data)
 {
@@ -383,11 +427,16 @@ int mount_watch_run(const struct mount_watch_config *config,
 	status = watch_pass(&watch, pass, data);
 	if (status == EXIT_USAGE)
 		goto out_close;
+	if (watch.stop) {
+		status = EXIT_CLEAN;
+		goto out_close;
+	}
 	fds[0] = (struct pollfd){ .fd = watch.signal_fd, .events = POLLIN };
 	fds[1] = (struct pollfd){ .fd = watch.mountinfo_fd, .events = POLLPRI };
 	for (;;) {
-		bool again = false;
+		bool again = watch.kick;
 
+		watch.kick = false;
 		if (poll(fds, 2, TICK_MS) < 0 && errno != EINTR) {
 			diag_message("mount: cannot watch: %s",
 				     strerror(errno));
@@ -411,6 +460,10 @@ int mount_watch_run(const struct mount_watch_config *config,
 		}
 		if (again)
 			watch_pass(&watch, pass, data);
+		if (watch.stop) {
+			status = EXIT_CLEAN;
+			break;
+		}
 	}
 out_close:
 	watch_close(&watch);

@@ -7,7 +7,7 @@
 # every other subvolume and exits 0.  IDs from btrfs subvolume list,
 # mounts from findmnt.
 source "$(dirname -- "$0")/mount-lib.sh"
-: "${DELETE_AT_MOUNT_SO:?meson passes the helper}"
+: "${MOUNT_HOOK_SO:?meson passes the helper}"
 setup_mount_export
 
 u=$FEX/u
@@ -18,7 +18,7 @@ id=$(expected_subvols | awk -F'\t' -v p="$u/s" '$2 == p { print $1 }')
 expected_subvols | cut -f2 | grep -vxF "$u/s" >"$OUT/expected"
 
 # shellcheck disable=SC2034 # run_cli (tests/root/lib.sh) reads it
-RUN_WRAPPER=(env DELETE_AT_MOUNT="$u/s" LD_PRELOAD="$DELETE_AT_MOUNT_SO")
+RUN_WRAPPER=(env DELETE_AT_MOUNT="$u/s" LD_PRELOAD="$MOUNT_HOOK_SO")
 mount_cmd real --exports "$EXPORTS"
 check_mount_rc real 0
 check_eq "the run says it skipped the deleted one" \
