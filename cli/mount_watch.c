@@ -14,7 +14,9 @@
  * happens; the lines of the mounts on a watched PATH's branch are then
  * compared).  Only when one of them changed does it run mount's whole pass
  * again (the same plan and checks as the one-shot command), or when the
- * last pass found a subvolume it could not reach yet (RETRY_PASSES).
+ * last pass found a subvolume it could not reach yet (RETRY_PASSES);
+ * while changes keep coming, passes are paced to a tenth of its time
+ * (PACE_SHARE).
  * Watching the filesystem, not directories, means a subvolume created
  * anywhere below a PATH is seen, in a directory made after the watch began
  * too, and inotify's limits never apply; looking rather than holding a
@@ -39,6 +41,7 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "array.h"
@@ -55,6 +58,17 @@
  * make the keeper plan every second for ever.
  */
 #define RETRY_PASSES 5
+/*
+ * While changes keep coming (a user creating and deleting subvolumes in a
+ * loop), passes take at most one PACE_SHARE-th of the keeper's time: after
+ * a pass that cost C seconds of CPU, one that a filesystem change (or a
+ * retry) asks for waits until (PACE_SHARE - 1) * C after it.  A pass over
+ * 1,000 subvolumes costs some 10 ms, so a keeper that size never waits;
+ * one over 100,000 costs near a second, and would otherwise spend the
+ * whole core planning again each second.  A mount table change and SIGHUP
+ * are not paced.
+ */
+#define PACE_SHARE 10
 #define SYSTEM_EXPORTS "/etc/exports"
 #define SYSTEM_EXPORTS_DIR "/etc/exports.d"
 #define SYSTEM_EXPORTS_GLOB SYSTEM_EXPORTS_DIR "/*.exports"
@@ -86,6 +100,8 @@ struct mount_watch {
 	unsigned retries; /* passes run in a row for look_again */
 	bool stop; /* SIGTERM or SIGINT read during a pass */
 	bool kick; /* SIGHUP read during a pass */
+	bool pending; /* a change seen that a paced pass has yet to plan */
+	struct timespec resume; /* CLOCK_MONOTONIC: no paced pass before it */
 };
 
 static void watched_list_release(struct watched_list *list)
@@ -288,12 +304,31 @@ static void tell_watched(const struct mount_watch *watch,
 	}
 }
 
+static double seconds_of(const struct timespec *t)
+{
+	return (double)t->tv_sec + (double)t->tv_nsec / 1e9;
+}
+
+/* Whether a paced pass may run now (PACE_SHARE). */
+static bool pace_allows(const struct mount_watch *watch)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return seconds_of(&now) >= seconds_of(&watch->resume);
+}
+
 /* Run @pass, the watches it adds replacing the last pass's. */
 static int watch_pass(struct mount_watch *watch, mount_pass_fn *pass,
 		      void *data)
 {
 	struct watched_list before = watch->now;
+	struct timespec cpu0, cpu1;
+	double cost;
 	int status;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu0);
+	watch->pending = false;
 
 	watch->mounts_stamp = mounts_stamp(watch);
 	memset(&watch->now, 0, sizeof(watch->now));
@@ -307,6 +342,15 @@ static int watch_pass(struct mount_watch *watch, mount_pass_fn *pass,
 	}
 	tell_watched(watch, &before);
 	watched_list_release(&before);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu1);
+	cost = (seconds_of(&cpu1) - seconds_of(&cpu0)) * (PACE_SHARE - 1);
+	clock_gettime(CLOCK_MONOTONIC, &watch->resume);
+	watch->resume.tv_sec += (time_t)cost;
+	watch->resume.tv_nsec += (long)((cost - (double)(time_t)cost) * 1e9);
+	if (watch->resume.tv_nsec >= 1000000000L) {
+		watch->resume.tv_sec++;
+		watch->resume.tv_nsec -= 1000000000L;
+	}
 	return status;
 }
 
@@ -451,13 +495,16 @@ int mount_watch_run(const struct mount_watch_config *config,
 		if ((fds[1].revents & (POLLPRI | POLLERR)) &&
 		    mounts_stamp(&watch) != watch.mounts_stamp)
 			again = true;
-		again |= watch_changed(&watch);
-		if (again) {
+		if (watch_changed(&watch)) {
+			watch.pending = true;
 			watch.retries = 0;
-		} else if (watch.look_again && watch.retries < RETRY_PASSES) {
+		} else if (!watch.pending && watch.look_again &&
+			   watch.retries < RETRY_PASSES) {
 			watch.retries++;
-			again = true;
+			watch.pending = true;
 		}
+		if (watch.pending && pace_allows(&watch))
+			again = true;
 		if (again)
 			watch_pass(&watch, pass, data);
 		if (watch.stop) {
