@@ -452,7 +452,12 @@ static void run_step(struct mount_run *run, const struct bino_mountplan_step *st
 	fflush(stdout);
 	if (run->opts->dry_run)
 		return;
+	/* SIGTERM waits for the step: never half a mount. */
+	if (run->watch)
+		mount_watch_acting(run->watch, true);
 	err = bino_mountplan_step_apply(step);
+	if (run->watch)
+		mount_watch_acting(run->watch, false);
 	if (!err)
 		return;
 	if (err == BINO_ERROR_SUBVOL_DELETED) {
@@ -486,16 +491,12 @@ static void mount_export(struct mount_run *run, const struct bino_audit_target *
 	/* Watched even when absent: its filesystem may be mounted later. */
 	if (run->watch)
 		mount_watch_add(run->watch, path);
-	if (run->watch)
-		mount_watch_planning(run->watch, true);
 	if (!err) {
 		err = bino_mountplan_add_stale(run->plan, run->tables.mounts, path);
 		if (!err)
 			err = bino_mountplan_add_subvols(run->plan,
 							 run->tables.mounts, path);
 	}
-	if (run->watch)
-		mount_watch_planning(run->watch, false);
 	if (err) {
 		int saved = bino_audit_target_error(target) ?
 			bino_audit_target_errno(target) : errno;
@@ -508,8 +509,6 @@ static void mount_export(struct mount_run *run, const struct bino_audit_target *
 		const struct bino_mountplan_step *step =
 			bino_mountplan_get(run->plan, i);
 
-		if (run->watch && mount_watch_stopping(run->watch))
-			return;
 		run_step(run, step);
 		mounted |= bino_mountplan_step_action(step) == BINO_MOUNTPLAN_MOUNT;
 	}
@@ -561,8 +560,6 @@ static int mount_apply(struct mount_run *run)
 		run->failed = true;
 	}
 	for (i = 0; i < bino_audit_count(run->tables.paths); i++) {
-		if (run->watch && mount_watch_stopping(run->watch))
-			break;
 		if (!seen_before(run->tables.paths, i))
 			mount_export(run, bino_audit_get(run->tables.paths, i));
 	}
@@ -584,12 +581,8 @@ static int mount_pass(struct mount_watch *watch, void *data)
 	int ret;
 
 	run->watch = watch;
-	if (watch)
-		mount_watch_planning(watch, true);
 	ret = mount_tables_read(run->opts, run->paths, run->n_paths,
 				&run->tables);
-	if (watch)
-		mount_watch_planning(watch, false);
 	if (ret > 0)
 		return EXIT_CLEAN;
 	if (ret < 0)

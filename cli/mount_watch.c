@@ -21,12 +21,12 @@
  * anywhere below a PATH is seen, in a directory made after the watch began
  * too, and inotify's limits never apply; looking rather than holding a
  * descriptor means it never keeps a filesystem from being unmounted.
- * Signals arrive through a signalfd, so SIGTERM never ends it in the
- * middle of a mount: a pass looks for it between steps
- * (mount_watch_stopping()) and ends there; while a pass only plans
- * (mount_watch_planning(): reading, changing nothing) SIGTERM is unblocked
- * and ends the process at once, so that it ends within a second at any
- * point of a pass, however many subvolumes the plan reads.
+ * SIGHUP arrives through a signalfd.  SIGTERM and SIGINT end the process
+ * at once (end_now(): everything but a step only reads), except during a
+ * step, which blocks them (mount_watch_acting()) so that they never end it
+ * in the middle of a mount: it ends within a second at any point of a
+ * pass, however many subvolumes the plan or a look at the filesystem
+ * reads.
  */
 #include "mount_watch.h"
 
@@ -98,8 +98,6 @@ struct mount_watch {
 	bool failed_add; /* mount_watch_add() ran out of memory */
 	bool look_again; /* the last pass asked for another at the next tick */
 	unsigned retries; /* passes run in a row for look_again */
-	bool stop; /* SIGTERM or SIGINT read during a pass */
-	bool kick; /* SIGHUP read during a pass */
 	bool pending; /* a change seen that a paced pass has yet to plan */
 	struct timespec resume; /* CLOCK_MONOTONIC: no paced pass before it */
 };
@@ -374,25 +372,26 @@ static bool watch_changed(struct mount_watch *watch)
 	return changed || exports_stamp(watch->config) != watch->exports_stamp;
 }
 
-/* SIGTERM or SIGINT while a pass plans: it has changed nothing yet. */
-static void end_while_planning(int signo)
+/*
+ * SIGTERM or SIGINT outside a step: nothing is half done (a step blocks
+ * them), and what stdout holds was flushed when the last step was.
+ */
+static void end_now(int signo)
 {
 	(void)signo;
 	_exit(EXIT_CLEAN);
 }
 
 /*
- * Block the signals that end or kick the watch; read them from a signalfd,
- * except while a pass plans (mount_watch_planning()): end_while_planning().
+ * SIGHUP kicks the watch through a signalfd; SIGTERM and SIGINT end it at
+ * once (end_now()), unless a step is being carried out.
  */
 static int watch_open(struct mount_watch *watch)
 {
-	struct sigaction action = { .sa_handler = end_while_planning };
+	struct sigaction action = { .sa_handler = end_now };
 	sigset_t set;
 
 	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGHUP);
 	if (sigprocmask(SIG_BLOCK, &set, NULL) != 0 ||
 	    sigaction(SIGTERM, &action, NULL) != 0 ||
@@ -433,14 +432,7 @@ static bool read_signals(int fd, bool *kick)
 	return stop;
 }
 
-bool mount_watch_stopping(struct mount_watch *watch)
-{
-	if (!watch->stop && read_signals(watch->signal_fd, &watch->kick))
-		watch->stop = true;
-	return watch->stop;
-}
-
-void mount_watch_planning(struct mount_watch *watch, bool planning)
+void mount_watch_acting(struct mount_watch *watch, bool acting)
 {
 	sigset_t set;
 
@@ -448,12 +440,12 @@ void mount_watch_planning(struct mount_watch *watch, bool planning)
 	sigemptyset(&set);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
-	if (planning) {
-		/* What the steps before printed is not lost by _exit(). */
+	if (acting) {
+		sigprocmask(SIG_BLOCK, &set, NULL);
+	} else {
+		/* What the step printed is not lost by end_now()'s _exit(). */
 		fflush(stdout);
 		sigprocmask(SIG_UNBLOCK, &set, NULL);
-	} else {
-		sigprocmask(SIG_BLOCK, &set, NULL);
 	}
 }
 
@@ -471,16 +463,11 @@ int mount_watch_run(const struct mount_watch_config *config,
 	status = watch_pass(&watch, pass, data);
 	if (status == EXIT_USAGE)
 		goto out_close;
-	if (watch.stop) {
-		status = EXIT_CLEAN;
-		goto out_close;
-	}
 	fds[0] = (struct pollfd){ .fd = watch.signal_fd, .events = POLLIN };
 	fds[1] = (struct pollfd){ .fd = watch.mountinfo_fd, .events = POLLPRI };
 	for (;;) {
-		bool again = watch.kick;
+		bool again = false;
 
-		watch.kick = false;
 		if (poll(fds, 2, TICK_MS) < 0 && errno != EINTR) {
 			diag_message("mount: cannot watch: %s",
 				     strerror(errno));
@@ -507,10 +494,6 @@ int mount_watch_run(const struct mount_watch_config *config,
 			again = true;
 		if (again)
 			watch_pass(&watch, pass, data);
-		if (watch.stop) {
-			status = EXIT_CLEAN;
-			break;
-		}
 	}
 out_close:
 	watch_close(&watch);

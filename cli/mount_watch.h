@@ -30,8 +30,8 @@ struct mount_watch_config {
  * subvolume created, deleted or renamed, another filesystem mounted
  * there), the mount table (a filesystem mounted or unmounted), or the
  * exports files and exportfs's live table (exportfs -ra).  SIGHUP runs it
- * again at once.  Until SIGTERM or SIGINT, which end it with EXIT_CLEAN
- * between passes, between a pass's steps, or at once while it plans.  The first pass's EXIT_USAGE (a PATH not exported)
+ * again at once.  Until SIGTERM or SIGINT, which end it with EXIT_CLEAN at
+ * once, or after the step in progress (mount_watch_acting()).  The first pass's EXIT_USAGE (a PATH not exported)
  * ends it with that status; later passes' problems are told and the
  * watch goes on.  EXIT_USAGE if the watch cannot be set up.
  */
@@ -55,17 +55,13 @@ void mount_watch_add(struct mount_watch *watch, const char *path);
 void mount_watch_look_again(struct mount_watch *watch);
 
 /*
- * During a pass, between its steps: whether SIGTERM or SIGINT has come (the
- * pass then does no more steps and the watch ends with EXIT_CLEAN after it;
- * a SIGHUP read meanwhile runs the next pass at once).
+ * During a pass: @acting true just before a step changes the system (a
+ * mount or an unmount), false right after it.  SIGTERM and SIGINT end the
+ * keeper at once with EXIT_CLEAN (stdout flushed) anywhere but in a step,
+ * which they wait for: the keeper ends within a second at any point of a
+ * pass, however long its plan or its look at the filesystems takes, and
+ * never leaves half a mount.
  */
-bool mount_watch_stopping(struct mount_watch *watch);
-
-/*
- * During a pass: @planning true before what only reads (the tables, the
- * plan), false after it.  In between SIGTERM and SIGINT end the process at
- * once with EXIT_CLEAN (stdout flushed first): nothing is half done.
- */
-void mount_watch_planning(struct mount_watch *watch, bool planning);
+void mount_watch_acting(struct mount_watch *watch, bool acting);
 
 #endif
