@@ -482,7 +482,12 @@ int mount_watch_run(const struct mount_watch_config *config,
 		if ((fds[1].revents & (POLLPRI | POLLERR)) &&
 		    mounts_stamp(&watch) != watch.mounts_stamp)
 			again = true;
-		if (watch_changed(&watch)) {
+		/*
+		 * A change seen already waits for its paced pass, which looks
+		 * afresh: no look meanwhile (after each transaction a look
+		 * reads every subvolume link, some 40 MB at 100,000).
+		 */
+		if (!watch.pending && watch_changed(&watch)) {
 			watch.pending = true;
 			watch.retries = 0;
 		} else if (!watch.pending && watch.look_again &&

@@ -744,7 +744,12 @@ static enum tree_reach tree_reaches(const struct subvol_plan *sp,
  * The owner of the root directory of subvolume @id, from its inode item
  * in the subvolume's own tree (BTRFS_IOC_TREE_SEARCH: one call, no path
  * looked up, CAP_SYS_ADMIN); false when it cannot be read (the probe is
- * then given up for the plan: EPERM will not change).
+ * then given up for the plan: EPERM will not change).  It is the owner as
+ * of the last commit: btrfs writes a chown into the tree when it commits
+ * (a delayed inode holds it until then).  So it only ever spares a lookup:
+ * an owner it says is over the limit gets a skip, anything else the full
+ * check, and a subvolume chowned since the commit is planned by its former
+ * owner until the next one (30 s by default).
  */
 static bool subvol_probe_owner(struct subvol_plan *sp, uint64_t id,
 			       int64_t *owner)
