@@ -18,7 +18,9 @@ id=$(expected_subvols | awk -F'\t' -v p="$u/s" '$2 == p { print $1 }')
 expected_subvols | cut -f2 | grep -vxF "$u/s" >"$OUT/expected"
 
 # shellcheck disable=SC2034 # run_cli (tests/root/lib.sh) reads it
-RUN_WRAPPER=(env DELETE_AT_MOUNT="$u/s" LD_PRELOAD="$MOUNT_HOOK_SO")
+# A sanitizer build's runtime must come first unless told otherwise.
+RUN_WRAPPER=(env DELETE_AT_MOUNT="$u/s" LD_PRELOAD="$MOUNT_HOOK_SO"
+	ASAN_OPTIONS="verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}")
 mount_cmd real --exports "$EXPORTS"
 check_mount_rc real 0
 check_eq "the run says it skipped the deleted one" \

@@ -15,7 +15,9 @@ for ((i = 0; i < 300; i++)); do
 	printf '%s/s%d\0' "$many" "$i"
 done | xargs -0 -n 1 -P 4 btrfs -q subvolume create
 
+# A sanitizer build's runtime must come first unless told otherwise.
 SLOW_MOUNT_MS=20 LD_PRELOAD=$MOUNT_HOOK_SO \
+	ASAN_OPTIONS=verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS} \
 	"${RUN_WRAPPER[@]}" "$BTRFS_INO" mount --watch -q --exports "$EXPORTS" "$FEX" \
 	>"$OUT/watch" 2>"$OUT/watch.err" &
 pid=$!

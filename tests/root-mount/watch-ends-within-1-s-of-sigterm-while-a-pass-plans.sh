@@ -8,7 +8,9 @@ source "$(dirname -- "$0")/mount-lib.sh"
 : "${MOUNT_HOOK_SO:?meson passes the helper}"
 setup_mount_export
 
+# A sanitizer build's runtime must come first unless told otherwise.
 SLOW_SEARCH_MS=300 LD_PRELOAD=$MOUNT_HOOK_SO \
+	ASAN_OPTIONS=verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS} \
 	"${RUN_WRAPPER[@]}" "$BTRFS_INO" mount --watch -q --exports "$EXPORTS" "$FEX" \
 	>"$OUT/watch" 2>"$OUT/watch.err" &
 pid=$!
