@@ -367,8 +367,9 @@ BINO_PUBLIC enum bino_error bino_mountplan_add_subid_file(struct bino_mountplan 
 	free(line);
 	fclose(file);
 	/* Sorted, each knowing the furthest end up to it: a binary search. */
-	qsort(plan->subuids, plan->n_subuids, sizeof(*plan->subuids),
-	      subid_compare);
+	if (plan->n_subuids)
+		qsort(plan->subuids, plan->n_subuids, sizeof(*plan->subuids),
+		      subid_compare);
 	for (i = 0; i < plan->n_subuids; i++) {
 		plan->subuids[i].max_end = plan->subuids[i].end;
 		if (i && plan->subuids[i - 1].max_end > plan->subuids[i].max_end)
