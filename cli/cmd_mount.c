@@ -13,10 +13,14 @@
  *
  * Run by root every minute over directories users own, it must not fail
  * for everyone because of one user: what the policy skips (another user's
- * subvolumes over --max-user-mounts, a path longer than PATH_MAX) and a
- * step refused because its path no longer leads, beneath the export and
- * through no symbolic link, to what was planned (the user changed it; the
- * next run plans afresh) are told on stderr and leave the exit status 0.
+ * subvolumes over --max-user-mounts, with the subordinate uids of
+ * /etc/subuid counted as their user, or over --max-total-user-mounts; a
+ * path longer than PATH_MAX), a subvolume deleted between the plan and
+ * its mount, and a step refused because its path no longer leads, beneath
+ * the export and through no symbolic link, to what was planned (the user
+ * changed it; the next run plans afresh) are told on stderr and leave the
+ * exit status 0.  An /etc/subuid that exists and cannot be read makes it
+ * 1 (each subordinate uid would count apart), the rest being done.
  * Only an action the system refused, or a path that could not be planned
  * (its subvolumes could not be listed), makes it 1.
  */
@@ -37,9 +41,13 @@
 #include "report.h"
 #include "audit_session.h"
 
+/* What bino_mountplan_add_subid_file() reads by default. */
+#define SUBUID_FILE "/etc/subuid"
+
 struct mount_options {
 	const char *exports_file;
 	size_t max_user_mounts;
+	size_t max_total_user_mounts;
 	bool dry_run;
 	bool quiet;
 	bool watch;
@@ -62,25 +70,45 @@ void usage_mount(FILE *stream)
 		"      --exports FILE    use this exports(5) file instead of /etc/exports\n"
 		"                        and /etc/exports.d/*.exports\n"
 		"      --max-user-mounts N  mount at most N subvolumes of each owner other\n"
-		"                        than root below each PATH (default %d)\n"
+		"                        than root below each PATH (default %d); a user's\n"
+		"                        subordinate uids (/etc/subuid) count as the user\n"
+		"      --max-total-user-mounts N  mount at most N subvolumes of all owners\n"
+		"                        but root together below each PATH (default %d)\n"
 		"  -w, --watch           keep running: do it again within a second of any\n"
 		"                        change (a subvolume created or deleted, a mount,\n"
 		"                        the exports), until SIGTERM\n"
 		"  -q, --quiet           no progress on stderr\n"
 		"  -h, --help            show this help and exit\n\n"
 		"Subvolumes the policy skips, and steps refused because their path changed\n"
-		"since the plan, are told on stderr (--dry-run lists the skips).\n"
+		"since the plan, are told on stderr (--dry-run lists the skips, and each\n"
+		"owner's mounts and all users' against the limits).\n"
 		"Exit status: 0 done (or nothing to do, or only skips and refusals), 1 some\n"
 		"mount or umount failed or some PATH could not be planned, 2 usage error, a\n"
 		"PATH not exported, or not root.  With --watch: 0 when ended by SIGTERM or\n"
 		"SIGINT, 2 if it cannot start.\n",
-		PROGRAM_NAME, BINO_MOUNTPLAN_DEFAULT_MAX_USER_MOUNTS);
+		PROGRAM_NAME, BINO_MOUNTPLAN_DEFAULT_MAX_USER_MOUNTS,
+		BINO_MOUNTPLAN_DEFAULT_MAX_TOTAL_USER_MOUNTS);
 }
 
 enum {
 	OPT_EXPORTS = 256,
 	OPT_MAX_USER_MOUNTS,
+	OPT_MAX_TOTAL_USER_MOUNTS,
 };
+
+/* A count option's value into *@ret; a usage error otherwise. */
+static int parse_count(const char *option, const char *text, size_t *ret)
+{
+	unsigned long long value;
+	char *end;
+
+	errno = 0;
+	value = strtoull(text, &end, 10);
+	if (errno || end == text || *end || text[0] == '-' || value > SIZE_MAX)
+		return usage_error("mount", "%s: not a number: %s", option, text);
+	*ret = (size_t)value;
+	return 0;
+}
 
 static int parse_mount_options(int argc, char **argv, struct mount_options *opts)
 {
@@ -88,17 +116,18 @@ static int parse_mount_options(int argc, char **argv, struct mount_options *opts
 		{ "dry-run", no_argument, NULL, 'f' },
 		{ "exports", required_argument, NULL, OPT_EXPORTS },
 		{ "max-user-mounts", required_argument, NULL, OPT_MAX_USER_MOUNTS },
+		{ "max-total-user-mounts", required_argument, NULL,
+		  OPT_MAX_TOTAL_USER_MOUNTS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "watch", no_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long long max;
-	char *end;
-	int opt;
+	int opt, ret;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->max_user_mounts = BINO_MOUNTPLAN_DEFAULT_MAX_USER_MOUNTS;
+	opts->max_total_user_mounts = BINO_MOUNTPLAN_DEFAULT_MAX_TOTAL_USER_MOUNTS;
 	while ((opt = getopt_long(argc, argv, "fqwh", options, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
@@ -108,13 +137,16 @@ static int parse_mount_options(int argc, char **argv, struct mount_options *opts
 			opts->exports_file = optarg;
 			break;
 		case OPT_MAX_USER_MOUNTS:
-			errno = 0;
-			max = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end || optarg[0] == '-' ||
-			    max > SIZE_MAX)
-				return usage_error("mount", "--max-user-mounts: not a "
-						   "number: %s", optarg);
-			opts->max_user_mounts = (size_t)max;
+			ret = parse_count("--max-user-mounts", optarg,
+					  &opts->max_user_mounts);
+			if (ret)
+				return ret;
+			break;
+		case OPT_MAX_TOTAL_USER_MOUNTS:
+			ret = parse_count("--max-total-user-mounts", optarg,
+					  &opts->max_total_user_mounts);
+			if (ret)
+				return ret;
 			break;
 		case 'q':
 			opts->quiet = true;
@@ -287,13 +319,53 @@ static void print_skip(const struct mount_run *run,
 {
 	fputs("skip ", stdout);
 	put_path(stdout, bino_mountplan_step_path(step));
-	if (bino_mountplan_step_skip(step) == BINO_MOUNTPLAN_SKIP_PATH_TOO_LONG) {
+	switch (bino_mountplan_step_skip(step)) {
+	case BINO_MOUNTPLAN_SKIP_PATH_TOO_LONG:
 		printf(": path longer than PATH_MAX (%d)\n", PATH_MAX);
 		return;
+	case BINO_MOUNTPLAN_SKIP_OVER_TOTAL:
+		printf(": the owners other than root have reached "
+		       "--max-total-user-mounts %zu below ",
+		       run->opts->max_total_user_mounts);
+		break;
+	default:
+		printf(": its owner, uid %" PRId64, bino_mountplan_step_owner(step));
+		if (bino_mountplan_step_counted_as(step) !=
+		    bino_mountplan_step_owner(step))
+			printf(", counted as uid %" PRId64,
+			       bino_mountplan_step_counted_as(step));
+		printf(", has reached --max-user-mounts %zu below ",
+		       run->opts->max_user_mounts);
+		break;
 	}
-	printf(": its owner, uid %" PRId64 ", has reached --max-user-mounts %zu "
-	       "below ", bino_mountplan_step_owner(step),
-	       run->opts->max_user_mounts);
+	put_path(stdout, run->export_path);
+	putchar('\n');
+}
+
+/*
+ * --dry-run: each owner's mounts below the PATH planned last against the
+ * limit (subordinate uids counted as their user's), and all users' against
+ * the cap: "count uid UID: N of --max-user-mounts M below PATH".  Nothing
+ * where no user has a subvolume there, so that a run with nothing to do
+ * on root's subvolumes prints nothing.
+ */
+static void print_counts(const struct mount_run *run)
+{
+	size_t i;
+
+	if (bino_mountplan_owner_count(run->plan) == 0)
+		return;
+	for (i = 0; i < bino_mountplan_owner_count(run->plan); i++) {
+		printf("count uid %" PRId64 ": %zu of --max-user-mounts %zu below ",
+		       bino_mountplan_owner_uid(run->plan, i),
+		       bino_mountplan_owner_mounts(run->plan, i),
+		       run->opts->max_user_mounts);
+		put_path(stdout, run->export_path);
+		putchar('\n');
+	}
+	printf("count users: %zu of --max-total-user-mounts %zu below ",
+	       bino_mountplan_user_mounts(run->plan),
+	       run->opts->max_total_user_mounts);
 	put_path(stdout, run->export_path);
 	putchar('\n');
 }
@@ -381,9 +453,20 @@ static void run_step(struct mount_run *run, const struct bino_mountplan_step *st
 	fflush(stdout);
 	if (run->opts->dry_run)
 		return;
+	/* SIGTERM waits for the step: never half a mount. */
+	if (run->watch)
+		mount_watch_acting(run->watch, true);
 	err = bino_mountplan_step_apply(step);
+	if (run->watch)
+		mount_watch_acting(run->watch, false);
 	if (!err)
 		return;
+	if (err == BINO_ERROR_SUBVOL_DELETED) {
+		diag_command_path("mount", path, "skipped: subvolume %" PRIu64
+				  " was deleted since the plan",
+				  bino_mountplan_step_subvolid(step));
+		return;
+	}
 	saved = errno;
 	refused = refusal(step, err, saved);
 	if (refused) {
@@ -430,6 +513,8 @@ static void mount_export(struct mount_run *run, const struct bino_audit_target *
 		run_step(run, step);
 		mounted |= bino_mountplan_step_action(step) == BINO_MOUNTPLAN_MOUNT;
 	}
+	if (!err && run->opts->dry_run)
+		print_counts(run);
 	if (run->skipped && !run->opts->dry_run) {
 		diag_command_path("mount", path,
 				  "skipped %zu subvolume%s by the mount policy "
@@ -457,13 +542,24 @@ static int mount_apply(struct mount_run *run)
 {
 	size_t i;
 
+	enum bino_error err;
+
 	if (bino_mountplan_create(0, &run->plan) != BINO_OK ||
 	    bino_mountplan_set_max_user_mounts(run->plan,
-					       run->opts->max_user_mounts)) {
+					       run->opts->max_user_mounts) ||
+	    bino_mountplan_set_max_total_user_mounts(
+		    run->plan, run->opts->max_total_user_mounts)) {
 		diag_no_memory();
 		return EXIT_USAGE;
 	}
 	run->failed = false;
+	/* Unread, each subordinate uid would count as an owner of its own. */
+	err = bino_mountplan_add_subid_file(run->plan, NULL);
+	if (err) {
+		diag_command_path("mount", SUBUID_FILE, "%s: %s", bino_strerror(err),
+				  strerror(errno));
+		run->failed = true;
+	}
 	for (i = 0; i < bino_audit_count(run->tables.paths); i++) {
 		if (!seen_before(run->tables.paths, i))
 			mount_export(run, bino_audit_get(run->tables.paths, i));

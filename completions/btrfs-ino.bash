@@ -131,12 +131,12 @@ _btrfs_ino()
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 			return
 			;;
-		--max-user-mounts)
+		--max-user-mounts | --max-total-user-mounts)
 			# A number: nothing to offer.
 			return
 			;;
 		esac
-		opts='-f --dry-run --exports --max-user-mounts -w --watch -q --quiet -h --help'
+		opts='-f --dry-run --exports --max-user-mounts --max-total-user-mounts -w --watch -q --quiet -h --help'
 		;;
 	exec)
 		# Before COMMAND: its options or a command; after: COMMAND's arguments.

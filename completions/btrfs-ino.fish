@@ -97,6 +97,7 @@ complete -c btrfs-ino -n $mount -F
 complete -c btrfs-ino -n $mount -s f -l dry-run -d 'Print what would be done; change nothing'
 complete -c btrfs-ino -n $mount -l exports -r -F -d 'Use this exports(5) file'
 complete -c btrfs-ino -n $mount -l max-user-mounts -x -d 'Mount at most N subvolumes of each owner other than root'
+complete -c btrfs-ino -n $mount -l max-total-user-mounts -x -d 'Mount at most N subvolumes of all owners but root together'
 complete -c btrfs-ino -n $mount -s w -l watch -d 'Keep running: do it again on any change'
 complete -c btrfs-ino -n $mount -s q -l quiet -d 'No progress on stderr'
 complete -c btrfs-ino -n $mount -s h -l help -d 'Show help and exit'

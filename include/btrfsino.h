@@ -106,6 +106,11 @@ enum bino_error {
 	BINO_ERROR_UMOUNT_FAILED,
 	/** The details of a btrfs subvolume could not be read. */
 	BINO_ERROR_SUBVOL_INFO_FAILED,
+	/**
+	 * The subvolume a mount step is for was deleted since the plan:
+	 * nothing to mount; errno is ENOENT.
+	 */
+	BINO_ERROR_SUBVOL_DELETED,
 };
 
 /**
@@ -1687,18 +1692,28 @@ enum bino_mountplan_action {
  * mounted while that owner has fewer than the plan's limit
  * (bino_mountplan_set_max_user_mounts()) mounted below the audited path,
  * those mounted already counted, so that no user can make root mount
- * without bound.  A mount point longer than PATH_MAX is never mounted on:
- * mount(8), findmnt(8) and exportfs(8) could not name it.
+ * without bound.  A user's subordinate user IDs (subuid(5):
+ * bino_mountplan_add_subid_file()) count as that user, so that chowning
+ * subvolumes to them inside a user namespace earns nothing; and all owners
+ * other than root together have at most the plan's cap
+ * (bino_mountplan_set_max_total_user_mounts()) below the audited path, so
+ * that many users, or IDs no file names, cannot add up to more.  A mount
+ * point longer than PATH_MAX is never mounted on: mount(8), findmnt(8) and
+ * exportfs(8) could not name it.
  *
  * @BINO_MOUNTPLAN_SKIP_NONE: not skipped.
  * @BINO_MOUNTPLAN_SKIP_OVER_LIMIT: its owner (bino_mountplan_step_owner())
  *     has as many subvolume mounts below the audited path as the limit.
  * @BINO_MOUNTPLAN_SKIP_PATH_TOO_LONG: its path is PATH_MAX bytes or longer.
+ * @BINO_MOUNTPLAN_SKIP_OVER_TOTAL: the owners other than root have, all
+ *     together, as many subvolume mounts below the audited path as the cap
+ *     (bino_mountplan_set_max_total_user_mounts()).
  */
 enum bino_mountplan_skip {
 	BINO_MOUNTPLAN_SKIP_NONE,
 	BINO_MOUNTPLAN_SKIP_OVER_LIMIT,
 	BINO_MOUNTPLAN_SKIP_PATH_TOO_LONG,
+	BINO_MOUNTPLAN_SKIP_OVER_TOTAL,
 };
 
 /**
@@ -1731,6 +1746,54 @@ void bino_mountplan_destroy(struct bino_mountplan *plan);
  */
 enum bino_error bino_mountplan_set_max_user_mounts(struct bino_mountplan *plan,
 						   size_t max);
+
+/*
+ * BINO_MOUNTPLAN_DEFAULT_MAX_TOTAL_USER_MOUNTS - The cap of a plan whose
+ * bino_mountplan_set_max_total_user_mounts() was not called: ten owners at
+ * the default per-owner limit.  Every mount is a line each reader of
+ * /proc/self/mountinfo (systemd, at each mount change; mountd; findmnt)
+ * parses, and an entry knfsd may cross into: a server with a thousand
+ * user subvolume mounts below one export is already far from the usual.
+ */
+#define BINO_MOUNTPLAN_DEFAULT_MAX_TOTAL_USER_MOUNTS 1000
+
+/**
+ * bino_mountplan_set_max_total_user_mounts() - Set how many subvolume
+ * mounts all owners other than root together may have below one audited
+ * path (see enum bino_mountplan_skip); applies to paths added afterwards.
+ * @plan: the plan.
+ * @max: the cap; BINO_MOUNTPLAN_DEFAULT_MAX_TOTAL_USER_MOUNTS unless set.
+ *     0 mounts no user's subvolume.
+ *
+ * Return: BINO_OK or BINO_ERROR_INVALID_ARGUMENT (NULL).
+ */
+enum bino_error
+bino_mountplan_set_max_total_user_mounts(struct bino_mountplan *plan,
+					 size_t max);
+
+/**
+ * bino_mountplan_add_subid_file() - Count the subordinate user IDs that a
+ * subuid(5) file gives each user as that user, for the per-owner limit:
+ * a subvolume owned by an ID inside user X's range counts as X's
+ * (bino_mountplan_step_counted_as()).  Applies to paths added afterwards;
+ * a plan given no file counts each user ID apart.
+ * @plan: the plan.
+ * @path: the file; NULL for /etc/subuid.
+ *
+ * Lines are "owner:start:count" as shadow writes them; the owner is a user
+ * name (getpwnam_r(3)) or, failing that, a user ID in decimal.  Comments
+ * ("#"), blank and malformed lines are ignored; a range whose owner names
+ * no user counts as an owner of its own (its first ID).  Root's
+ * subordinate IDs count as root's but, unlike root's own subvolumes, are
+ * limited.  Group IDs (subgid(5)) are not read: the policy counts owners,
+ * which are user IDs.  The file is read now and not kept open.
+ *
+ * Return: BINO_OK (also when the file does not exist),
+ * BINO_ERROR_INVALID_ARGUMENT (NULL @plan), BINO_ERROR_OPEN_FAILED (errno
+ * set) or BINO_ERROR_NO_MEMORY (the ranges read before it are kept).
+ */
+enum bino_error bino_mountplan_add_subid_file(struct bino_mountplan *plan,
+					      const char *path);
 
 /**
  * bino_mountplan_add_suggestion() - Plan a mount for every subvolume of
@@ -1830,6 +1893,34 @@ size_t bino_mountplan_count(const struct bino_mountplan *plan);
 size_t bino_mountplan_unreached(const struct bino_mountplan *plan);
 
 /**
+ * bino_mountplan_owner_count() - How many owners other than root the policy
+ * counted below the path of the last bino_mountplan_add_subvols() or
+ * bino_mountplan_add_suggestion() call (each owner with its subordinate
+ * IDs folded in: bino_mountplan_add_subid_file()); 0 for NULL.
+ */
+size_t bino_mountplan_owner_count(const struct bino_mountplan *plan);
+/**
+ * bino_mountplan_owner_uid() - The @index'th owner counted (in the order
+ * met), as a user ID; 0 when out of range.  Valid until the next
+ * bino_mountplan_add_subvols() or bino_mountplan_add_suggestion().
+ */
+int64_t bino_mountplan_owner_uid(const struct bino_mountplan *plan,
+				 size_t index);
+/**
+ * bino_mountplan_owner_mounts() - The subvolume mounts of the @index'th
+ * owner counted below that path: those there already and those planned;
+ * 0 when out of range.
+ */
+size_t bino_mountplan_owner_mounts(const struct bino_mountplan *plan,
+				   size_t index);
+/**
+ * bino_mountplan_user_mounts() - The subvolume mounts of all owners other
+ * than root below that path, there already and planned (what the cap of
+ * bino_mountplan_set_max_total_user_mounts() bounds); 0 for NULL.
+ */
+size_t bino_mountplan_user_mounts(const struct bino_mountplan *plan);
+
+/**
  * bino_mountplan_get() - The @index'th step, in the order added (the order
  * to carry them out in).
  *
@@ -1881,6 +1972,14 @@ bino_mountplan_step_skip(const struct bino_mountplan_step *step);
  */
 int64_t bino_mountplan_step_owner(const struct bino_mountplan_step *step);
 /**
+ * bino_mountplan_step_counted_as() - The owner a mount or skip step is
+ * counted as by the policy: bino_mountplan_step_owner(), or the user whose
+ * subordinate ID that is (bino_mountplan_add_subid_file()); -1 as the
+ * owner is.
+ */
+int64_t
+bino_mountplan_step_counted_as(const struct bino_mountplan_step *step);
+/**
  * bino_mountplan_step_fs_path() - For an unmount, the deleted subvolume's
  * path inside the filesystem (the mount's root without "//deleted"); NULL
  * for a mount.
@@ -1913,6 +2012,10 @@ bino_mountplan_step_fs_path(const struct bino_mountplan_step *step);
  * EXDEV outside the audited path, ESTALE another directory, subvolume,
  * filesystem, owner or mount, or the audited path itself replaced or not
  * opened when planned),
+ * BINO_ERROR_SUBVOL_DELETED (a mount step whose subvolume no longer exists,
+ * deleted since the plan, found when its path is gone or leads elsewhere,
+ * or when mount(2) fails with ENOENT: nothing to mount, errno ENOENT; told
+ * by the root tree, so CAP_SYS_ADMIN),
  * BINO_ERROR_NO_MEMORY, BINO_ERROR_MOUNT_FAILED or
  * BINO_ERROR_UMOUNT_FAILED, errno telling why.
  */

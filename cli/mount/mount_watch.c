@@ -14,12 +14,19 @@
  * happens; the lines of the mounts on a watched PATH's branch are then
  * compared).  Only when one of them changed does it run mount's whole pass
  * again (the same plan and checks as the one-shot command), or when the
- * last pass found a subvolume it could not reach yet (RETRY_PASSES).
+ * last pass found a subvolume it could not reach yet (RETRY_PASSES);
+ * while changes keep coming, passes are paced to a tenth of its time
+ * (PACE_SHARE).
  * Watching the filesystem, not directories, means a subvolume created
  * anywhere below a PATH is seen, in a directory made after the watch began
  * too, and inotify's limits never apply; looking rather than holding a
- * descriptor means it never keeps a filesystem from being unmounted.  Signals arrive through a signalfd, so SIGTERM ends it
- * between passes, never in the middle of a mount.
+ * descriptor means it never keeps a filesystem from being unmounted.
+ * SIGHUP arrives through a signalfd.  SIGTERM and SIGINT end the process
+ * at once (end_now(): everything but a step only reads), except during a
+ * step, which blocks them (mount_watch_acting()) so that they never end it
+ * in the middle of a mount: it ends within a second at any point of a
+ * pass, however many subvolumes the plan or a look at the filesystem
+ * reads.
  */
 #include "mount_watch.h"
 
@@ -34,6 +41,7 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "array.h"
@@ -50,6 +58,17 @@
  * make the keeper plan every second for ever.
  */
 #define RETRY_PASSES 5
+/*
+ * While changes keep coming (a user creating and deleting subvolumes in a
+ * loop), passes take at most one PACE_SHARE-th of the keeper's time: after
+ * a pass that cost C seconds of CPU, one that a filesystem change (or a
+ * retry) asks for waits until (PACE_SHARE - 1) * C after it.  A pass over
+ * 1,000 subvolumes costs some 10 ms, so a keeper that size never waits;
+ * one over 100,000 costs near a second, and would otherwise spend the
+ * whole core planning again each second.  A mount table change and SIGHUP
+ * are not paced.
+ */
+#define PACE_SHARE 10
 #define SYSTEM_EXPORTS "/etc/exports"
 #define SYSTEM_EXPORTS_DIR "/etc/exports.d"
 #define SYSTEM_EXPORTS_GLOB SYSTEM_EXPORTS_DIR "/*.exports"
@@ -79,6 +98,8 @@ struct mount_watch {
 	bool failed_add; /* mount_watch_add() ran out of memory */
 	bool look_again; /* the last pass asked for another at the next tick */
 	unsigned retries; /* passes run in a row for look_again */
+	bool pending; /* a change seen that a paced pass has yet to plan */
+	struct timespec resume; /* CLOCK_MONOTONIC: no paced pass before it */
 };
 
 static void watched_list_release(struct watched_list *list)
@@ -281,12 +302,31 @@ static void tell_watched(const struct mount_watch *watch,
 	}
 }
 
+static double seconds_of(const struct timespec *t)
+{
+	return (double)t->tv_sec + (double)t->tv_nsec / 1e9;
+}
+
+/* Whether a paced pass may run now (PACE_SHARE). */
+static bool pace_allows(const struct mount_watch *watch)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return seconds_of(&now) >= seconds_of(&watch->resume);
+}
+
 /* Run @pass, the watches it adds replacing the last pass's. */
 static int watch_pass(struct mount_watch *watch, mount_pass_fn *pass,
 		      void *data)
 {
 	struct watched_list before = watch->now;
+	struct timespec cpu0, cpu1;
+	double cost;
 	int status;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu0);
+	watch->pending = false;
 
 	watch->mounts_stamp = mounts_stamp(watch);
 	memset(&watch->now, 0, sizeof(watch->now));
@@ -300,6 +340,15 @@ static int watch_pass(struct mount_watch *watch, mount_pass_fn *pass,
 	}
 	tell_watched(watch, &before);
 	watched_list_release(&before);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu1);
+	cost = (seconds_of(&cpu1) - seconds_of(&cpu0)) * (PACE_SHARE - 1);
+	clock_gettime(CLOCK_MONOTONIC, &watch->resume);
+	watch->resume.tv_sec += (time_t)cost;
+	watch->resume.tv_nsec += (long)((cost - (double)(time_t)cost) * 1e9);
+	if (watch->resume.tv_nsec >= 1000000000L) {
+		watch->resume.tv_sec++;
+		watch->resume.tv_nsec -= 1000000000L;
+	}
 	return status;
 }
 
@@ -323,16 +372,30 @@ static bool watch_changed(struct mount_watch *watch)
 	return changed || exports_stamp(watch->config) != watch->exports_stamp;
 }
 
-/* Block the signals that end or kick the watch; read them from a signalfd. */
+/*
+ * SIGTERM or SIGINT outside a step: nothing is half done (a step blocks
+ * them), and what stdout holds was flushed when the last step was.
+ */
+static void end_now(int signo)
+{
+	(void)signo;
+	_exit(EXIT_CLEAN);
+}
+
+/*
+ * SIGHUP kicks the watch through a signalfd; SIGTERM and SIGINT end it at
+ * once (end_now()), unless a step is being carried out.
+ */
 static int watch_open(struct mount_watch *watch)
 {
+	struct sigaction action = { .sa_handler = end_now };
 	sigset_t set;
 
 	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGHUP);
-	if (sigprocmask(SIG_BLOCK, &set, NULL) != 0)
+	if (sigprocmask(SIG_BLOCK, &set, NULL) != 0 ||
+	    sigaction(SIGTERM, &action, NULL) != 0 ||
+	    sigaction(SIGINT, &action, NULL) != 0)
 		return -1;
 	watch->signal_fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (watch->signal_fd < 0)
@@ -369,6 +432,23 @@ static bool read_signals(int fd, bool *kick)
 	return stop;
 }
 
+void mount_watch_acting(struct mount_watch *watch, bool acting)
+{
+	sigset_t set;
+
+	(void)watch;
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	if (acting) {
+		sigprocmask(SIG_BLOCK, &set, NULL);
+	} else {
+		/* What the step printed is not lost by end_now()'s _exit(). */
+		fflush(stdout);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+	}
+}
+
 int mount_watch_run(const struct mount_watch_config *config,
 		    mount_pass_fn *pass, void *data)
 {
@@ -402,13 +482,21 @@ int mount_watch_run(const struct mount_watch_config *config,
 		if ((fds[1].revents & (POLLPRI | POLLERR)) &&
 		    mounts_stamp(&watch) != watch.mounts_stamp)
 			again = true;
-		again |= watch_changed(&watch);
-		if (again) {
+		/*
+		 * A change seen already waits for its paced pass, which looks
+		 * afresh: no look meanwhile (after each transaction a look
+		 * reads every subvolume link, some 40 MB at 100,000).
+		 */
+		if (!watch.pending && watch_changed(&watch)) {
+			watch.pending = true;
 			watch.retries = 0;
-		} else if (watch.look_again && watch.retries < RETRY_PASSES) {
+		} else if (!watch.pending && watch.look_again &&
+			   watch.retries < RETRY_PASSES) {
 			watch.retries++;
-			again = true;
+			watch.pending = true;
 		}
+		if (watch.pending && pace_allows(&watch))
+			again = true;
 		if (again)
 			watch_pass(&watch, pass, data);
 	}

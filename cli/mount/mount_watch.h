@@ -30,8 +30,8 @@ struct mount_watch_config {
  * subvolume created, deleted or renamed, another filesystem mounted
  * there), the mount table (a filesystem mounted or unmounted), or the
  * exports files and exportfs's live table (exportfs -ra).  SIGHUP runs it
- * again at once.  Until SIGTERM or SIGINT, which end it between passes
- * with EXIT_CLEAN.  The first pass's EXIT_USAGE (a PATH not exported)
+ * again at once.  Until SIGTERM or SIGINT, which end it with EXIT_CLEAN at
+ * once, or after the step in progress (mount_watch_acting()).  The first pass's EXIT_USAGE (a PATH not exported)
  * ends it with that status; later passes' problems are told and the
  * watch goes on.  EXIT_USAGE if the watch cannot be set up.
  */
@@ -53,5 +53,15 @@ void mount_watch_add(struct mount_watch *watch, const char *path);
  * times in a row.
  */
 void mount_watch_look_again(struct mount_watch *watch);
+
+/*
+ * During a pass: @acting true just before a step changes the system (a
+ * mount or an unmount), false right after it.  SIGTERM and SIGINT end the
+ * keeper at once with EXIT_CLEAN (stdout flushed) anywhere but in a step,
+ * which they wait for: the keeper ends within a second at any point of a
+ * pass, however long its plan or its look at the filesystems takes, and
+ * never leaves half a mount.
+ */
+void mount_watch_acting(struct mount_watch *watch, bool acting);
 
 #endif

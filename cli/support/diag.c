@@ -143,6 +143,7 @@ const char *error_step(enum bino_error err)
 		[BINO_ERROR_MOUNT_FAILED] = "mount",
 		[BINO_ERROR_UMOUNT_FAILED] = "umount",
 		[BINO_ERROR_SUBVOL_INFO_FAILED] = "subvol_info",
+		[BINO_ERROR_SUBVOL_DELETED] = "subvol_deleted",
 	};
 
 	if ((unsigned)err < sizeof(steps) / sizeof(steps[0]) && steps[err])

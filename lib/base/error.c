@@ -23,6 +23,7 @@ static const char *const error_messages[] = {
 	[BINO_ERROR_MOUNT_FAILED] = "Could not mount",
 	[BINO_ERROR_UMOUNT_FAILED] = "Could not unmount",
 	[BINO_ERROR_SUBVOL_INFO_FAILED] = "Could not read subvolume details",
+	[BINO_ERROR_SUBVOL_DELETED] = "Subvolume deleted",
 };
 
 BINO_PUBLIC const char *bino_strerror(enum bino_error err)

@@ -20,6 +20,7 @@
 
 #include "btrfsconst.h"
 #include "fhandle.h"
+#include "hash.h"
 
 int bino__subvolid_ioctl(int fd, uint64_t *ret)
 {
@@ -412,13 +413,77 @@ static enum bino_error dir_path(int fd, uint64_t tree, uint64_t dirid,
 }
 
 /* A listing of the root tree's subvolumes, parents before children. */
+/* A directory named once per listing: its path in its subvolume. */
+struct dir_name {
+	struct dir_key {
+		uint64_t tree, dirid;
+	} key;
+	char *path; /* "" or "a/b/" */
+	UT_hash_handle hh;
+};
+
 struct root_listing {
 	int fd;
 	struct root_refs refs;
 	char **paths; /* by ref index, NULL until listed */
 	size_t *queue; /* ref indexes; SIZE_MAX is the top */
 	size_t head, tail;
+	/*
+	 * The directories named so far: one user's 100,000 subvolumes in one
+	 * directory name it once, not with 100,000 searches per level.
+	 */
+	struct dir_name *dirs;
 };
+
+/*
+ * dir_path() once per directory of a listing: *@ret is the listing's copy
+ * (valid while the listing lives).
+ */
+static enum bino_error listing_dir_path(struct root_listing *l, uint64_t tree,
+					uint64_t dirid, const char **ret)
+{
+	struct dir_name *name;
+	struct dir_key key;
+	enum bino_error err;
+	bool out_of_memory = false;
+
+	memset(&key, 0, sizeof(key));
+	key.tree = tree;
+	key.dirid = dirid;
+	HASH_FIND(hh, l->dirs, &key, sizeof(key), name);
+	if (name) {
+		*ret = name->path;
+		return BINO_OK;
+	}
+	name = calloc(1, sizeof(*name));
+	if (!name)
+		return BINO_ERROR_NO_MEMORY;
+	err = dir_path(l->fd, tree, dirid, &name->path);
+	if (err) {
+		free(name);
+		return err;
+	}
+	name->key = key;
+	HASH_ADD(hh, l->dirs, key, sizeof(name->key), name);
+	if (out_of_memory) {
+		free(name->path);
+		free(name);
+		return BINO_ERROR_NO_MEMORY;
+	}
+	*ret = name->path;
+	return BINO_OK;
+}
+
+static void listing_dirs_free(struct root_listing *l)
+{
+	struct dir_name *name, *tmp;
+
+	HASH_ITER(hh, l->dirs, name, tmp) {
+		HASH_DEL(l->dirs, name);
+		free(name->path);
+		free(name);
+	}
+}
 
 /*
  * List the subvolumes linked in subvolume @parent (at @parent_path) not
@@ -431,15 +496,28 @@ static enum bino_error tree_list_children(struct root_listing *l,
 {
 	struct bino__subvol_info info;
 	enum bino_error err = BINO_OK, named;
-	size_t i;
+	size_t i, hi = l->refs.n;
 
-	for (i = 0; !err && i < l->refs.n; i++) {
+	/*
+	 * The refs are in key order, (parent, ROOT_REF, ID): those of
+	 * @parent are one run, found by a binary search, so a listing costs
+	 * its subvolumes, not their square.
+	 */
+	for (i = 0; i < hi;) {
+		size_t mid = i + (hi - i) / 2;
+
+		if (l->refs.refs[mid].parent < parent)
+			i = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; !err && i < l->refs.n && l->refs.refs[i].parent == parent; i++) {
 		struct root_ref *ref = &l->refs.refs[i];
-		char *dir;
+		const char *dir;
 
-		if (ref->parent != parent || l->paths[i])
+		if (l->paths[i])
 			continue;
-		named = dir_path(l->fd, parent, ref->dirid, &dir);
+		named = listing_dir_path(l, parent, ref->dirid, &dir);
 		if (named == BINO_ERROR_NO_MEMORY)
 			return named;
 		if (named != BINO_OK)
@@ -447,7 +525,6 @@ static enum bino_error tree_list_children(struct root_listing *l,
 		if (asprintf(&l->paths[i], "%s%s%s%s", parent_path,
 			     *parent_path ? "/" : "", dir, ref->name) < 0)
 			l->paths[i] = NULL;
-		free(dir);
 		if (!l->paths[i])
 			return BINO_ERROR_NO_MEMORY;
 		memset(&info, 0, sizeof(info));
@@ -512,6 +589,7 @@ out_free:
 	free(l.refs.refs);
 	free(l.paths);
 	free(l.queue);
+	listing_dirs_free(&l);
 	return err;
 }
 

@@ -16,7 +16,14 @@
  *    the root of the subvolume holding the path and from each mount of the
  *    filesystem below it, each kept only where a lookup beneath the path
  *    reaches its root now (tree_reaches(): what a walk would have met, so
- *    never a snapshot's placeholder), its owner from that one stat.
+ *    never a snapshot's placeholder), its owner from that one stat.  The
+ *    lookup is made when the subvolume's step is planned (plan_subvols()),
+ *    and not at all for one whose owner, read from its own tree in one
+ *    call (subvol_probe_owner()), is over the limit already: its skip
+ *    step costs a probe and a counter.
+ *  - The cost is linear in the subvolumes: the steps are found by path,
+ *    the subvolumes by ID and the owners' tallies by owner in uthash
+ *    tables (lib/util/hash.h), never by a search of the plan.
  *  - plan_add_stale(): a step per btrfs mount below a path whose root
  *    subvolume was deleted (mountinfo shows its root as "PATH//deleted",
  *    the kernel's dentry_path() for an unlinked dentry), with its mount ID.
@@ -43,7 +50,12 @@
  * and btrbk's.  Any other owner's subvolumes are mounted while that owner
  * has fewer than max_user_mounts (default 100) mounted below the audited
  * path, those mounted already counted: any user may create subvolumes, and
- * thousands of mounts would be made for one user's loop otherwise.  A
+ * thousands of mounts would be made for one user's loop otherwise.  The
+ * subordinate user IDs a subuid(5) file gives a user count as that user
+ * (counted_as(): a binary search of the ranges), as a user namespace lets
+ * them chown a subvolume to each; and all owners but root together stop at
+ * max_total_user_mounts (default 1000).  The tallies are a uthash by owner,
+ * so an owner over the limit costs a probe, not a search.  A
  * mount point longer than PATH_MAX is skipped: mount(8), findmnt and
  * exportfs cannot name it.  Skips are steps too, so a dry run lists them.
  *
@@ -53,18 +65,24 @@
  */
 #include "suggest_internal.h"
 
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pwd.h>
 #include <limits.h>
+#include <linux/btrfs.h>
+#include <linux/btrfs_tree.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "array.h"
+#include "hash.h"
 #include "mounts.h"
 #include "path.h"
 #include "resolve.h"
@@ -92,21 +110,44 @@ struct bino_mountplan_step {
 	uint8_t uuid[16];
 	uint64_t subvolid;
 	int64_t owner; /* mount: the owner of the root directory, or OWNER_UNKNOWN */
+	int64_t counted_as; /* owner, or the user whose subordinate ID it is */
 	uint64_t mount_id; /* unmount: the mount's ID in mountinfo */
+	UT_hash_handle hh; /* in the plan's by_path[step_group()], by path */
+};
+
+/* A range of subordinate user IDs (subuid(5)) and the owner it counts as. */
+struct subid_range {
+	uint64_t start, end; /* [start, end) */
+	uint64_t max_end; /* the greatest end of this range and those before */
+	int64_t owner;
+};
+
+/*
+ * How many subvolume mounts one owner (subordinate IDs folded in) has
+ * below the audited path: those there already and those planned.
+ */
+struct owner_tally {
+	int64_t owner;
+	size_t mounts;
+	UT_hash_handle hh;
 };
 
 struct bino_mountplan {
 	/* Allocated one by one: pointers to steps stay valid as the array grows. */
 	struct bino_mountplan_step **steps;
 	size_t n_steps, cap_steps;
+	/* The steps by path: mounts and skips, and unmounts (step_group()). */
+	struct bino_mountplan_step *by_path[2];
 	size_t max_user_mounts; /* per owner other than root, per audited path */
+	size_t max_total_user_mounts; /* all owners but root, per audited path */
 	size_t unreached; /* tree subvolumes whose root a lookup did not find */
-};
-
-/* How many subvolume mounts one owner has below the audited path. */
-struct owner_count {
-	int64_t owner;
-	size_t mounts;
+	struct subid_range *subuids; /* sorted by start */
+	size_t n_subuids, cap_subuids;
+	/* The tallies of the last audited path planned, in the order met. */
+	struct owner_tally *tallies; /* uthash head, by owner */
+	struct owner_tally **tally_order; /* each allocated apart */
+	size_t n_tallies, cap_tallies;
+	size_t user_mounts; /* theirs added up */
 };
 
 static void step_free(struct bino_mountplan_step *step)
@@ -121,25 +162,40 @@ static void step_free(struct bino_mountplan_step *step)
 	free(step);
 }
 
-/* Whether a step of @action on @path is planned already. */
+/* Which of the plan's by_path tables a step of @action is in. */
+static size_t step_group(enum bino_mountplan_action action)
+{
+	return action == BINO_MOUNTPLAN_UMOUNT;
+}
+
+/*
+ * Whether a step of @action on @path is planned already (a mount and a
+ * skip are one: the subvolume on that path has its step).  A hash probe:
+ * a plan of 100,000 steps would search itself 100,000 times otherwise.
+ */
 static bool plan_has(const struct bino_mountplan *plan,
 		     enum bino_mountplan_action action, const char *path)
 {
-	size_t i;
+	struct bino_mountplan_step *found;
 
-	for (i = 0; i < plan->n_steps; i++) {
-		if (plan->steps[i]->action == action &&
-		    strcmp(plan->steps[i]->path, path) == 0)
-			return true;
-	}
-	return false;
+	HASH_FIND(hh, plan->by_path[step_group(action)], path, strlen(path),
+		  found);
+	return found != NULL;
 }
 
 /* Append @step (taken over, also on failure). */
 static enum bino_error plan_append(struct bino_mountplan *plan,
 				   struct bino_mountplan_step *step)
 {
+	bool out_of_memory = false;
+
 	if (ARRAY_RESERVE(plan->steps, plan->cap_steps, plan->n_steps + 1) != 0) {
+		step_free(step);
+		return BINO_ERROR_NO_MEMORY;
+	}
+	HASH_ADD_KEYPTR(hh, plan->by_path[step_group(step->action)], step->path,
+			strlen(step->path), step);
+	if (out_of_memory) {
 		step_free(step);
 		return BINO_ERROR_NO_MEMORY;
 	}
@@ -158,6 +214,7 @@ BINO_PUBLIC enum bino_error bino_mountplan_create(int flags,
 	if (!plan)
 		return BINO_ERROR_NO_MEMORY;
 	plan->max_user_mounts = BINO_MOUNTPLAN_DEFAULT_MAX_USER_MOUNTS;
+	plan->max_total_user_mounts = BINO_MOUNTPLAN_DEFAULT_MAX_TOTAL_USER_MOUNTS;
 	*ret = plan;
 	return BINO_OK;
 }
@@ -171,16 +228,182 @@ bino_mountplan_set_max_user_mounts(struct bino_mountplan *plan, size_t max)
 	return BINO_OK;
 }
 
+BINO_PUBLIC enum bino_error
+bino_mountplan_set_max_total_user_mounts(struct bino_mountplan *plan, size_t max)
+{
+	if (!plan)
+		return BINO_ERROR_INVALID_ARGUMENT;
+	plan->max_total_user_mounts = max;
+	return BINO_OK;
+}
+
+/* Forget the tallies of the audited path planned last. */
+static void tallies_clear(struct bino_mountplan *plan)
+{
+	size_t i;
+
+	HASH_CLEAR(hh, plan->tallies);
+	for (i = 0; i < plan->n_tallies; i++)
+		free(plan->tally_order[i]);
+	plan->n_tallies = 0;
+	plan->user_mounts = 0;
+}
+
 BINO_PUBLIC void bino_mountplan_destroy(struct bino_mountplan *plan)
 {
 	size_t i;
 
 	if (!plan)
 		return;
+	HASH_CLEAR(hh, plan->by_path[0]);
+	HASH_CLEAR(hh, plan->by_path[1]);
 	for (i = 0; i < plan->n_steps; i++)
 		step_free(plan->steps[i]);
 	free(plan->steps);
+	tallies_clear(plan);
+	free(plan->tally_order);
+	free(plan->subuids);
 	free(plan);
+}
+
+/* ---- subordinate IDs -------------------------------------------------- */
+
+/* A decimal number of @len bytes at @text, below 2^32; false otherwise. */
+static bool parse_id(const char *text, size_t len, uint64_t *ret)
+{
+	uint64_t value = 0;
+	size_t i;
+
+	if (len == 0 || len > 10)
+		return false;
+	for (i = 0; i < len; i++) {
+		if (text[i] < '0' || text[i] > '9')
+			return false;
+		value = value * 10 + (uint64_t)(text[i] - '0');
+	}
+	*ret = value;
+	return value <= UINT32_MAX;
+}
+
+/*
+ * The user a subuid(5) owner field names: a user name (getpwnam_r), else a
+ * user ID in decimal, as shadow's subordinate-ID code reads it.  False
+ * when it names neither.
+ */
+static bool subid_owner(const char *name, int64_t *ret)
+{
+	struct passwd pw, *found = NULL;
+	char buf[4096];
+	uint64_t uid;
+
+	if (getpwnam_r(name, &pw, buf, sizeof(buf), &found) == 0 && found) {
+		*ret = found->pw_uid;
+		return true;
+	}
+	if (!parse_id(name, strlen(name), &uid))
+		return false;
+	*ret = (int64_t)uid;
+	return true;
+}
+
+/*
+ * One line of a subuid(5) file, "owner:start:count", into @range; false
+ * for a comment, a blank or malformed line.  A range whose owner names no
+ * user counts as an owner of its own: its first ID.
+ */
+static bool subid_line(char *line, struct subid_range *range)
+{
+	char *first = strchr(line, ':'), *second;
+	uint64_t start, count;
+
+	line[strcspn(line, "\n")] = '\0';
+	if (!first || line[0] == '#' || first == line)
+		return false;
+	second = strchr(first + 1, ':');
+	if (!second || strchr(second + 1, ':') ||
+	    !parse_id(first + 1, (size_t)(second - first - 1), &start) ||
+	    !parse_id(second + 1, strlen(second + 1), &count) || count == 0 ||
+	    start + count - 1 > UINT32_MAX)
+		return false;
+	*first = '\0';
+	range->start = start;
+	range->end = start + count;
+	if (!subid_owner(line, &range->owner))
+		range->owner = (int64_t)start;
+	return true;
+}
+
+static int subid_compare(const void *a, const void *b)
+{
+	const struct subid_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+BINO_PUBLIC enum bino_error bino_mountplan_add_subid_file(struct bino_mountplan *plan,
+							  const char *path)
+{
+	struct subid_range range;
+	char *line = NULL;
+	size_t cap = 0, i;
+	FILE *file;
+
+	if (!plan)
+		return BINO_ERROR_INVALID_ARGUMENT;
+	file = fopen(path ? path : "/etc/subuid", "re");
+	if (!file)
+		return errno == ENOENT ? BINO_OK : BINO_ERROR_OPEN_FAILED;
+	while (getline(&line, &cap, file) > 0) {
+		if (!subid_line(line, &range))
+			continue;
+		if (ARRAY_RESERVE(plan->subuids, plan->cap_subuids,
+				  plan->n_subuids + 1) != 0) {
+			free(line);
+			fclose(file);
+			return BINO_ERROR_NO_MEMORY;
+		}
+		plan->subuids[plan->n_subuids++] = range;
+	}
+	free(line);
+	fclose(file);
+	/* Sorted, each knowing the furthest end up to it: a binary search. */
+	if (plan->n_subuids)
+		qsort(plan->subuids, plan->n_subuids, sizeof(*plan->subuids),
+		      subid_compare);
+	for (i = 0; i < plan->n_subuids; i++) {
+		plan->subuids[i].max_end = plan->subuids[i].end;
+		if (i && plan->subuids[i - 1].max_end > plan->subuids[i].max_end)
+			plan->subuids[i].max_end = plan->subuids[i - 1].max_end;
+	}
+	return BINO_OK;
+}
+
+/*
+ * The owner @uid counts as: the user whose subordinate range holds it
+ * (overlapping ranges, a mistake, give the one starting last), else @uid.
+ */
+static int64_t counted_as(const struct bino_mountplan *plan, int64_t uid)
+{
+	const struct subid_range *r = plan->subuids;
+	size_t lo = 0, hi = plan->n_subuids;
+
+	if (uid < 0)
+		return uid;
+	/* The first range starting after @uid: those before may hold it. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r[mid].start <= (uint64_t)uid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo > 0 && r[lo - 1].max_end > (uint64_t)uid) {
+		lo--;
+		if ((uint64_t)uid < r[lo].end)
+			return r[lo].owner;
+	}
+	return uid;
 }
 
 /* ---- resolving -------------------------------------------------------- */
@@ -261,6 +484,7 @@ static struct bino_mountplan_step *step_new(enum bino_mountplan_action action,
 		return NULL;
 	step->action = action;
 	step->owner = OWNER_UNKNOWN;
+	step->counted_as = OWNER_UNKNOWN;
 	step->has_base_id = base->fd >= 0;
 	if (step->has_base_id) {
 		step->base_dev = base->st.st_dev;
@@ -286,6 +510,19 @@ struct plan_subvol {
 	uint64_t id;
 	int64_t owner; /* of its root directory, or OWNER_UNKNOWN */
 	bool mounted; /* on its own path */
+	bool checked; /* reached there, owner known (else: tree_reaches()) */
+};
+
+/*
+ * A subvolume of a subvol_plan by ID: the index in subvols[] of its first
+ * path (a subvolume listed again below another mount has more), and
+ * whether one of its paths has been given its step or counted.
+ */
+struct subvol_id {
+	uint64_t id;
+	size_t index;
+	bool decided;
+	UT_hash_handle hh;
 };
 
 /* What the subvolumes below one audited path are planned with. */
@@ -296,37 +533,67 @@ struct subvol_plan {
 	const char *options; /* its fstab options ("defaults" for none) */
 	struct plan_subvol *subvols; /* parents first */
 	size_t n_subvols, cap_subvols;
-	struct owner_count *counts; /* mounts per owner other than root */
-	size_t n_counts, cap_counts;
+	struct subvol_id *by_id; /* uthash over subvols[] */
+	int probe_fd; /* the audited directory, to search trees; -1: cannot */
 	size_t unreached; /* listed, but no lookup found their root (ENOENT) */
 };
 
 static void subvol_plan_release(struct subvol_plan *sp)
 {
+	struct subvol_id *entry, *tmp;
 	size_t i;
 
+	HASH_ITER(hh, sp->by_id, entry, tmp) {
+		HASH_DEL(sp->by_id, entry);
+		free(entry);
+	}
+	if (sp->probe_fd >= 0)
+		close_keep_errno(sp->probe_fd);
 	for (i = 0; i < sp->n_subvols; i++)
 		free(sp->subvols[i].path);
 	free(sp->subvols);
-	free(sp->counts);
 	base_close(&sp->base);
 }
 
-/* Add a subvolume (@path copied); BINO_ERROR_NO_MEMORY or BINO_OK. */
+/*
+ * Add a path of a subvolume (@path copied), checked (reached, @owner
+ * known) or to be checked when planned; a subvolume's later paths are
+ * kept too, in case its first cannot be reached.  BINO_ERROR_NO_MEMORY or
+ * BINO_OK.
+ */
 static enum bino_error subvol_plan_add(struct subvol_plan *sp, const char *path,
-				       uint64_t id, int64_t owner, bool mounted)
+				       uint64_t id, int64_t owner, bool mounted,
+				       bool checked)
 {
+	struct subvol_id *entry;
 	char *copy = strdup(path);
+	bool out_of_memory = false;
 
 	if (!copy || ARRAY_RESERVE(sp->subvols, sp->cap_subvols,
-				   sp->n_subvols + 1) != 0) {
-		free(copy);
-		return BINO_ERROR_NO_MEMORY;
+				   sp->n_subvols + 1) != 0)
+		goto out_no_memory;
+	HASH_FIND(hh, sp->by_id, &id, sizeof(id), entry);
+	if (!entry) {
+		entry = calloc(1, sizeof(*entry));
+		if (!entry)
+			goto out_no_memory;
+		entry->id = id;
+		entry->index = sp->n_subvols;
+		HASH_ADD(hh, sp->by_id, id, sizeof(entry->id), entry);
+		if (out_of_memory) {
+			free(entry);
+			goto out_no_memory;
+		}
 	}
 	sp->subvols[sp->n_subvols++] = (struct plan_subvol){
 		.path = copy, .id = id, .owner = owner, .mounted = mounted,
+		.checked = checked,
 	};
 	return BINO_OK;
+
+out_no_memory:
+	free(copy);
+	return BINO_ERROR_NO_MEMORY;
 }
 
 /* The options of a subvolume mount: the filesystem's, then subvolid=. */
@@ -366,44 +633,57 @@ static int64_t subvol_owner(const struct plan_base *base, const char *path)
 	return st.st_uid;
 }
 
-/* The count of @owner in @counts (of @n), added (0) if absent; NULL: ENOMEM. */
-static struct owner_count *owner_count(struct owner_count **counts, size_t *n,
-				       size_t *cap, int64_t owner)
+/* The tally of @owner (a counted_as() value), added (0) if absent; NULL: ENOMEM. */
+static struct owner_tally *owner_tally(struct bino_mountplan *plan, int64_t owner)
 {
-	size_t i;
+	struct owner_tally *tally;
+	bool out_of_memory = false;
 
-	for (i = 0; i < *n; i++) {
-		if ((*counts)[i].owner == owner)
-			return &(*counts)[i];
-	}
-	if (ARRAY_RESERVE(*counts, *cap, *n + 1) != 0)
+	HASH_FIND(hh, plan->tallies, &owner, sizeof(owner), tally);
+	if (tally)
+		return tally;
+	if (ARRAY_RESERVE(plan->tally_order, plan->cap_tallies,
+			  plan->n_tallies + 1) != 0)
 		return NULL;
-	(*counts)[*n] = (struct owner_count){ .owner = owner };
-	return &(*counts)[(*n)++];
+	tally = calloc(1, sizeof(*tally));
+	if (!tally)
+		return NULL;
+	tally->owner = owner;
+	HASH_ADD(hh, plan->tallies, owner, sizeof(tally->owner), tally);
+	if (out_of_memory) {
+		free(tally);
+		return NULL;
+	}
+	plan->tally_order[plan->n_tallies++] = tally;
+	return tally;
 }
 
 /*
- * Whether the policy lets @owner have one more mount (and count it).
- * Root's subvolumes always may; OWNER_UNKNOWN is not counted, as its step
- * is refused when carried out.
+ * Whether the policy lets @owner have one more mount, and why not into
+ * *@skip (it is counted when allowed, and always when @mounted already).
+ * Root's subvolumes always may (only the owner itself: root's subordinate
+ * IDs are counted like any user's), and are not counted; OWNER_UNKNOWN is
+ * not counted, as its step is refused when carried out.
  */
-static enum bino_error policy_take(struct bino_mountplan *plan,
-				   struct subvol_plan *sp, int64_t owner,
-				   bool *allowed)
+static enum bino_error policy_take(struct bino_mountplan *plan, int64_t owner,
+				   bool mounted, enum bino_mountplan_skip *skip)
 {
-	struct owner_count *count;
+	struct owner_tally *tally;
 
-	*allowed = true;
+	*skip = BINO_MOUNTPLAN_SKIP_NONE;
 	if (owner == 0 || owner == OWNER_UNKNOWN)
 		return BINO_OK;
-	count = owner_count(&sp->counts, &sp->n_counts, &sp->cap_counts, owner);
-	if (!count)
+	tally = owner_tally(plan, counted_as(plan, owner));
+	if (!tally)
 		return BINO_ERROR_NO_MEMORY;
-	if (count->mounts >= plan->max_user_mounts) {
-		*allowed = false;
+	if (!mounted && tally->mounts >= plan->max_user_mounts)
+		*skip = BINO_MOUNTPLAN_SKIP_OVER_LIMIT;
+	else if (!mounted && plan->user_mounts >= plan->max_total_user_mounts)
+		*skip = BINO_MOUNTPLAN_SKIP_OVER_TOTAL;
+	if (*skip)
 		return BINO_OK;
-	}
-	count->mounts++;
+	tally->mounts++;
+	plan->user_mounts++;
 	return BINO_OK;
 }
 
@@ -412,8 +692,8 @@ static enum bino_error plan_add_mount(struct bino_mountplan *plan,
 				      const struct plan_subvol *subvol)
 {
 	struct bino_mountplan_step *step;
+	enum bino_mountplan_skip skip;
 	enum bino_error err;
-	bool allowed;
 
 	if (plan_has(plan, BINO_MOUNTPLAN_MOUNT, subvol->path) ||
 	    plan_has(plan, BINO_MOUNTPLAN_SKIP, subvol->path))
@@ -425,6 +705,8 @@ static enum bino_error plan_add_mount(struct bino_mountplan *plan,
 	step->has_uuid = true;
 	memcpy(step->uuid, sp->uuid, sizeof(step->uuid));
 	step->owner = subvol->owner;
+	step->counted_as = subvol->owner < 0 ? subvol->owner :
+			   counted_as(plan, subvol->owner);
 	step->source = strdup(bino_mount_source(sp->filesystem));
 	step->options = mount_options(sp, step->subvolid);
 	if (!step->source || !step->options) {
@@ -436,37 +718,159 @@ static enum bino_error plan_add_mount(struct bino_mountplan *plan,
 		step->skip = BINO_MOUNTPLAN_SKIP_PATH_TOO_LONG;
 		return plan_append(plan, step);
 	}
-	err = policy_take(plan, sp, step->owner, &allowed);
+	err = policy_take(plan, step->owner, false, &skip);
 	if (err) {
 		step_free(step);
 		return err;
 	}
-	if (!allowed) {
+	if (skip) {
 		step->action = BINO_MOUNTPLAN_SKIP;
-		step->skip = BINO_MOUNTPLAN_SKIP_OVER_LIMIT;
+		step->skip = skip;
 	}
 	return plan_append(plan, step);
+}
+
+/* What a lookup of a subvolume's path beneath the audited path found. */
+enum tree_reach {
+	TREE_REACHES, /* the subvolume's root */
+	TREE_OTHER, /* something else, or nothing it may go through */
+	TREE_MISSING, /* no such name (ENOENT): see tree_add_one() */
+};
+
+static enum tree_reach tree_reaches(const struct subvol_plan *sp,
+				    const char *path, uint64_t id,
+				    int64_t *owner);
+
+/*
+ * The owner of the root directory of subvolume @id, from its inode item
+ * in the subvolume's own tree (BTRFS_IOC_TREE_SEARCH: one call, no path
+ * looked up, CAP_SYS_ADMIN); false when it cannot be read (the probe is
+ * then given up for the plan: EPERM will not change).  It is the owner as
+ * of the last commit: btrfs writes a chown into the tree when it commits
+ * (a delayed inode holds it until then).  So it only ever spares a lookup:
+ * an owner it says is over the limit gets a skip, anything else the full
+ * check, and a subvolume chowned since the commit is planned by its former
+ * owner until the next one (30 s by default).
+ */
+static bool subvol_probe_owner(struct subvol_plan *sp, uint64_t id,
+			       int64_t *owner)
+{
+	struct btrfs_ioctl_search_args args = {
+		.key = {
+			.tree_id = id,
+			.min_objectid = SUBVOL_ROOT_INO,
+			.max_objectid = SUBVOL_ROOT_INO,
+			.min_type = BTRFS_INODE_ITEM_KEY,
+			.max_type = BTRFS_INODE_ITEM_KEY,
+			.max_transid = UINT64_MAX,
+			.nr_items = 1,
+		},
+	};
+	struct btrfs_ioctl_search_header header;
+	struct btrfs_inode_item item;
+
+	if (sp->probe_fd < 0)
+		return false;
+	if (ioctl(sp->probe_fd, BTRFS_IOC_TREE_SEARCH, &args) != 0) {
+		if (errno == EPERM || errno == ENOTTY) {
+			close(sp->probe_fd);
+			sp->probe_fd = -1;
+		}
+		return false;
+	}
+	memcpy(&header, args.buf, sizeof(header));
+	if (args.key.nr_items != 1 || header.len < sizeof(item))
+		return false;
+	memcpy(&item, args.buf + sizeof(header), sizeof(item));
+	*owner = le32toh(item.uid);
+	return true;
+}
+
+/*
+ * Whether the policy would skip a subvolume of @owner now, without counting
+ * it: what lets a subvolume of an owner over the limit cost a probe and a
+ * counter, not a lookup of its path.
+ */
+static bool policy_over(const struct bino_mountplan *plan, int64_t owner)
+{
+	const struct owner_tally *tally;
+	int64_t counted = counted_as(plan, owner);
+
+	if (owner == 0 || owner == OWNER_UNKNOWN)
+		return false;
+	if (plan->user_mounts >= plan->max_total_user_mounts)
+		return true;
+	HASH_FIND(hh, plan->tallies, &counted, sizeof(counted), tally);
+	return tally && tally->mounts >= plan->max_user_mounts;
+}
+
+/*
+ * Whether @subvol is reached at its path, its owner filled in (checked by
+ * tree_reaches() unless known), the unreached counted.
+ */
+static bool subvol_check(struct subvol_plan *sp, struct plan_subvol *subvol)
+{
+	enum tree_reach reach;
+
+	if (subvol->checked)
+		return true;
+	reach = tree_reaches(sp, subvol->path, subvol->id, &subvol->owner);
+	if (reach == TREE_MISSING)
+		sp->unreached++;
+	subvol->checked = reach == TREE_REACHES;
+	return subvol->checked;
+}
+
+/* Whether another path of @subvol's subvolume has been decided. */
+static struct subvol_id *subvol_decision(struct subvol_plan *sp,
+					 const struct plan_subvol *subvol)
+{
+	struct subvol_id *entry;
+
+	HASH_FIND(hh, sp->by_id, &subvol->id, sizeof(subvol->id), entry);
+	return entry;
 }
 
 /*
  * The steps for the subvolumes of @sp: the mounts each owner has below the
  * path already are counted against the limit first, then each subvolume
- * not mounted on its own path gets a mount or a skip, in order.
+ * not mounted on its own path gets a mount or a skip, in order, at the
+ * first of its paths that reaches it.  A subvolume whose owner is over
+ * the limit already (its owner read from its tree) is skipped without a
+ * lookup of its path: one user's 100,000 subvolumes cost 100,000 probes.
  */
 static enum bino_error plan_subvols(struct bino_mountplan *plan,
 				    struct subvol_plan *sp)
 {
+	enum bino_mountplan_skip skip;
 	enum bino_error err = BINO_OK;
-	bool allowed;
+	struct subvol_id *decision;
+	int64_t owner;
 	size_t i;
 
 	for (i = 0; !err && i < sp->n_subvols; i++) {
-		if (sp->subvols[i].mounted)
-			err = policy_take(plan, sp, sp->subvols[i].owner, &allowed);
+		struct plan_subvol *subvol = &sp->subvols[i];
+
+		decision = subvol_decision(sp, subvol);
+		if (!subvol->mounted || decision->decided ||
+		    !subvol_check(sp, subvol))
+			continue;
+		decision->decided = true;
+		err = policy_take(plan, subvol->owner, true, &skip);
 	}
 	for (i = 0; !err && i < sp->n_subvols; i++) {
-		if (!sp->subvols[i].mounted)
-			err = plan_add_mount(plan, sp, &sp->subvols[i]);
+		struct plan_subvol *subvol = &sp->subvols[i];
+
+		decision = subvol_decision(sp, subvol);
+		if (subvol->mounted || decision->decided)
+			continue;
+		if (!subvol->checked && subvol_probe_owner(sp, subvol->id, &owner) &&
+		    policy_over(plan, owner))
+			subvol->owner = owner; /* a skip step: nothing opened */
+		else if (!subvol_check(sp, subvol))
+			continue;
+		decision->decided = true;
+		err = plan_add_mount(plan, sp, subvol);
 	}
 	return err;
 }
@@ -475,12 +879,13 @@ BINO_PUBLIC enum bino_error
 bino_mountplan_add_suggestion(struct bino_mountplan *plan,
 			      const struct bino_suggestion *suggestion)
 {
-	struct subvol_plan sp = { .base = { .fd = -1 } };
+	struct subvol_plan sp = { .base = { .fd = -1 }, .probe_fd = -1 };
 	enum bino_error err = BINO_OK;
 	size_t i;
 
 	if (!plan || !suggestion)
 		return BINO_ERROR_INVALID_ARGUMENT;
+	tallies_clear(plan);
 	sp.filesystem = bino_suggestion_mount(suggestion);
 	if (strcmp(bino_mount_fstype(sp.filesystem), "btrfs") != 0 ||
 	    !bino_suggestion_fs_uuid(suggestion) ||
@@ -496,7 +901,7 @@ bino_mountplan_add_suggestion(struct bino_mountplan *plan,
 		err = subvol_plan_add(&sp, path, bino_audit_subvol_id(
 			bino_suggestion_subvol(suggestion, i)),
 			subvol_owner(&sp.base, path),
-			bino_suggestion_subvol_mounted(suggestion, i));
+			bino_suggestion_subvol_mounted(suggestion, i), true);
 	}
 	if (!err)
 		err = plan_subvols(plan, &sp);
@@ -510,26 +915,12 @@ bino_mountplan_add_suggestion(struct bino_mountplan *plan,
 static const struct plan_subvol *subvol_plan_find(const struct subvol_plan *sp,
 						  uint64_t id)
 {
-	size_t i;
+	struct subvol_id *entry;
 
-	for (i = 0; i < sp->n_subvols; i++) {
-		if (sp->subvols[i].id == id)
-			return &sp->subvols[i];
-	}
-	return NULL;
+	HASH_FIND(hh, sp->by_id, &id, sizeof(id), entry);
+	return entry ? &sp->subvols[entry->index] : NULL;
 }
 
-static bool subvol_plan_has(const struct subvol_plan *sp, uint64_t id)
-{
-	return subvol_plan_find(sp, id) != NULL;
-}
-
-/* What a lookup of a subvolume's path beneath the audited path found. */
-enum tree_reach {
-	TREE_REACHES, /* the subvolume's root */
-	TREE_OTHER, /* something else, or nothing it may go through */
-	TREE_MISSING, /* no such name (ENOENT): see tree_add_one() */
-};
 
 /*
  * Whether the directory @path (below the audited path) is, as a lookup
@@ -608,14 +999,15 @@ static char *path_join(const char *root, const char *rel)
 }
 
 /*
- * A subvolume of the listing: kept when it lies strictly below the audited
- * path, is not kept already (its first path, as a walk meets it first),
- * and is reachable there.  One whose name is not found is counted as
- * unreached: btrfs links a new subvolume in the root tree while its
- * transaction commits, but the name appears in the directory only when the
- * call that made it returns (until then a lookup meets the negative dentry
- * the creating call holds), so a plan made in between sees the subvolume
- * and no path to it; a keeper plans again a moment later.
+ * A subvolume of the listing: kept, unchecked, when it lies strictly below
+ * the audited path; plan_subvols() checks it is reachable there (its first
+ * path that is, as a walk meets it first) when its step is planned.  One
+ * whose name is not found then is counted as unreached: btrfs links a new
+ * subvolume in the root tree while its transaction commits, but the name
+ * appears in the directory only when the call that made it returns (until
+ * then a lookup meets the negative dentry the creating call holds), so a
+ * plan made in between sees the subvolume and no path to it; a keeper
+ * plans again a moment later.
  */
 static enum bino_error tree_add_one(const char *rel,
 				    const struct bino__subvol_info *info,
@@ -623,22 +1015,17 @@ static enum bino_error tree_add_one(const char *rel,
 {
 	struct tree_listing *listing = data;
 	struct subvol_plan *sp = listing->sp;
-	enum tree_reach reach = TREE_OTHER;
-	int64_t owner = OWNER_UNKNOWN;
 	char *path = path_join(listing->root, rel);
 
 	if (!path) {
 		listing->err = BINO_ERROR_NO_MEMORY;
 		return listing->err;
 	}
-	if (bino__path_below(path, sp->base.path) && !subvol_plan_has(sp, info->id))
-		reach = tree_reaches(sp, path, info->id, &owner);
-	if (reach == TREE_REACHES)
-		listing->err = subvol_plan_add(sp, path, info->id, owner,
+	if (bino__path_below(path, sp->base.path))
+		listing->err = subvol_plan_add(sp, path, info->id, OWNER_UNKNOWN,
 					       tree_mounted(sp, listing->mounts,
-							    path, info->id));
-	else if (reach == TREE_MISSING)
-		sp->unreached++;
+							    path, info->id),
+					       false);
 	free(path);
 	return listing->err;
 }
@@ -745,7 +1132,8 @@ static enum bino_error tree_list_mount(struct tree_listing *listing,
 		return BINO_OK;
 	if (!listed && tree_reaches(sp, target, id, &owner) == TREE_REACHES) {
 		err = subvol_plan_add(sp, target, id, owner,
-				      tree_mounted(sp, listing->mounts, target, id));
+				      tree_mounted(sp, listing->mounts, target, id),
+				      true);
 		if (err)
 			return err;
 	}
@@ -763,7 +1151,7 @@ BINO_PUBLIC enum bino_error
 bino_mountplan_add_subvols(struct bino_mountplan *plan,
 			   const struct bino_mounts *mounts, const char *path)
 {
-	struct subvol_plan sp = { .base = { .fd = -1 } };
+	struct subvol_plan sp = { .base = { .fd = -1 }, .probe_fd = -1 };
 	struct tree_listing listing = { .sp = &sp, .mounts = mounts };
 	const struct bino_mount *const *below_mounts;
 	enum bino_error err;
@@ -772,6 +1160,7 @@ bino_mountplan_add_subvols(struct bino_mountplan *plan,
 
 	if (!plan || !mounts || !path || path[0] != '/')
 		return BINO_ERROR_INVALID_ARGUMENT;
+	tallies_clear(plan);
 	sp.filesystem = bino__mounts_holding(mounts, path);
 	if (!sp.filesystem) {
 		errno = 0;
@@ -793,13 +1182,15 @@ bino_mountplan_add_subvols(struct bino_mountplan *plan,
 		return BINO_ERROR_NO_MEMORY;
 	}
 	sp.options = options;
+	sp.probe_fd = openat(sp.base.fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+			     O_NONBLOCK);
 	err = tree_list_holding(&listing);
 	n = bino__mounts_below(mounts, path, &below_mounts);
 	for (i = 0; !err && i < n; i++)
 		err = tree_list_mount(&listing, below_mounts[i]);
-	plan->unreached += sp.unreached;
 	if (!err)
 		err = plan_subvols(plan, &sp);
+	plan->unreached += sp.unreached;
 	subvol_plan_release(&sp);
 	free(options);
 	return err;
@@ -932,6 +1323,34 @@ BINO_PUBLIC const char *
 bino_mountplan_step_fs_path(const struct bino_mountplan_step *step)
 {
 	return step ? step->fs_path : NULL;
+}
+
+BINO_PUBLIC int64_t
+bino_mountplan_step_counted_as(const struct bino_mountplan_step *step)
+{
+	return step ? step->counted_as : 0;
+}
+
+BINO_PUBLIC size_t bino_mountplan_owner_count(const struct bino_mountplan *plan)
+{
+	return plan ? plan->n_tallies : 0;
+}
+
+BINO_PUBLIC int64_t bino_mountplan_owner_uid(const struct bino_mountplan *plan,
+					     size_t index)
+{
+	return plan && index < plan->n_tallies ? plan->tally_order[index]->owner : 0;
+}
+
+BINO_PUBLIC size_t bino_mountplan_owner_mounts(const struct bino_mountplan *plan,
+					       size_t index)
+{
+	return plan && index < plan->n_tallies ? plan->tally_order[index]->mounts : 0;
+}
+
+BINO_PUBLIC size_t bino_mountplan_user_mounts(const struct bino_mountplan *plan)
+{
+	return plan ? plan->user_mounts : 0;
 }
 
 /* ---- applying --------------------------------------------------------- */
@@ -1100,6 +1519,76 @@ static void fd_path(char *buf, size_t size, int fd)
 	snprintf(buf, size, "/proc/self/fd/%d", fd);
 }
 
+/*
+ * Whether subvolume @id of the filesystem holding the open file @fd (not
+ * O_PATH) no longer exists: the root tree has no ROOT_BACKREF item for it.
+ * Btrfs removes it in the transaction that deletes the subvolume, long
+ * before the cleaner drops the subvolume's tree.  False when it exists, and
+ * when the tree cannot be searched (EPERM without CAP_SYS_ADMIN): nothing
+ * is concluded then.
+ */
+static bool subvol_deleted(int fd, uint64_t id)
+{
+	struct btrfs_ioctl_search_args args = {
+		.key = {
+			.tree_id = BTRFS_ROOT_TREE_OBJECTID,
+			.min_objectid = id, .max_objectid = id,
+			.min_type = BTRFS_ROOT_BACKREF_KEY,
+			.max_type = BTRFS_ROOT_BACKREF_KEY,
+			.max_offset = UINT64_MAX, .max_transid = UINT64_MAX,
+			.nr_items = 1,
+		},
+	};
+
+	return ioctl(fd, BTRFS_IOC_TREE_SEARCH, &args) == 0 &&
+	       args.key.nr_items == 0;
+}
+
+/*
+ * Whether the subvolume of the mount @step was deleted, asked of the
+ * audited directory the plan saw (its identity and filesystem UUID
+ * checked): false when that cannot be told.
+ */
+static bool step_subvol_deleted(const struct bino_mountplan_step *step)
+{
+	struct stat st;
+	uint8_t uuid[16];
+	bool deleted = false;
+	int fd;
+
+	if (!step->has_base_id)
+		return false;
+	fd = bino__resolve_no_symlinks(step->base, O_RDONLY | O_DIRECTORY |
+				       O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) == 0 && st.st_dev == step->base_dev &&
+	    st.st_ino == step->base_ino && bino__fs_uuid_fd(fd, uuid) == 0 &&
+	    memcmp(uuid, step->uuid, sizeof(uuid)) == 0)
+		deleted = subvol_deleted(fd, step->subvolid);
+	close(fd);
+	return deleted;
+}
+
+/*
+ * @err, with errno as it was, unless the subvolume of the mount @step was
+ * deleted (ENOENT or ESTALE: its path gone or leading to something else,
+ * a new subvolume of the same name among them): then
+ * BINO_ERROR_SUBVOL_DELETED with ENOENT, nothing to mount.
+ */
+static enum bino_error step_gone_or(const struct bino_mountplan_step *step,
+				    enum bino_error err)
+{
+	int saved = errno;
+
+	if ((saved == ENOENT || saved == ESTALE) && step_subvol_deleted(step)) {
+		errno = ENOENT;
+		return BINO_ERROR_SUBVOL_DELETED;
+	}
+	errno = saved;
+	return err;
+}
+
 static enum bino_error step_mount(const struct bino_mountplan_step *step)
 {
 	char target[64], *data;
@@ -1108,7 +1597,7 @@ static enum bino_error step_mount(const struct bino_mountplan_step *step)
 
 	fd = step_open_subvol(step);
 	if (fd < 0)
-		return BINO_ERROR_OPEN_FAILED;
+		return step_gone_or(step, BINO_ERROR_OPEN_FAILED);
 	data = malloc(strlen(step->options) + 1);
 	if (!data) {
 		close(fd);
@@ -1118,6 +1607,15 @@ static enum bino_error step_mount(const struct bino_mountplan_step *step)
 	fd_path(target, sizeof(target), fd);
 	rc = mount(step->source, target, "btrfs", flags, data);
 	free(data);
+	/*
+	 * Deleted after it was opened: btrfs finds no subvolume of that ID,
+	 * or the VFS no name for the directory (ENOENT either way).
+	 */
+	if (rc != 0 && errno == ENOENT && subvol_deleted(fd, step->subvolid)) {
+		close(fd);
+		errno = ENOENT;
+		return BINO_ERROR_SUBVOL_DELETED;
+	}
 	close_keep_errno(fd);
 	return rc == 0 ? BINO_OK : BINO_ERROR_MOUNT_FAILED;
 }

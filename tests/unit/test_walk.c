@@ -359,7 +359,7 @@ Test(walk_create, strerror_names_every_error_value)
 
 Test(walk_create, strerror_of_an_unknown_value_is_unknown_error)
 {
-	cr_assert_str_eq(bino_strerror((enum bino_error)(BINO_ERROR_SUBVOL_INFO_FAILED + 1)),
+	cr_assert_str_eq(bino_strerror((enum bino_error)(BINO_ERROR_SUBVOL_DELETED + 1)),
 			 "Unknown error");
 	cr_assert_str_eq(bino_strerror((enum bino_error)1000), "Unknown error");
 	cr_assert_str_eq(bino_strerror((enum bino_error)-1), "Unknown error");
