@@ -40,7 +40,10 @@ dir=$OUT/textfile
 mkdir -- "$dir"
 ln -- "$stand_in" "$dir/$(temp_name btrfs-ino.prom 0)"
 ln -- "$stand_in" "$dir/btrfs-ino.prom"
-RUN_WRAPPER=(env "LD_PRELOAD=$GETRANDOM_SHIM")
+# Under AddressSanitizer a preloaded library must be allowed before its
+# runtime (the shim calls nothing it intercepts).
+asan_options=verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}
+RUN_WRAPPER=(env "LD_PRELOAD=$GETRANDOM_SHIM" "ASAN_OPTIONS=$asan_options")
 run_cli audit metrics --format prometheus --exports "$EXPORTS" \
 	--output-file "$dir/btrfs-ino.prom" "$FEX"
 check_rc metrics "$RUN_RC" "0 1"
@@ -64,7 +67,7 @@ while IFS= read -r name; do
 done <"$OUT/names"
 links=$(wc -l <"$OUT/names")
 # shellcheck disable=SC2034 # run_cli's
-RUN_WRAPPER=(env "LD_PRELOAD=$GETRANDOM_SHIM" GETRANDOM_SHIM_CONSTANT=1)
+RUN_WRAPPER=(env "LD_PRELOAD=$GETRANDOM_SHIM" "ASAN_OPTIONS=$asan_options" GETRANDOM_SHIM_CONSTANT=1)
 suggest units-run --exports "$EXPORTS" --output-dir "$OUT/units" "$FEX"
 check_suggest_rc units-run 2
 check_eq "units: it says why" 1 "$(grep -c ': File exists$' "$OUT/units-run.err")"
