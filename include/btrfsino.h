@@ -1723,6 +1723,7 @@ enum bino_mountplan_skip {
  *
  * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT or BINO_ERROR_NO_MEMORY.
  */
+BINO_WARN_UNUSED
 enum bino_error bino_mountplan_create(int flags, struct bino_mountplan **ret);
 
 /** bino_mountplan_destroy() - Release a plan; NULL is accepted. */
@@ -1744,6 +1745,7 @@ void bino_mountplan_destroy(struct bino_mountplan *plan);
  *
  * Return: BINO_OK or BINO_ERROR_INVALID_ARGUMENT (NULL).
  */
+BINO_WARN_UNUSED
 enum bino_error bino_mountplan_set_max_user_mounts(struct bino_mountplan *plan,
 						   size_t max);
 
@@ -1767,6 +1769,7 @@ enum bino_error bino_mountplan_set_max_user_mounts(struct bino_mountplan *plan,
  *
  * Return: BINO_OK or BINO_ERROR_INVALID_ARGUMENT (NULL).
  */
+BINO_WARN_UNUSED
 enum bino_error
 bino_mountplan_set_max_total_user_mounts(struct bino_mountplan *plan,
 					 size_t max);
@@ -1792,6 +1795,7 @@ bino_mountplan_set_max_total_user_mounts(struct bino_mountplan *plan,
  * BINO_ERROR_INVALID_ARGUMENT (NULL @plan), BINO_ERROR_OPEN_FAILED (errno
  * set) or BINO_ERROR_NO_MEMORY (the ranges read before it are kept).
  */
+BINO_WARN_UNUSED
 enum bino_error bino_mountplan_add_subid_file(struct bino_mountplan *plan,
 					      const char *path);
 
@@ -1813,6 +1817,7 @@ enum bino_error bino_mountplan_add_subid_file(struct bino_mountplan *plan,
  * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL) or
  * BINO_ERROR_NO_MEMORY (steps added before stay).
  */
+BINO_WARN_UNUSED
 enum bino_error
 bino_mountplan_add_suggestion(struct bino_mountplan *plan,
 			      const struct bino_suggestion *suggestion);
@@ -1853,6 +1858,7 @@ bino_mountplan_add_suggestion(struct bino_mountplan *plan,
  * without privilege on an old kernel), and nothing is added; or
  * BINO_ERROR_NO_MEMORY (steps added before stay).
  */
+BINO_WARN_UNUSED
 enum bino_error bino_mountplan_add_subvols(struct bino_mountplan *plan,
 					   const struct bino_mounts *mounts,
 					   const char *path);
@@ -1871,6 +1877,7 @@ enum bino_error bino_mountplan_add_subvols(struct bino_mountplan *plan,
  * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL, relative @path) or
  * BINO_ERROR_NO_MEMORY.
  */
+BINO_WARN_UNUSED
 enum bino_error bino_mountplan_add_stale(struct bino_mountplan *plan,
 					 const struct bino_mounts *mounts,
 					 const char *path);
@@ -2019,6 +2026,7 @@ bino_mountplan_step_fs_path(const struct bino_mountplan_step *step);
  * BINO_ERROR_NO_MEMORY, BINO_ERROR_MOUNT_FAILED or
  * BINO_ERROR_UMOUNT_FAILED, errno telling why.
  */
+BINO_WARN_UNUSED
 enum bino_error
 bino_mountplan_step_apply(const struct bino_mountplan_step *step);
 
@@ -2078,6 +2086,7 @@ enum bino_fswatch_change {
  * BINO_ERROR_OPEN_FAILED (@path cannot be opened) or
  * BINO_ERROR_SUBVOL_INFO_FAILED (ENOTTY: not on btrfs), errno set.
  */
+BINO_WARN_UNUSED
 enum bino_error bino_fswatch_create(const char *path, int flags,
 				    struct bino_fswatch **ret);
 
@@ -2090,6 +2099,7 @@ enum bino_error bino_fswatch_create(const char *path, int flags,
  * Return: as for bino_fswatch_create() (then the last successful look is
  * kept: a filesystem mounted there again is a change).
  */
+BINO_WARN_UNUSED
 enum bino_error bino_fswatch_check(struct bino_fswatch *watch,
 				   enum bino_fswatch_change *ret);
 
