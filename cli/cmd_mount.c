@@ -96,7 +96,10 @@ enum {
 	OPT_MAX_TOTAL_USER_MOUNTS,
 };
 
-/* A count option's value into *@ret; a usage error otherwise. */
+/*
+ * A count option's value into *@ret: an option parser (cli.h),
+ * OPTIONS_GO_ON or EXIT_USAGE.
+ */
 static int parse_count(const char *option, const char *text, size_t *ret)
 {
 	unsigned long long value;
@@ -107,61 +110,65 @@ static int parse_count(const char *option, const char *text, size_t *ret)
 	if (errno || end == text || *end || text[0] == '-' || value > SIZE_MAX)
 		return usage_error("mount", "%s: not a number: %s", option, text);
 	*ret = (size_t)value;
-	return 0;
+	return OPTIONS_GO_ON;
 }
 
+static const struct option mount_long_options[] = {
+	{ "dry-run", no_argument, NULL, 'f' },
+	{ "exports", required_argument, NULL, OPT_EXPORTS },
+	{ "max-user-mounts", required_argument, NULL, OPT_MAX_USER_MOUNTS },
+	{ "max-total-user-mounts", required_argument, NULL,
+	  OPT_MAX_TOTAL_USER_MOUNTS },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "watch", no_argument, NULL, 'w' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Take one option @opt (with @arg) into @data, the options: an option parser (cli.h). */
+static int mount_option(int opt, const char *arg, void *data)
+{
+	struct mount_options *opts = data;
+
+	switch (opt) {
+	case 'f':
+		opts->dry_run = true;
+		return OPTIONS_GO_ON;
+	case OPT_EXPORTS:
+		opts->exports_file = arg;
+		return OPTIONS_GO_ON;
+	case OPT_MAX_USER_MOUNTS:
+		return parse_count("--max-user-mounts", arg,
+				   &opts->max_user_mounts);
+	case OPT_MAX_TOTAL_USER_MOUNTS:
+		return parse_count("--max-total-user-mounts", arg,
+				   &opts->max_total_user_mounts);
+	case 'q':
+		opts->quiet = true;
+		return OPTIONS_GO_ON;
+	case 'w':
+		opts->watch = true;
+		return OPTIONS_GO_ON;
+	case 'h':
+		usage_mount(stdout);
+		return OPTIONS_HELP_SHOWN;
+	default:
+		/* getopt said what was wrong: the Try line only (cli.h). */
+		return usage_try("mount");
+	}
+}
+
+static const struct option_parser mount_parser = {
+	"fqwh", mount_long_options, mount_option,
+};
+
+/* mount's options into @opts: an option parser (cli.h). */
 static int parse_mount_options(int argc, char **argv, struct mount_options *opts)
 {
-	static const struct option options[] = {
-		{ "dry-run", no_argument, NULL, 'f' },
-		{ "exports", required_argument, NULL, OPT_EXPORTS },
-		{ "max-user-mounts", required_argument, NULL, OPT_MAX_USER_MOUNTS },
-		{ "max-total-user-mounts", required_argument, NULL,
-		  OPT_MAX_TOTAL_USER_MOUNTS },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "watch", no_argument, NULL, 'w' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt, ret;
-
 	memset(opts, 0, sizeof(*opts));
 	opts->max_user_mounts = BINO_MOUNTPLAN_DEFAULT_MAX_USER_MOUNTS;
 	opts->max_total_user_mounts = BINO_MOUNTPLAN_DEFAULT_MAX_TOTAL_USER_MOUNTS;
-	while ((opt = getopt_long(argc, argv, "fqwh", options, NULL)) != -1) {
-		switch (opt) {
-		case 'f':
-			opts->dry_run = true;
-			break;
-		case OPT_EXPORTS:
-			opts->exports_file = optarg;
-			break;
-		case OPT_MAX_USER_MOUNTS:
-			ret = parse_count("--max-user-mounts", optarg,
-					  &opts->max_user_mounts);
-			if (ret)
-				return ret;
-			break;
-		case OPT_MAX_TOTAL_USER_MOUNTS:
-			ret = parse_count("--max-total-user-mounts", optarg,
-					  &opts->max_total_user_mounts);
-			if (ret)
-				return ret;
-			break;
-		case 'q':
-			opts->quiet = true;
-			break;
-		case 'w':
-			opts->watch = true;
-			break;
-		case 'h':
-			usage_mount(stdout);
-			return -1;
-		default:
-			return usage_error("mount", "invalid option");
-		}
-	}
-	return 0;
+	return options_parse(&mount_parser, argc, argv, opts);
 }
 
 /* A path for one line of text, escaped as walk and audit print paths. */
@@ -603,10 +610,8 @@ int cmd_mount(int argc, char **argv)
 	int ret;
 
 	ret = parse_mount_options(argc, argv, &opts);
-	if (ret < 0)
-		return EXIT_CLEAN;
-	if (ret > 0)
-		return ret;
+	if (ret != OPTIONS_GO_ON)
+		return options_exit_status(ret);
 	if (!opts.dry_run && geteuid() != 0) {
 		diag_message("mount: only root can mount; --dry-run shows what "
 			     "would be done");
