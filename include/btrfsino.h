@@ -866,6 +866,39 @@ size_t bino_exports_warning_count(const struct bino_exports *exports);
 const struct bino_syntax_error *
 bino_exports_warning(const struct bino_exports *exports, size_t index);
 
+/**
+ * bino_exports_resolve() - Which export's clients reach @path, and with
+ * what options: the export the audit applies (bino_audit_add_path(),
+ * bino_audit_target_export() and bino_audit_target_flags()), found without
+ * an audit, for a caller that acts on exported trees (btrfs-ino mount).
+ * @exports: the export table; its paths and @path are compared after
+ *     realpath(3).
+ * @server_mounts: the server's mount table, deciding whether a server
+ *     mount between an export above @path and @path hides @path from that
+ *     export's clients, or gives them the options of its own export.
+ * @path: the path; it must exist here.
+ * @resolved: on success, @path resolved by realpath(3); release it with
+ *     free(3).
+ * @entry: on success, the entry of @exports that names *@resolved (the
+ *     first in file order), else one of the nearest export above it whose
+ *     clients reach it (bino_audit_target_covered()); NULL when it is not
+ *     exported.  Valid as long as @exports.
+ * @flags: on success, the enum bino_export_flags its clients get there
+ *     (those of a mount crossed on the way); 0 when not exported.
+ *
+ * Nothing is walked or opened but by realpath(3); no privilege is needed.
+ *
+ * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL, empty @path),
+ * BINO_ERROR_STAT_FAILED (@path cannot be resolved; errno says why, ENOENT
+ * when it does not exist) or BINO_ERROR_NO_MEMORY.
+ */
+BINO_WARN_UNUSED
+enum bino_error bino_exports_resolve(const struct bino_exports *exports,
+				     const struct bino_mounts *server_mounts,
+				     const char *path, char **resolved,
+				     const struct bino_export **entry,
+				     int *flags);
+
 /* ------------------------------------------------------------------------ */
 /* Audit                                                                     */
 /* ------------------------------------------------------------------------ */
