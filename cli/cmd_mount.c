@@ -365,6 +365,7 @@ struct mount_run {
 	struct mount_tables tables;
 	struct bino_mountplan *plan;
 	struct mount_watch *watch; /* --watch: told each PATH before its plan */
+	bool kept; /* --watch: a pass ran before this one */
 	const char *export_path; /* the PATH being done */
 	size_t skipped; /* skip steps below export_path */
 	bool failed;
@@ -620,8 +621,10 @@ static int mount_apply(struct mount_run *run)
 				  strerror(errno));
 		run->failed = true;
 	}
-	for (i = 0; i < run->tables.n_paths; i++)
-		mount_export(run, &run->tables.paths[i]);
+	for (i = 0; i < run->tables.n_paths; i++) {
+		if (!unexported(&run->tables.paths[i]))
+			mount_export(run, &run->tables.paths[i]);
+	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		diag_write_error(errno);
 		run->failed = true;
@@ -637,9 +640,11 @@ static int mount_apply(struct mount_run *run)
 static int mount_pass(struct mount_watch *watch, void *data)
 {
 	struct mount_run *run = data;
+	bool later = run->kept;
 	int ret;
 
 	run->watch = watch;
+	run->kept = watch != NULL;
 	switch (mount_tables_read(run->opts, run->paths, run->n_paths,
 				  &run->tables)) {
 	case MOUNT_TABLES_NOTHING:
@@ -649,11 +654,19 @@ static int mount_pass(struct mount_watch *watch, void *data)
 	case MOUNT_TABLES_READ:
 		break;
 	}
-	/* Refused before anything is done. */
-	if (say_unexported(run->tables.paths, run->tables.n_paths))
-		ret = EXIT_USAGE;
-	else
-		ret = mount_apply(run);
+	/*
+	 * Refused before anything is done, the first time; a later pass of
+	 * --watch refuses only the PATHs no longer exported and keeps the
+	 * others (a refused pass would watch none of them).
+	 */
+	ret = say_unexported(run->tables.paths, run->tables.n_paths) ?
+		      EXIT_USAGE : EXIT_CLEAN;
+	if (ret == EXIT_CLEAN || later) {
+		int done = mount_apply(run);
+
+		if (ret == EXIT_CLEAN)
+			ret = done;
+	}
 	mount_tables_release(&run->tables);
 	return ret;
 }
