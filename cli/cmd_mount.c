@@ -36,6 +36,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "diag.h"
+#include "array.h"
 #include "escape.h"
 #include "mount_watch.h"
 #include "report.h"
@@ -96,7 +97,10 @@ enum {
 	OPT_MAX_TOTAL_USER_MOUNTS,
 };
 
-/* A count option's value into *@ret; a usage error otherwise. */
+/*
+ * A count option's value into *@ret: an option parser (cli.h),
+ * OPTIONS_GO_ON or EXIT_USAGE.
+ */
 static int parse_count(const char *option, const char *text, size_t *ret)
 {
 	unsigned long long value;
@@ -107,61 +111,65 @@ static int parse_count(const char *option, const char *text, size_t *ret)
 	if (errno || end == text || *end || text[0] == '-' || value > SIZE_MAX)
 		return usage_error("mount", "%s: not a number: %s", option, text);
 	*ret = (size_t)value;
-	return 0;
+	return OPTIONS_GO_ON;
 }
 
+static const struct option mount_long_options[] = {
+	{ "dry-run", no_argument, NULL, 'f' },
+	{ "exports", required_argument, NULL, OPT_EXPORTS },
+	{ "max-user-mounts", required_argument, NULL, OPT_MAX_USER_MOUNTS },
+	{ "max-total-user-mounts", required_argument, NULL,
+	  OPT_MAX_TOTAL_USER_MOUNTS },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "watch", no_argument, NULL, 'w' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Take one option @opt (with @arg) into @data, the options: an option parser (cli.h). */
+static int mount_option(int opt, const char *arg, void *data)
+{
+	struct mount_options *opts = data;
+
+	switch (opt) {
+	case 'f':
+		opts->dry_run = true;
+		return OPTIONS_GO_ON;
+	case OPT_EXPORTS:
+		opts->exports_file = arg;
+		return OPTIONS_GO_ON;
+	case OPT_MAX_USER_MOUNTS:
+		return parse_count("--max-user-mounts", arg,
+				   &opts->max_user_mounts);
+	case OPT_MAX_TOTAL_USER_MOUNTS:
+		return parse_count("--max-total-user-mounts", arg,
+				   &opts->max_total_user_mounts);
+	case 'q':
+		opts->quiet = true;
+		return OPTIONS_GO_ON;
+	case 'w':
+		opts->watch = true;
+		return OPTIONS_GO_ON;
+	case 'h':
+		usage_mount(stdout);
+		return OPTIONS_HELP_SHOWN;
+	default:
+		/* getopt said what was wrong: the Try line only (cli.h). */
+		return usage_try("mount");
+	}
+}
+
+static const struct option_parser mount_parser = {
+	"fqwh", mount_long_options, mount_option,
+};
+
+/* mount's options into @opts: an option parser (cli.h). */
 static int parse_mount_options(int argc, char **argv, struct mount_options *opts)
 {
-	static const struct option options[] = {
-		{ "dry-run", no_argument, NULL, 'f' },
-		{ "exports", required_argument, NULL, OPT_EXPORTS },
-		{ "max-user-mounts", required_argument, NULL, OPT_MAX_USER_MOUNTS },
-		{ "max-total-user-mounts", required_argument, NULL,
-		  OPT_MAX_TOTAL_USER_MOUNTS },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "watch", no_argument, NULL, 'w' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt, ret;
-
 	memset(opts, 0, sizeof(*opts));
 	opts->max_user_mounts = BINO_MOUNTPLAN_DEFAULT_MAX_USER_MOUNTS;
 	opts->max_total_user_mounts = BINO_MOUNTPLAN_DEFAULT_MAX_TOTAL_USER_MOUNTS;
-	while ((opt = getopt_long(argc, argv, "fqwh", options, NULL)) != -1) {
-		switch (opt) {
-		case 'f':
-			opts->dry_run = true;
-			break;
-		case OPT_EXPORTS:
-			opts->exports_file = optarg;
-			break;
-		case OPT_MAX_USER_MOUNTS:
-			ret = parse_count("--max-user-mounts", optarg,
-					  &opts->max_user_mounts);
-			if (ret)
-				return ret;
-			break;
-		case OPT_MAX_TOTAL_USER_MOUNTS:
-			ret = parse_count("--max-total-user-mounts", optarg,
-					  &opts->max_total_user_mounts);
-			if (ret)
-				return ret;
-			break;
-		case 'q':
-			opts->quiet = true;
-			break;
-		case 'w':
-			opts->watch = true;
-			break;
-		case 'h':
-			usage_mount(stdout);
-			return -1;
-		default:
-			return usage_error("mount", "invalid option");
-		}
-	}
-	return 0;
+	return options_parse(&mount_parser, argc, argv, opts);
 }
 
 /* A path for one line of text, escaped as walk and audit print paths. */
@@ -178,40 +186,42 @@ static void put_path(FILE *out, const char *path)
 	free(escaped);
 }
 
-/* Whether an earlier PATH is the same (one per crossmnt variant). */
-static bool seen_before(const struct bino_audit *audit, size_t index)
-{
-	const char *path = bino_audit_target_path(bino_audit_get(audit, index));
-	size_t j;
+/*
+ * A PATH as the exports have it (bino_exports_resolve()): the same export,
+ * crossmnt and "below an export" rules as audit and suggest; no file read.
+ */
+struct mount_path {
+	char *path; /* resolved; as given when that failed (@err) */
+	const struct bino_export *export; /* NULL: not exported */
+	int flags; /* enum bino_export_flags its clients get */
+	enum bino_error err; /* why it could not be resolved, or BINO_OK */
+	int errnum;
+};
 
-	for (j = 0; j < index; j++) {
-		if (strcmp(bino_audit_target_path(bino_audit_get(audit, j)),
-			   path) == 0)
-			return true;
-	}
-	return false;
+/* Whether @path is neither exported nor below an export. */
+static bool unexported(const struct mount_path *path)
+{
+	return !path->err && !path->export;
 }
 
 /*
- * Refuse before anything is done when a PATH is neither exported nor below
- * an export: the command only ever acts inside exported trees.
+ * Say each PATH that is neither exported nor below an export: the command
+ * only ever acts inside exported trees.  Whether there was one.
  */
-static int check_exported(const struct bino_audit *audit)
+static bool say_unexported(const struct mount_path *paths, size_t n_paths)
 {
+	bool found = false;
 	size_t i;
-	int ret = 0;
 
-	for (i = 0; i < bino_audit_count(audit); i++) {
-		const struct bino_audit_target *target = bino_audit_get(audit, i);
-
-		if (bino_audit_target_error(target) || bino_audit_target_export(target))
+	for (i = 0; i < n_paths; i++) {
+		if (!unexported(&paths[i]))
 			continue;
-		diag_command_path("mount", bino_audit_target_path(target),
+		diag_command_path("mount", paths[i].path,
 				  "not exported nor below an export; refusing "
 				  "to change mounts there");
-		ret = EXIT_USAGE;
+		found = true;
 	}
-	return ret;
+	return found;
 }
 
 /* Whether exportfs has @path, or a directory above it, exported now. */
@@ -237,53 +247,100 @@ static bool exported_now(const char *path)
 	return found;
 }
 
-/*
- * The tables a run reads, and the PATHs resolved against the exports by an
- * audit that is never run (bino_audit_add_path(): the same export, crossmnt
- * and "below an export" rules as audit and suggest; no file is read).
- */
+/* The tables a run reads, and the PATHs resolved against the exports. */
 struct mount_tables {
 	struct bino_exports *exports;
 	struct bino_mounts *mounts;
-	struct bino_audit *paths;
+	struct mount_path *paths; /* each resolved path once */
+	size_t n_paths, cap_paths;
 };
 
 static void mount_tables_release(struct mount_tables *tables)
 {
-	bino_audit_destroy(tables->paths);
+	size_t i;
+
+	for (i = 0; i < tables->n_paths; i++)
+		free(tables->paths[i].path);
+	free(tables->paths);
 	bino_mounts_destroy(tables->mounts);
 	bino_exports_destroy(tables->exports);
 	memset(tables, 0, sizeof(*tables));
 }
 
 /*
- * Read the exports and the mount table and resolve @paths (none: every
- * exported path).  0; 1 when nothing is exported and no PATH named; -1
- * with the problem on stderr.  @tables is released unless 0.
+ * Add @given, resolved, to @tables unless it is there already.  0, or -1
+ * with errno set (out of memory) or the library's error in *@err.
  */
-static int mount_tables_read(const struct mount_options *opts,
-			     char *const *paths, size_t n_paths,
-			     struct mount_tables *tables)
+static int mount_tables_add(struct mount_tables *tables, const char *given,
+			    enum bino_error *err)
 {
-	enum bino_error err;
+	struct mount_path item = { .err = BINO_OK };
 	size_t i;
+
+	item.err = bino_exports_resolve(tables->exports, tables->mounts, given,
+					&item.path, &item.export, &item.flags);
+	if (item.err == BINO_ERROR_STAT_FAILED) {
+		/* Told, and watched all the same, when it is planned. */
+		item.errnum = errno;
+		item.path = strdup(given);
+		if (!item.path)
+			return -1;
+	} else if (item.err) {
+		*err = item.err;
+		return -1;
+	}
+	for (i = 0; i < tables->n_paths; i++) {
+		if (strcmp(tables->paths[i].path, item.path) == 0) {
+			free(item.path);
+			return 0;
+		}
+	}
+	if (ARRAY_RESERVE(tables->paths, tables->cap_paths,
+			  tables->n_paths + 1) != 0) {
+		free(item.path);
+		return -1;
+	}
+	tables->paths[tables->n_paths++] = item;
+	return 0;
+}
+
+/* What mount_tables_read() found. */
+enum mount_tables_end {
+	MOUNT_TABLES_READ, /* the tables read, a PATH or more resolved */
+	MOUNT_TABLES_NOTHING, /* nothing exported and no PATH named: said */
+	MOUNT_TABLES_FAILED, /* the problem said on stderr */
+};
+
+/*
+ * Read the exports and the mount table and resolve @paths (none: every
+ * exported path).  @tables is released unless MOUNT_TABLES_READ.
+ */
+static enum mount_tables_end
+mount_tables_read(const struct mount_options *opts, char *const *paths,
+		  size_t n_paths, struct mount_tables *tables)
+{
+	enum bino_error err = BINO_OK;
+	size_t i, n;
 
 	memset(tables, 0, sizeof(*tables));
 	if (read_exports(opts->exports_file, &tables->exports) != 0 ||
 	    read_mounts(NULL, &tables->mounts) != 0)
 		goto out_release;
-	err = bino_audit_create(tables->exports, tables->mounts, 0,
-				&tables->paths);
-	for (i = 0; !err && i < n_paths; i++)
-		err = bino_audit_add_path(tables->paths, paths[i]);
-	if (!err && n_paths == 0)
-		err = bino_audit_add_exports(tables->paths);
-	if (err) {
-		diag_message("%s: %s", bino_strerror(err),
-			strerror(errno));
-		goto out_release;
+	n = n_paths ? n_paths : bino_exports_count(tables->exports);
+	for (i = 0; i < n; i++) {
+		const char *given = n_paths ? paths[i] :
+			bino_export_path(bino_exports_get(tables->exports, i));
+
+		if (mount_tables_add(tables, given, &err) != 0) {
+			if (err)
+				diag_message("mount: %s: %s", bino_strerror(err),
+					     strerror(errno));
+			else
+				diag_no_memory();
+			goto out_release;
+		}
 	}
-	if (bino_audit_count(tables->paths) == 0) {
+	if (tables->n_paths == 0) {
 		/*
 		 * Nothing exported is a state, not an error: the timer runs
 		 * this every minute, and a server whose exports were emptied
@@ -292,13 +349,13 @@ static int mount_tables_read(const struct mount_options *opts,
 		if (!opts->quiet)
 			diag_message("mount: no exports; nothing to do");
 		mount_tables_release(tables);
-		return 1;
+		return MOUNT_TABLES_NOTHING;
 	}
-	return 0;
+	return MOUNT_TABLES_READ;
 
 out_release:
 	mount_tables_release(tables);
-	return -1;
+	return MOUNT_TABLES_FAILED;
 }
 
 struct mount_run {
@@ -308,6 +365,7 @@ struct mount_run {
 	struct mount_tables tables;
 	struct bino_mountplan *plan;
 	struct mount_watch *watch; /* --watch: told each PATH before its plan */
+	bool kept; /* --watch: a pass ran before this one */
 	const char *export_path; /* the PATH being done */
 	size_t skipped; /* skip steps below export_path */
 	bool failed;
@@ -479,16 +537,16 @@ static void run_step(struct mount_run *run, const struct bino_mountplan_step *st
 }
 
 /* Plan and carry out what one PATH needs. */
-static void mount_export(struct mount_run *run, const struct bino_audit_target *target)
+static void mount_export(struct mount_run *run, const struct mount_path *target)
 {
-	const char *path = bino_audit_target_path(target);
+	const char *path = target->path;
 	size_t first = bino_mountplan_count(run->plan), i;
 	bool mounted = false;
 	enum bino_error err;
 
 	run->export_path = path;
 	run->skipped = 0;
-	err = bino_audit_target_error(target);
+	err = target->err;
 	/* Watched even when absent: its filesystem may be mounted later. */
 	if (run->watch)
 		mount_watch_add(run->watch, path);
@@ -499,8 +557,7 @@ static void mount_export(struct mount_run *run, const struct bino_audit_target *
 							 run->tables.mounts, path);
 	}
 	if (err) {
-		int saved = bino_audit_target_error(target) ?
-			bino_audit_target_errno(target) : errno;
+		int saved = target->err ? target->errnum : errno;
 
 		diag_command_path("mount", path, "%s: %s", bino_strerror(err),
 				  strerror(saved));
@@ -528,7 +585,7 @@ static void mount_export(struct mount_run *run, const struct bino_audit_target *
 		      "  they next look up their directories; clients that listed them "
 		      "before\n  may need to remount to stop seeing the loop\n", stdout);
 	}
-	if (mounted && !(bino_audit_target_flags(target) &
+	if (mounted && !(target->flags &
 			 (BINO_EXPORT_CROSSMNT | BINO_EXPORT_NOHIDE))) {
 		fputs("note: the export of ", stdout);
 		put_path(stdout, path);
@@ -540,16 +597,20 @@ static void mount_export(struct mount_run *run, const struct bino_audit_target *
 /* Plan and carry out what each PATH of the tables read needs. */
 static int mount_apply(struct mount_run *run)
 {
+	enum bino_error err;
 	size_t i;
 
-	enum bino_error err;
-
-	if (bino_mountplan_create(0, &run->plan) != BINO_OK ||
-	    bino_mountplan_set_max_user_mounts(run->plan,
-					       run->opts->max_user_mounts) ||
-	    bino_mountplan_set_max_total_user_mounts(
-		    run->plan, run->opts->max_total_user_mounts)) {
-		diag_no_memory();
+	err = bino_mountplan_create(0, &run->plan);
+	if (!err)
+		err = bino_mountplan_set_max_user_mounts(run->plan,
+							 run->opts->max_user_mounts);
+	if (!err)
+		err = bino_mountplan_set_max_total_user_mounts(
+			run->plan, run->opts->max_total_user_mounts);
+	if (err) {
+		diag_message("mount: %s: %s", bino_strerror(err), strerror(errno));
+		bino_mountplan_destroy(run->plan);
+		run->plan = NULL;
 		return EXIT_USAGE;
 	}
 	run->failed = false;
@@ -560,9 +621,9 @@ static int mount_apply(struct mount_run *run)
 				  strerror(errno));
 		run->failed = true;
 	}
-	for (i = 0; i < bino_audit_count(run->tables.paths); i++) {
-		if (!seen_before(run->tables.paths, i))
-			mount_export(run, bino_audit_get(run->tables.paths, i));
+	for (i = 0; i < run->tables.n_paths; i++) {
+		if (!unexported(&run->tables.paths[i]))
+			mount_export(run, &run->tables.paths[i]);
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		diag_write_error(errno);
@@ -579,18 +640,33 @@ static int mount_apply(struct mount_run *run)
 static int mount_pass(struct mount_watch *watch, void *data)
 {
 	struct mount_run *run = data;
+	bool later = run->kept;
 	int ret;
 
 	run->watch = watch;
-	ret = mount_tables_read(run->opts, run->paths, run->n_paths,
-				&run->tables);
-	if (ret > 0)
+	run->kept = watch != NULL;
+	switch (mount_tables_read(run->opts, run->paths, run->n_paths,
+				  &run->tables)) {
+	case MOUNT_TABLES_NOTHING:
 		return EXIT_CLEAN;
-	if (ret < 0)
+	case MOUNT_TABLES_FAILED:
 		return EXIT_USAGE;
-	ret = check_exported(run->tables.paths);
-	if (!ret)
-		ret = mount_apply(run);
+	case MOUNT_TABLES_READ:
+		break;
+	}
+	/*
+	 * Refused before anything is done, the first time; a later pass of
+	 * --watch refuses only the PATHs no longer exported and keeps the
+	 * others (a refused pass would watch none of them).
+	 */
+	ret = say_unexported(run->tables.paths, run->tables.n_paths) ?
+		      EXIT_USAGE : EXIT_CLEAN;
+	if (ret == EXIT_CLEAN || later) {
+		int done = mount_apply(run);
+
+		if (ret == EXIT_CLEAN)
+			ret = done;
+	}
 	mount_tables_release(&run->tables);
 	return ret;
 }
@@ -603,10 +679,8 @@ int cmd_mount(int argc, char **argv)
 	int ret;
 
 	ret = parse_mount_options(argc, argv, &opts);
-	if (ret < 0)
-		return EXIT_CLEAN;
-	if (ret > 0)
-		return ret;
+	if (ret != OPTIONS_GO_ON)
+		return options_exit_status(ret);
 	if (!opts.dry_run && geteuid() != 0) {
 		diag_message("mount: only root can mount; --dry-run shows what "
 			     "would be done");

@@ -866,6 +866,39 @@ size_t bino_exports_warning_count(const struct bino_exports *exports);
 const struct bino_syntax_error *
 bino_exports_warning(const struct bino_exports *exports, size_t index);
 
+/**
+ * bino_exports_resolve() - Which export's clients reach @path, and with
+ * what options: the export the audit applies (bino_audit_add_path(),
+ * bino_audit_target_export() and bino_audit_target_flags()), found without
+ * an audit, for a caller that acts on exported trees (btrfs-ino mount).
+ * @exports: the export table; its paths and @path are compared after
+ *     realpath(3).
+ * @server_mounts: the server's mount table, deciding whether a server
+ *     mount between an export above @path and @path hides @path from that
+ *     export's clients, or gives them the options of its own export.
+ * @path: the path; it must exist here.
+ * @resolved: on success, @path resolved by realpath(3); release it with
+ *     free(3).
+ * @entry: on success, the entry of @exports that names *@resolved (the
+ *     first in file order), else one of the nearest export above it whose
+ *     clients reach it (bino_audit_target_covered()); NULL when it is not
+ *     exported.  Valid as long as @exports.
+ * @flags: on success, the enum bino_export_flags its clients get there
+ *     (those of a mount crossed on the way); 0 when not exported.
+ *
+ * Nothing is walked or opened but by realpath(3); no privilege is needed.
+ *
+ * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL, empty @path),
+ * BINO_ERROR_STAT_FAILED (@path cannot be resolved; errno says why, ENOENT
+ * when it does not exist) or BINO_ERROR_NO_MEMORY.
+ */
+BINO_WARN_UNUSED
+enum bino_error bino_exports_resolve(const struct bino_exports *exports,
+				     const struct bino_mounts *server_mounts,
+				     const char *path, char **resolved,
+				     const struct bino_export **entry,
+				     int *flags);
+
 /* ------------------------------------------------------------------------ */
 /* Audit                                                                     */
 /* ------------------------------------------------------------------------ */
@@ -1723,6 +1756,7 @@ enum bino_mountplan_skip {
  *
  * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT or BINO_ERROR_NO_MEMORY.
  */
+BINO_WARN_UNUSED
 enum bino_error bino_mountplan_create(int flags, struct bino_mountplan **ret);
 
 /** bino_mountplan_destroy() - Release a plan; NULL is accepted. */
@@ -1744,6 +1778,7 @@ void bino_mountplan_destroy(struct bino_mountplan *plan);
  *
  * Return: BINO_OK or BINO_ERROR_INVALID_ARGUMENT (NULL).
  */
+BINO_WARN_UNUSED
 enum bino_error bino_mountplan_set_max_user_mounts(struct bino_mountplan *plan,
 						   size_t max);
 
@@ -1767,6 +1802,7 @@ enum bino_error bino_mountplan_set_max_user_mounts(struct bino_mountplan *plan,
  *
  * Return: BINO_OK or BINO_ERROR_INVALID_ARGUMENT (NULL).
  */
+BINO_WARN_UNUSED
 enum bino_error
 bino_mountplan_set_max_total_user_mounts(struct bino_mountplan *plan,
 					 size_t max);
@@ -1792,6 +1828,7 @@ bino_mountplan_set_max_total_user_mounts(struct bino_mountplan *plan,
  * BINO_ERROR_INVALID_ARGUMENT (NULL @plan), BINO_ERROR_OPEN_FAILED (errno
  * set) or BINO_ERROR_NO_MEMORY (the ranges read before it are kept).
  */
+BINO_WARN_UNUSED
 enum bino_error bino_mountplan_add_subid_file(struct bino_mountplan *plan,
 					      const char *path);
 
@@ -1813,6 +1850,7 @@ enum bino_error bino_mountplan_add_subid_file(struct bino_mountplan *plan,
  * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL) or
  * BINO_ERROR_NO_MEMORY (steps added before stay).
  */
+BINO_WARN_UNUSED
 enum bino_error
 bino_mountplan_add_suggestion(struct bino_mountplan *plan,
 			      const struct bino_suggestion *suggestion);
@@ -1853,6 +1891,7 @@ bino_mountplan_add_suggestion(struct bino_mountplan *plan,
  * without privilege on an old kernel), and nothing is added; or
  * BINO_ERROR_NO_MEMORY (steps added before stay).
  */
+BINO_WARN_UNUSED
 enum bino_error bino_mountplan_add_subvols(struct bino_mountplan *plan,
 					   const struct bino_mounts *mounts,
 					   const char *path);
@@ -1871,6 +1910,7 @@ enum bino_error bino_mountplan_add_subvols(struct bino_mountplan *plan,
  * Return: BINO_OK, BINO_ERROR_INVALID_ARGUMENT (NULL, relative @path) or
  * BINO_ERROR_NO_MEMORY.
  */
+BINO_WARN_UNUSED
 enum bino_error bino_mountplan_add_stale(struct bino_mountplan *plan,
 					 const struct bino_mounts *mounts,
 					 const char *path);
@@ -2019,6 +2059,7 @@ bino_mountplan_step_fs_path(const struct bino_mountplan_step *step);
  * BINO_ERROR_NO_MEMORY, BINO_ERROR_MOUNT_FAILED or
  * BINO_ERROR_UMOUNT_FAILED, errno telling why.
  */
+BINO_WARN_UNUSED
 enum bino_error
 bino_mountplan_step_apply(const struct bino_mountplan_step *step);
 
@@ -2078,6 +2119,7 @@ enum bino_fswatch_change {
  * BINO_ERROR_OPEN_FAILED (@path cannot be opened) or
  * BINO_ERROR_SUBVOL_INFO_FAILED (ENOTTY: not on btrfs), errno set.
  */
+BINO_WARN_UNUSED
 enum bino_error bino_fswatch_create(const char *path, int flags,
 				    struct bino_fswatch **ret);
 
@@ -2090,6 +2132,7 @@ enum bino_error bino_fswatch_create(const char *path, int flags,
  * Return: as for bino_fswatch_create() (then the last successful look is
  * kept: a filesystem mounted there again is a change).
  */
+BINO_WARN_UNUSED
 enum bino_error bino_fswatch_check(struct bino_fswatch *watch,
 				   enum bino_fswatch_change *ret);
 

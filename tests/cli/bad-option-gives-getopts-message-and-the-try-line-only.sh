@@ -18,7 +18,7 @@ Try 'btrfs-ino${command:+ $command} --help' for more information." "$(cat "$ERR"
 
 check "" "unrecognized option '--bogus'" --bogus
 check "" "invalid option -- 'Z'" -Z
-for command in walk audit suggest; do
+for command in walk audit suggest mount exec; do
 	check "$command" "unrecognized option '--bogus'" "$command" --bogus "$TMP"
 	check "$command" "invalid option -- 'Z'" "$command" -Z "$TMP"
 done

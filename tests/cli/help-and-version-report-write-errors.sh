@@ -8,7 +8,7 @@ set -euo pipefail
 [ -w /dev/full ] || skip_or_fail "needs /dev/full"
 
 for args in "--help" "--version" "-V" "help" "help walk" "walk --help" \
-	"audit --help" "suggest --help"; do
+	"audit --help" "suggest --help" "mount --help" "exec --help"; do
 	rc=0
 	# shellcheck disable=SC2086
 	"$BTRFS_INO" $args >/dev/full 2>"$TMP/err" || rc=$?
