@@ -248,63 +248,70 @@ static bool step_subvol_deleted(const struct bino_mountplan_step *step)
 }
 
 /*
- * @err, with errno as it was, unless the subvolume of the mount @step was
- * deleted (ENOENT or ESTALE: its path gone or leading to something else,
- * a new subvolume of the same name among them): then
+ * @err with @cause in *@errnum, unless the subvolume of the mount @step was
+ * deleted (@cause ENOENT or ESTALE: its path gone or leading to something
+ * else, a new subvolume of the same name among them): then
  * BINO_ERROR_SUBVOL_DELETED with ENOENT, nothing to mount.
  */
 static enum bino_error step_gone_or(const struct bino_mountplan_step *step,
-				    enum bino_error err)
+				    enum bino_error err, int cause, int *errnum)
 {
-	int saved = errno;
-
-	if ((saved == ENOENT || saved == ESTALE) && step_subvol_deleted(step)) {
-		errno = ENOENT;
+	if ((cause == ENOENT || cause == ESTALE) && step_subvol_deleted(step)) {
+		*errnum = ENOENT;
 		return BINO_ERROR_SUBVOL_DELETED;
 	}
-	errno = saved;
+	*errnum = cause;
 	return err;
 }
 
-static enum bino_error step_mount(const struct bino_mountplan_step *step)
+/* The internal shape (base/internal.h): the cause in *@errnum. */
+static enum bino_error step_mount(const struct bino_mountplan_step *step,
+				  int *errnum)
 {
 	char target[64], *data;
 	unsigned long flags;
-	int fd, rc;
+	int fd, rc, cause;
 
 	fd = step_open_checked(step, O_RDONLY, step_is_subvol);
 	if (fd < 0)
-		return step_gone_or(step, BINO_ERROR_OPEN_FAILED);
+		return step_gone_or(step, BINO_ERROR_OPEN_FAILED, errno, errnum);
 	data = malloc(strlen(step->options) + 1);
 	if (!data) {
 		close(fd);
+		*errnum = ENOMEM;
 		return BINO_ERROR_NO_MEMORY;
 	}
 	split_options(step->options, &flags, data);
 	fd_path(target, sizeof(target), fd);
 	rc = mount(step->source, target, "btrfs", flags, data);
+	cause = errno;
 	free(data);
 	/*
 	 * Deleted after it was opened: btrfs finds no subvolume of that ID,
 	 * or the VFS no name for the directory (ENOENT either way).
 	 */
-	if (rc != 0 && errno == ENOENT && subvol_deleted(fd, step->subvolid)) {
+	if (rc != 0 && cause == ENOENT && subvol_deleted(fd, step->subvolid)) {
 		close(fd);
-		errno = ENOENT;
+		*errnum = ENOENT;
 		return BINO_ERROR_SUBVOL_DELETED;
 	}
-	bino__close_keep_errno(fd);
+	close(fd);
+	*errnum = cause;
 	return rc == 0 ? BINO_OK : BINO_ERROR_MOUNT_FAILED;
 }
 
-static enum bino_error step_umount(const struct bino_mountplan_step *step)
+/* The internal shape (base/internal.h): the cause in *@errnum. */
+static enum bino_error step_umount(const struct bino_mountplan_step *step,
+				   int *errnum)
 {
 	char target[64];
 	int fd, rc;
 
 	fd = step_open_checked(step, O_PATH, step_is_mount);
-	if (fd < 0)
+	if (fd < 0) {
+		*errnum = errno;
 		return BINO_ERROR_OPEN_FAILED;
+	}
 	fd_path(target, sizeof(target), fd);
 	/*
 	 * The magic link is followed to the descriptor's mount (so no
@@ -313,7 +320,8 @@ static enum bino_error step_umount(const struct bino_mountplan_step *step)
 	 * not keep it in the namespace, and our own descriptor holds it.
 	 */
 	rc = umount2(target, MNT_DETACH);
-	bino__close_keep_errno(fd);
+	*errnum = errno;
+	close(fd);
 	return rc == 0 ? BINO_OK : BINO_ERROR_UMOUNT_FAILED;
 }
 
@@ -322,13 +330,21 @@ bino_mountplan_step_apply(const struct bino_mountplan_step *step)
 {
 	if (!step)
 		return BINO_ERROR_INVALID_ARGUMENT;
+	enum bino_error err = BINO_OK;
+	int errnum = 0;
+
 	switch (step->action) {
 	case BINO_MOUNTPLAN_MOUNT:
-		return step_mount(step);
+		err = step_mount(step, &errnum);
+		break;
 	case BINO_MOUNTPLAN_UMOUNT:
-		return step_umount(step);
+		err = step_umount(step, &errnum);
+		break;
 	case BINO_MOUNTPLAN_SKIP:
 		break;
 	}
-	return BINO_OK;
+	/* The seam: only here does the cause become errno. */
+	if (err != BINO_OK)
+		errno = errnum;
+	return err;
 }
