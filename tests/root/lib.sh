@@ -70,18 +70,37 @@ remove_work() {
 	rm -r --one-file-system -- "$WORK"
 }
 
-# Runs on every exit: stop our background jobs, destroy the fixture, remove
-# the directory only when nothing is mounted below it.
-cleanup_fixture() {
-	local rc=$? pid
-	trap - EXIT
-	# A stopped job keeps SIGTERM pending until it runs again: continue it
-	# too, or the wait hangs until the test's timeout.
+# stop_jobs: end every background job of the test and wait for it.  A
+# stopped job keeps SIGTERM pending until it runs again, so each is
+# continued too; a signal a traced job (the keeper under keeper_trace's
+# strace) was stopped for is lost when its tracer, ended at the same time,
+# goes first, so SIGTERM is sent again while any still runs, and after 5 s
+# SIGKILL: the wait must never hang until the test's timeout.
+stop_jobs() {
+	local pid i
 	for pid in $(jobs -p); do
 		kill "$pid" 2>/dev/null || true
 		kill -CONT "$pid" 2>/dev/null || true
 	done
+	for ((i = 0; i < 50; i++)); do
+		[[ -n $(jobs -pr) ]] || break
+		sleep 0.1
+		for pid in $(jobs -pr); do
+			kill "$pid" 2>/dev/null || true
+		done
+	done
+	for pid in $(jobs -p); do
+		kill -KILL "$pid" 2>/dev/null || true
+	done
 	wait 2>/dev/null || true
+}
+
+# Runs on every exit: stop our background jobs, destroy the fixture, remove
+# the directory only when nothing is mounted below it.
+cleanup_fixture() {
+	local rc=$?
+	trap - EXIT
+	stop_jobs
 	if [[ -n $WORK && -d $WORK ]]; then
 		if ! "$LAYOUT" destroy "$WORK"; then
 			printf '%s: FAIL: could not destroy the fixture in %s\n' "$TEST_NAME" "$WORK" >&2
@@ -145,15 +164,9 @@ mount_loop() {
 }
 
 cleanup_scratch() {
-	local rc=$? target loop pid
+	local rc=$? target loop
 	trap - EXIT
-	# A stopped job keeps SIGTERM pending until it runs again: continue it
-	# too, or the wait hangs until the test's timeout.
-	for pid in $(jobs -p); do
-		kill "$pid" 2>/dev/null || true
-		kill -CONT "$pid" 2>/dev/null || true
-	done
-	wait 2>/dev/null || true
+	stop_jobs
 	while read -r target; do
 		umount -- "$target" || umount -l -- "$target" || rc=1
 	done < <(findmnt -n -l -o TARGET | grep -F -- "$WORK" | sort -r)
