@@ -30,8 +30,21 @@ stale_mnt_id=$(findmnt -n -o ID --mountpoint "$user/d/m")
 btrfs -q subvolume create "$user/e/m"
 chown 1000:1000 -- "$user/e/m"
 sv_id=$(btrfs inspect-internal rootid -- "$user/e/m")
+# The kernel gives a mount the lowest free ID, not the next one: with other
+# mounts coming and going on the machine, the newer mount could take an ID
+# below the stale one's.  The free IDs below it are taken first (tmpfs
+# mounts outside the export, gone again once the subvolume is mounted).
+fill=$OUT/fill
+for ((i = 0; i < 4096; i++)); do
+	mkdir -p -- "$fill/$i"
+	mount -t tmpfs -o size=4k none "$fill/$i"
+	(($(findmnt -n -o ID --mountpoint "$fill/$i") > stale_mnt_id)) && break
+done
 mount -t btrfs -o "subvolid=$sv_id" -- "$LOOP" "$user/e/m"
 sv_mnt_id=$(findmnt -n -o ID --mountpoint "$user/e/m")
+for dir in "$fill"/*; do
+	umount -- "$dir"
+done
 ((sv_mnt_id > stale_mnt_id)) ||
 	fail "the subvolume's mount ID $sv_mnt_id is not above the stale mount's $stale_mnt_id"
 
