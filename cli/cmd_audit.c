@@ -382,7 +382,8 @@ static void print_client_views(struct output *out,
 
 /*
  * The drift report (audit_drift.c); drift, like a collision, is a finding for the
- * exit status.  0, or -1 with errno set (out of memory).
+ * exit status.  0, or -1 with the reason on stderr (print_drift()); the
+ * callers below still pass it up as "errno set": see #37.
  */
 static int note_drift(struct output *out, const struct drift_input *drift,
 		      struct audit_summary *summary)

@@ -175,7 +175,7 @@ static void print_why_text(struct output *out, const struct bino_confpath *cp)
 /*
  * A finding when @e's path crosses a directory others may change, judged
  * from the outermost export above it (export_confpath()); 1, else 0, or
- * -1 when out of memory.
+ * -1 with the reason on stderr (out of memory).
  */
 static int check_path(struct output *out, const struct bino_exports *files,
 		      const struct bino_export *e)

@@ -28,7 +28,9 @@ struct drift_input {
  * btrfs line of @fstab_file at or below an exported path (server_fstab.h)
  * that is not mounted, whose subvolume was deleted, or that mounts a
  * snapshot.  An unreadable @fstab_file is said on stderr and not checked.
- * Returns the number of findings, or -1 when out of memory.
+ * Returns the number of findings, or -1 with the reason on stderr (out of
+ * memory, or @fstab_file could not be read again for its line numbers:
+ * export_confpath(), server_fstab_read()); errno is then not the cause.
  */
 long print_drift(struct output *out, const struct drift_input *in);
 
