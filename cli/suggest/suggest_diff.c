@@ -138,7 +138,10 @@ static bool lines_has(char *const *line, size_t n, const char *s)
 	return false;
 }
 
-/* The file as it is now (missing is empty); *@unended: no final newline. */
+/*
+ * The file as it is now (missing is empty); *@unended: no final newline.
+ * Returns 0, or -1 with the reason on stderr.
+ */
 static int read_lines(const char *name, struct lines *l, bool *unended)
 {
 	char *line = NULL;

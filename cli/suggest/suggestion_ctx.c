@@ -10,6 +10,7 @@
  */
 #include "suggestion_ctx.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 #include "cli.h"
@@ -47,36 +48,43 @@ FILE *text_open(struct text *t)
 	return t->f;
 }
 
-/* Close @t: 0, or -1 (out of memory) with nothing left to free. */
+/* Close @t: 0, or -1 with errno set (out of memory) and nothing left to free. */
 int text_close(struct text *t)
 {
+	int errnum;
+
 	if (fclose(t->f) == 0)
 		return 0;
+	errnum = errno;
 	free(t->buf);
 	t->buf = NULL;
+	errno = errnum;
 	return -1;
 }
 
 /*
  * Add an edit of @kind with the text of @t (closed here and freed) as its
- * new lines.  Returns its index, or -1.
+ * new lines.  Returns its index, or -1 with errno set (out of memory).
  */
 long add_text_edit(struct edit_list *list, enum edit_kind kind,
 		   const char *file, size_t first, size_t last,
 		   struct text *t)
 {
 	long i = -1;
+	int errnum;
 
 	if (text_close(t) != 0)
 		return -1;
 	i = edit_add(list, kind, file, first, last);
 	if (i >= 0 && edit_add_text(list, i, t->buf, t->len) != 0)
 		i = -1;
+	errnum = errno;
 	free(t->buf);
+	errno = errnum;
 	return i;
 }
 
-/* A note with the text of @t (closed here) as its reason: 0, or -1. */
+/* A note with the text of @t (closed here) as its reason: 0, or -1 with errno set. */
 int add_text_note(struct edit_list *list, struct text *t)
 {
 	long i = -1;
@@ -85,14 +93,17 @@ int add_text_note(struct edit_list *list, struct text *t)
 		return -1;
 	i = edit_add(list, EDIT_NOTE, NULL, 0, 0);
 	if (i < 0) {
+		int errnum = errno;
+
 		free(t->buf);
+		errno = errnum;
 		return -1;
 	}
 	list->edit[i].reason = t->buf;
 	return 0;
 }
 
-/* A note with @text: 0, or -1. */
+/* A note with @text: 0, or -1 with errno set (out of memory). */
 int add_note(struct edit_list *list, const char *text)
 {
 	long i = edit_add(list, EDIT_NOTE, NULL, 0, 0);
@@ -141,7 +152,7 @@ void put_left_comment(const struct suggest_ctx *ctx, size_t i)
 	fputc('\n', ctx->out);
 }
 
-/* put_left() as a note of an edit list: 0, or -1. */
+/* put_left() as a note of an edit list: 0, or -1 with errno set. */
 int left_edit(const struct suggest_ctx *ctx, struct edit_list *list,
 	      size_t i)
 {
@@ -155,7 +166,7 @@ int left_edit(const struct suggest_ctx *ctx, struct edit_list *list,
 
 /*
  * Edit @e's reason: @removal, and for a path a user could change, which
- * directory and why (put_confpath_why()).  0, or -1.
+ * directory and why (put_confpath_why()).  0, or -1 with errno set.
  */
 int set_removal_reason(struct edit_list *list, long e,
 		       const char *removal,

@@ -81,41 +81,44 @@ struct text {
 	FILE *f;
 };
 
-/* Open @t: its stream, or NULL (out of memory). */
+/* Open @t: its stream, or NULL with errno set (out of memory). */
 FILE *text_open(struct text *t);
 
-/* Close @t: 0, or -1 (out of memory) with nothing left to free. */
+/* Close @t: 0, or -1 with errno set (out of memory) and nothing left to free. */
 int text_close(struct text *t);
 
 /*
  * Add an edit of @kind with the text of @t (closed here and freed) as its
- * new lines.  Returns its index, or -1.
+ * new lines.  Returns its index, or -1 with errno set (out of memory).
  */
 long add_text_edit(struct edit_list *list, enum edit_kind kind,
 		   const char *file, size_t first, size_t last,
 		   struct text *t);
 
-/* A note with the text of @t (closed here) as its reason: 0, or -1. */
+/* A note with the text of @t (closed here) as its reason: 0, or -1 with errno set. */
 int add_text_note(struct edit_list *list, struct text *t);
 
-/* A note with @text: 0, or -1. */
+/* A note with @text: 0, or -1 with errno set (out of memory). */
 int add_note(struct edit_list *list, const char *text);
 
-/* put_refusal() as an edit: a note in the block, and a line on stderr. */
+/*
+ * put_refusal() as an edit: a note in the block, and a line on stderr.
+ * Returns 0, or -1 with errno set (out of memory).
+ */
 int refuse_edit(struct edit_list *list, const char *path, const char *reason);
 
-/* put_left_comment() as a note of an edit list: 0, or -1. */
+/* put_left_comment() as a note of an edit list: 0, or -1 with errno set. */
 int left_edit(const struct suggest_ctx *ctx, struct edit_list *list,
 	      size_t i);
 
 /*
  * Edit @e's reason: @removal, and for a path a user could change, which
- * directory and why (put_confpath_why()).  0, or -1.
+ * directory and why (put_confpath_why()).  0, or -1 with errno set.
  */
 int set_removal_reason(struct edit_list *list, long e, const char *removal,
 		       const struct bino_confpath *confpath);
 
-/* What makes a block's edits into @list: 0, or -1 (out of memory). */
+/* What makes a block's edits into @list: 0, or -1 with errno set (out of memory). */
 typedef int suggest_edits_fn(const struct suggest_ctx *ctx,
 			     struct edit_list *list);
 

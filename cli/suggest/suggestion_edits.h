@@ -43,20 +43,20 @@ struct edit_list {
 
 /*
  * Add an edit of @kind to @file (NULL for a note) and return its index, or
- * -1 when out of memory.  Indexes stay valid as the list grows; pointers do
+ * -1 with errno set (out of memory).  Indexes stay valid as the list grows; pointers do
  * not.
  */
 long edit_add(struct edit_list *list, enum edit_kind kind, const char *file,
 	      size_t first, size_t last);
 
-/* Give edit @i the @len bytes of @text, split at newlines, as new lines; 0 or -1. */
+/* Give edit @i the @len bytes of @text, split at newlines, as new lines; 0 or -1 with errno set. */
 int edit_add_text(struct edit_list *list, long i, const char *text, size_t len);
 
-/* Give edit @i its reason, printf-style; 0 or -1. */
+/* Give edit @i its reason, printf-style; 0 or -1 with errno set. */
 int edit_set_reason(struct edit_list *list, long i, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Copy edit @e of another list to the end of @list; 0 or -1. */
+/* Copy edit @e of another list to the end of @list; 0 or -1 with errno set. */
 int edit_copy(struct edit_list *list, const struct edit *e);
 
 /* Whether @a and @b make the same change. */

@@ -56,7 +56,8 @@ static void json_placeholders(struct output *out, const struct suggest_ctx *ctx)
 
 /*
  * Every block under its --format name with '-' made '_', each exactly as
- * "suggest --format NAME PATH" prints it for this path.
+ * "suggest --format NAME PATH" prints it for this path.  Returns 0, or -1
+ * with errno set (out of memory).
  */
 static int json_blocks(struct output *out, struct suggest_ctx *ctx)
 {
@@ -76,7 +77,10 @@ static int json_blocks(struct output *out, struct suggest_ctx *ctx)
 			return -1;
 		suggest_unsafe(ctx);
 		if (fclose(ctx->out) != 0) {
+			int errnum = errno;
+
 			free(text);
+			errno = errnum;
 			return -1;
 		}
 		snprintf(key, sizeof(key), "%s", suggest_block_name(b));
@@ -116,11 +120,13 @@ int suggestion_json(struct output *out, const char *key,
 	print_text_path(out, "path", NULL, bino_audit_target_path(target));
 	err = suggest_begin(&ctx, config, target, &sug);
 	if (err) {
+		int errnum = errno;
+
 		if (bino_audit_target_error(target))
 			json_error(out, err, bino_audit_target_errno(target),
 				   audit_target_reason(target));
 		else
-			json_error(out, err, errno, NULL);
+			json_error(out, err, errnum, NULL);
 		output_close(out);
 		return -1;
 	}
