@@ -199,7 +199,10 @@ static bool gone(int errnum)
 	return errnum == ENOTTY || errnum == ENOENT;
 }
 
-/* @path as /proc/self/mountinfo writes it: space, tab, newline, backslash octal. */
+/*
+ * @path as /proc/self/mountinfo writes it: space, tab, newline, backslash
+ * octal.  NULL with errno set (out of memory).
+ */
 static char *mountinfo_escape(const char *path)
 {
 	char *out = malloc(4 * strlen(path) + 1), *o = out;
@@ -316,7 +319,7 @@ static bool pace_allows(const struct mount_watch *watch)
 	return seconds_of(&now) >= seconds_of(&watch->resume);
 }
 
-/* Run @pass, the watches it adds replacing the last pass's. */
+/* Run @pass, the watches it adds replacing the last pass's; @pass's exit status. */
 static int watch_pass(struct mount_watch *watch, mount_pass_fn *pass,
 		      void *data)
 {
@@ -384,7 +387,8 @@ static void end_now(int signo)
 
 /*
  * SIGHUP kicks the watch through a signalfd; SIGTERM and SIGINT end it at
- * once (end_now()), unless a step is being carried out.
+ * once (end_now()), unless a step is being carried out.  Returns 0, or -1
+ * with errno set.
  */
 static int watch_open(struct mount_watch *watch)
 {
@@ -402,7 +406,10 @@ static int watch_open(struct mount_watch *watch)
 		return -1;
 	watch->mountinfo_fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
 	if (watch->mountinfo_fd < 0) {
+		int errnum = errno;
+
 		close(watch->signal_fd);
+		errno = errnum;
 		return -1;
 	}
 	return 0;
