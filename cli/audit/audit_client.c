@@ -82,7 +82,7 @@ static const char *server_path(const struct bino_mount *mount)
 	return colon ? colon + 1 : NULL;
 }
 
-/* The vers= of @mount's options, "" if none. */
+/* The vers= of @mount's options, "" if none; NULL with errno set (out of memory). */
 static char *mount_vers(const struct bino_mount *mount)
 {
 	const char *options = bino_mount_options(mount);
@@ -168,7 +168,7 @@ static void print_fstab(struct output *out, const struct advice *adv,
 	output_close(out);
 }
 
-/* "/OFFSET HOST:SERVER" of an autofs entry, malloc'ed, or NULL. */
+/* "/OFFSET HOST:SERVER" of an autofs entry, malloc'ed, or NULL with errno set. */
 static char *autofs_offset(const char *rel, const char *host, const char *server)
 {
 	char *text = NULL;

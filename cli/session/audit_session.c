@@ -105,7 +105,8 @@ int read_mounts(const char *mountinfo_file, struct bino_mounts **ret)
 /*
  * The live table: @path read whole (ETAB_READ), or up to a syntax error
  * (ETAB_ERROR), or not there or exporting nothing (ETAB_ABSENT, ETAB_EMPTY:
- * *@ret NULL).  Returns 0, or -1 when it cannot be read.
+ * *@ret NULL).  Returns 0, or -1 with the reason on stderr when it cannot
+ * be read.
  */
 static int read_etab(const char *path, struct bino_exports **ret,
 		     enum etab_state *state)
