@@ -75,6 +75,7 @@ static int add_edit(struct edit_list *list, const struct edit *e)
 	return 0;
 }
 
+/* @block's edits for @target into @to: 0, or -1 with the reason on stderr. */
 static int add_block(struct edit_list *to, const struct suggest_config *config,
 		     const struct bino_audit_target *target,
 		     enum suggest_block block)
@@ -199,6 +200,7 @@ struct file_diff {
 	size_t n_appended, cap_appended;
 };
 
+/* Returns 0, or -1 with errno set (out of memory). */
 static int add_change(struct file_diff *fd, size_t first, size_t last,
 		      char *const *line, size_t n)
 {
@@ -224,7 +226,8 @@ static bool no_change(const struct file_diff *fd, const struct edit *e)
 
 /*
  * A line to append, unless the file (or an earlier append) has it: once
- * applied, a line is not suggested again.
+ * applied, a line is not suggested again.  Returns 0, or -1 with errno set
+ * (out of memory).
  */
 static int add_appended(struct file_diff *fd, char *line)
 {
@@ -237,7 +240,10 @@ static int add_appended(struct file_diff *fd, char *line)
 	return 0;
 }
 
-/* The changes of @list's edits to fd->name. */
+/*
+ * The changes of @list's edits to fd->name.  Returns 0, or -1 with the
+ * reason on stderr.
+ */
 static int collect(struct file_diff *fd, const struct edit_list *list)
 {
 	size_t i, j;
@@ -245,7 +251,7 @@ static int collect(struct file_diff *fd, const struct edit_list *list)
 	/* Unended, the last line is replaced by itself with its newline. */
 	if (fd->unended && fd->old.n) {
 		if (ARRAY_RESERVE(fd->appended, fd->cap_appended, 1) != 0)
-			return -1;
+			goto no_memory;
 		fd->appended[fd->n_appended++] = fd->old.line[fd->old.n - 1];
 	}
 	for (i = 0; i < list->n; i++) {
@@ -256,7 +262,7 @@ static int collect(struct file_diff *fd, const struct edit_list *list)
 		if (e->kind == EDIT_APPEND) {
 			for (j = 0; j < e->n_lines; j++) {
 				if (add_appended(fd, e->lines[j]) != 0)
-					return -1;
+					goto no_memory;
 			}
 			continue;
 		}
@@ -267,15 +273,19 @@ static int collect(struct file_diff *fd, const struct edit_list *list)
 		}
 		if (!no_change(fd, e) &&
 		    add_change(fd, e->first, e->last, e->lines, e->n_lines) != 0)
-			return -1;
+			goto no_memory;
 	}
 	/* Lines only added, after the last line (given its newline). */
 	if (fd->n_appended > (fd->unended && fd->old.n ? 1u : 0u)) {
 		size_t first = fd->unended && fd->old.n ? fd->old.n : fd->old.n + 1;
 
-		return add_change(fd, first, fd->old.n, fd->appended, fd->n_appended);
+		if (add_change(fd, first, fd->old.n, fd->appended, fd->n_appended) != 0)
+			goto no_memory;
 	}
 	return 0;
+no_memory:
+	diag_no_memory();
+	return -1;
 }
 
 static int compare_changes(const void *a, const void *b)
@@ -340,7 +350,7 @@ static void put_name(FILE *out, const char *mark, const char *name)
 		fprintf(out, "%s %s\n", mark, name);
 }
 
-/* The diff of the file @name from the edits of @list. */
+/* The diff of the file @name from the edits of @list: 0, or -1 with the reason on stderr. */
 static int write_file_diff(FILE *out, const char *name,
 			   const struct edit_list *list)
 {
@@ -349,10 +359,8 @@ static int write_file_diff(FILE *out, const char *name,
 	size_t i, from;
 	int rc = read_lines(name, &fd.old, &fd.unended);
 
-	if (rc == 0 && collect(&fd, list) != 0) {
-		diag_path(name, "cannot write its diff");
+	if (rc == 0 && collect(&fd, list) != 0)
 		rc = -1;
-	}
 	if (rc == 0 && fd.n_changes) {
 		qsort(fd.change, fd.n_changes, sizeof(*fd.change), compare_changes);
 		put_name(out, "---", name);
@@ -373,7 +381,10 @@ static int write_file_diff(FILE *out, const char *name,
 	return rc;
 }
 
-/* A diff per file @list changes, in the order the files first appear. */
+/*
+ * A diff per file @list changes, in the order the files first appear: 0,
+ * or -1 with the reason on stderr (the others are still written).
+ */
 static int write_list(FILE *out, const struct edit_list *list)
 {
 	size_t i, j;
@@ -414,7 +425,8 @@ struct unit_dir {
 
 /*
  * The unit of edit @e into the directory, through safe_file: never through
- * a link someone put there.
+ * a link someone put there.  Returns 0, or -1 with the reason on stderr
+ * (safe_file.h).
  */
 static int write_unit(const struct unit_dir *dir, const struct edit *e)
 {

@@ -14,7 +14,7 @@ struct suggest_diff;
 /*
  * Collect the edits of every path (suggestion_edits()), to write as one
  * unified diff per file they change: the exports files, and the server
- * fstab of the suggest_config.  Returns NULL when out of memory.
+ * fstab of the suggest_config.  Returns NULL with errno set (out of memory).
  */
 struct suggest_diff *suggest_diff_create(void);
 void suggest_diff_destroy(struct suggest_diff *diff);
