@@ -26,7 +26,7 @@ enum print_where {
 
 struct output;
 
-/* Returns NULL on allocation failure.  @stream is borrowed. */
+/* Returns NULL with errno set (out of memory).  @stream is borrowed. */
 struct output *output_create(enum output_format format, FILE *stream);
 void output_destroy(struct output *out);
 enum output_format output_format(const struct output *out);
