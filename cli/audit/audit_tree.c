@@ -892,6 +892,7 @@ void audit_tree_columns_help(FILE *stream)
 			tree_columns[col].help);
 }
 
+/* The table and its columns: 0, or -1 (out of memory; the caller sets errno). */
 static int tree_table(struct tree *tree, const struct audit_tree_options *opts)
 {
 	size_t i, n = opts->n_cols;
@@ -938,7 +939,7 @@ int audit_tree_print(FILE *stream, const struct bino_audit *audit,
 	char *saved = current ? strdup(current) : NULL;
 	struct tree tree;
 	size_t i;
-	int ret = -1;
+	int ret = -1, errnum;
 
 	/*
 	 * The user's character set, for the tree's characters and the width
@@ -967,8 +968,11 @@ int audit_tree_print(FILE *stream, const struct bino_audit *audit,
 	}
 	ret = 0;
 out_table:
+	errnum = errno; /* the cleanup below may change it */
 	scols_unref_table(tree.table);
 	setlocale(LC_CTYPE, saved ? saved : "C");
 	free(saved);
+	if (ret != 0)
+		errno = errnum;
 	return ret;
 }
