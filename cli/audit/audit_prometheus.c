@@ -185,7 +185,9 @@ static void count_kinds(struct json_object *list, const char *as,
  * The drift the text report would print, counted by kind: the report is
  * rendered as its JSON and counted there, so that the gauge and the text
  * can never disagree on what is drift.  Returns the total (as
- * print_drift()), or -1.
+ * print_drift()), or -1: with errno set (out of memory), or with the
+ * reason on stderr when print_drift() failed (#37: the callers still take
+ * every -1 as "errno set").
  */
 static long count_drift(const struct drift_input *drift,
 			uint64_t counts[N_DRIFT_KINDS + 1])
@@ -195,6 +197,7 @@ static long count_drift(const struct drift_input *drift,
 	size_t len;
 	char *text;
 	long found;
+	int errnum;
 	FILE *f;
 
 	f = open_memstream(&text, &len);
@@ -202,21 +205,30 @@ static long count_drift(const struct drift_input *drift,
 		return -1;
 	out = output_create(OUTPUT_JSON, f);
 	if (!out) {
+		errnum = errno;
 		fclose(f);
 		free(text);
+		errno = errnum;
 		return -1;
 	}
 	output_begin(out);
 	found = print_drift(out, drift);
-	if (output_end(out) != 0)
+	errnum = ENOMEM; /* print_drift()'s, or our own JSON's: only memory */
+	if (output_end(out) != 0 && found >= 0) {
 		found = -1;
+		errnum = errno;
+	}
 	output_destroy(out);
-	if (fclose(f) != 0)
+	if (fclose(f) != 0 && found >= 0) {
 		found = -1;
+		errnum = errno;
+	}
 	doc = found < 0 ? NULL : json_tokener_parse(text);
 	free(text);
-	if (!doc)
+	if (!doc) {
+		errno = errnum;
 		return -1;
+	}
 	if (json_object_object_get_ex(doc, "exports_drift", &list))
 		count_kinds(list, NULL, counts);
 	if (json_object_object_get_ex(doc, "fstab_drift", &list))
