@@ -77,6 +77,7 @@ static bool dir_step_unsafe(const struct dir_step *step, const struct stat *st,
 	return true;
 }
 
+/* Whether @step's directory may be used: 0, or -1 with the reason on stderr. */
 static int dir_step_check(const struct dir_step *step, int flags)
 {
 	struct stat st;
@@ -93,21 +94,23 @@ static int dir_step_check(const struct dir_step *step, int flags)
 	return -1;
 }
 
-/* @fd (maybe O_PATH) opened again for reading, to fsync or fchmod it. */
+/* @fd (maybe O_PATH) opened again for reading, to fsync or fchmod it; -1 with errno set. */
 static int dir_reopen(int fd)
 {
 	return openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 }
 
-/* Sync @fd's directory, so a name just made in it lasts a crash. */
+/* Sync @fd's directory, so a name just made in it lasts a crash: 0, or -1 with errno set. */
 static int dir_sync(int fd)
 {
-	int rd = dir_reopen(fd), rc;
+	int rd = dir_reopen(fd), rc, errnum;
 
 	if (rd < 0)
 		return -1;
 	rc = fsync(rd);
+	errnum = errno;
 	close(rd);
+	errno = errnum;
 	return rc;
 }
 
@@ -119,7 +122,7 @@ static int dir_sync(int fd)
 static int dir_make(int parent_fd, const char *name)
 {
 	struct stat st;
-	int fd, rc = 0;
+	int fd, rc = 0, errnum = 0;
 
 	if (mkdirat(parent_fd, name, NEW_DIR_MODE) != 0)
 		return errno == EEXIST ? 0 : -1;
@@ -127,10 +130,16 @@ static int dir_make(int parent_fd, const char *name)
 	if (fd < 0)
 		return errno == ENOENT || errno == ELOOP || errno == ENOTDIR ? 0 : -1;
 	if (fstat(fd, &st) != 0 ||
-	    (st.st_uid == geteuid() && fchmod(fd, NEW_DIR_MODE) != 0))
+	    (st.st_uid == geteuid() && fchmod(fd, NEW_DIR_MODE) != 0)) {
 		rc = -1;
+		errnum = errno;
+	}
 	close(fd);
-	return rc ? rc : dir_sync(parent_fd);
+	if (rc) {
+		errno = errnum;
+		return rc;
+	}
+	return dir_sync(parent_fd);
 }
 
 /*
@@ -270,6 +279,7 @@ char *safe_file_dir_of(const char *path, const char **name)
 /*
  * ".NAME.RANDOM" (NAME shortened to fit): hidden, and not ending as NAME
  * does, so the textfile collector (*.prom) and systemd (*.mount) skip it.
+ * Returns 0, or -1 with errno set.
  */
 static int temp_name_make(struct safe_file *file)
 {
@@ -277,9 +287,13 @@ static int temp_name_make(struct safe_file *file)
 		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
 	unsigned char random[TEMP_RANDOM_CHARS];
 	size_t keep = strlen(file->name), i, at;
+	ssize_t got = getrandom(random, sizeof(random), 0);
 
-	if (getrandom(random, sizeof(random), 0) != (ssize_t)sizeof(random))
+	if (got != (ssize_t)sizeof(random)) {
+		if (got >= 0)
+			errno = EIO; /* short: no errno of its own */
 		return -1;
+	}
 	if (keep > NAME_MAX - TEMP_RANDOM_CHARS - 2)
 		keep = NAME_MAX - TEMP_RANDOM_CHARS - 2;
 	at = (size_t)snprintf(file->temp_name, sizeof(file->temp_name), ".%.*s.",
