@@ -157,9 +157,11 @@ struct walk_table *walk_table_create(const struct walk_table_options *opts,
 
 out_free:
 	walk_table_destroy(table);
+	errno = ENOMEM; /* libsmartcols' allocations; the destroy may change errno */
 	return NULL;
 }
 
+/* The cells' text, malloc'ed: NULL when out of memory (walk_table_add() sets errno). */
 static char *cell_u64(uint64_t value)
 {
 	char *text;
@@ -224,12 +226,14 @@ static char *cell_text(struct bino_entry *entry, const struct bino_stat *st,
 	return strdup("");
 }
 
+/* Print the rows held: 0, or -1 with errno set (EIO when the write left none). */
 static int walk_table_flush(struct walk_table *table)
 {
 	FILE *stream = scols_table_get_stream(table->table);
 
 	if (table->printed)
 		scols_table_enable_noheadings(table->table, 1);
+	errno = 0; /* else a stale errno would be taken for the write's */
 	if (scols_print_table(table->table) != 0 || ferror(stream)) {
 		if (!errno)
 			errno = EIO;

@@ -38,7 +38,7 @@ void walk_table_columns_help(FILE *stream);
 
 struct walk_table;
 
-/* Returns NULL on allocation failure.  Rows go to @stream. */
+/* Returns NULL with errno set (out of memory).  Rows go to @stream. */
 struct walk_table *walk_table_create(const struct walk_table_options *opts,
 				     FILE *stream);
 /*
