@@ -36,6 +36,10 @@ struct rejected {
 	bool no_memory;
 };
 
+/*
+ * libmount's parser error callback: says the line on stderr and returns 1
+ * (libmount's "skip it, read on"); a number it cannot keep sets r->no_memory.
+ */
 static int on_parse_error(struct libmnt_table *table, const char *file, int line)
 {
 	struct rejected *r = mnt_table_get_userdata(table);
@@ -71,6 +75,7 @@ static long entry_lines(const char *file, const struct rejected *r,
 	size_t n = 0, cap = 0, size = 0;
 	unsigned int number = 0;
 	char *line = NULL;
+	int errnum;
 	FILE *f = fopen(file, "re");
 
 	*numbers = NULL;
@@ -88,8 +93,10 @@ static long entry_lines(const char *file, const struct rejected *r,
 		}
 		(*numbers)[n++] = number;
 	}
+	errnum = errno;
 	free(line);
 	fclose(f);
+	errno = errnum;
 	return (long)n;
 }
 
@@ -355,6 +362,7 @@ static int add_line(struct server_fstab *fstab, struct libmnt_fs *fs,
 	if (!line->source || !line->target) {
 		free(line->source);
 		free(line->target);
+		errno = ENOMEM;
 		return -1;
 	}
 	fstab->n_lines++;
