@@ -6,23 +6,27 @@
 
 #include "cli.h"
 
-/* A host name goes into fstab and map fields: no blanks, no ':' or '/'. */
+/*
+ * A host name goes into fstab and map fields: no blanks, no ':' or '/'.
+ * OPTIONS_GO_ON, or EXIT_USAGE once usage_error() said why.
+ */
 static int set_server(struct suggest_config *config, const char *command,
 		      const char *name)
 {
 	if (!*name || strpbrk(name, " \t\n:/"))
 		return usage_error(command, "bad server name '%s'", name);
 	config->server = name;
-	return 0;
+	return OPTIONS_GO_ON;
 }
 
+/* --client-dir: OPTIONS_GO_ON, or EXIT_USAGE once usage_error() said why. */
 static int set_client_dir(struct suggest_config *config, const char *command,
 			  const char *dir)
 {
 	if (dir[0] != '/')
 		return usage_error(command, "--client-dir needs an absolute path");
 	config->client_dir = dir;
-	return 0;
+	return OPTIONS_GO_ON;
 }
 
 int suggest_config_option(struct suggest_config *config, const char *command,
