@@ -244,7 +244,10 @@ static void suggest_export(const struct suggest_ctx *ctx)
 		notes(ctx);
 }
 
-/* The edits of @block (server-fstab, mount-units or exports) into @list. */
+/*
+ * The edits of @block (server-fstab, mount-units or exports) into @list: 0,
+ * or -1 with errno set (out of memory).
+ */
 static int block_edits(const struct suggest_ctx *ctx, enum suggest_block block,
 		       struct edit_list *list)
 {

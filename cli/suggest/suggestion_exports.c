@@ -261,7 +261,10 @@ static void put_line_warnings(const struct suggest_ctx *ctx, FILE *out,
 	}
 }
 
-/* The replacement of @line: crossmnt for each client that lacks it. */
+/*
+ * The replacement of @line: crossmnt for each client that lacks it.  0, or
+ * -1 with errno set (out of memory).
+ */
 static int edits_export_line(const struct suggest_ctx *ctx,
 			     struct edit_list *list,
 			     const struct bino_export *line)

@@ -9,6 +9,7 @@
  */
 #include "suggestion_ctx.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +68,8 @@ static void put_mount_options(const struct suggest_ctx *ctx, FILE *out,
 /*
  * The fstab line @t (closed here) for @path: appended, or where the fstab
  * has a line for @path already (the old advice, or the admin's), that line
- * replaced when it lacks nofail, else kept.
+ * replaced when it lacks nofail, else kept.  0, or -1 with errno set (out
+ * of memory).
  */
 static int add_fstab_line(const struct suggest_ctx *ctx, struct edit_list *list,
 			  const char *path, struct text *t)
@@ -97,6 +99,7 @@ static int add_fstab_line(const struct suggest_ctx *ctx, struct edit_list *list,
 	return add_text_note(list, t);
 }
 
+/* Subvolume @i's fstab edit: 0, or -1 with errno set (out of memory). */
 static int edits_fstab_line(const struct suggest_ctx *ctx,
 			    struct edit_list *list, size_t i)
 {
@@ -173,6 +176,7 @@ static const char *mount_unit_refusal(const struct suggest_ctx *ctx, size_t i)
 	return reason || !fs_path ? reason : quote_unit_value_refusal(fs_path);
 }
 
+/* Subvolume @i's mount unit: 0, or -1 with errno set (out of memory). */
 static int edits_mount_unit(const struct suggest_ctx *ctx,
 			    struct edit_list *list, size_t i)
 {
@@ -189,6 +193,7 @@ static int edits_mount_unit(const struct suggest_ctx *ctx,
 		return -1;
 	if (!text_open(&t)) {
 		free(name.buf);
+		errno = ENOMEM;
 		return -1;
 	}
 	fputs("[Unit]\nDescription=btrfs subvolume ", t.f);
@@ -201,7 +206,11 @@ static int edits_mount_unit(const struct suggest_ctx *ctx,
 	fputs("\n\n[Install]\nWantedBy=local-fs.target", t.f);
 	e = add_text_edit(list, EDIT_CREATE, name.buf, 0, 0, &t);
 	free(name.buf);
-	return e < 0 ? -1 : 0;
+	if (e < 0) {
+		errno = ENOMEM; /* add_text_edit()'s, which free() may change */
+		return -1;
+	}
+	return 0;
 }
 
 int edits_mount_units(const struct suggest_ctx *ctx,
