@@ -7,7 +7,7 @@
 
 #include "cli.h"
 
-/* The column named by the @len bytes at @name, or -1. */
+/* The column named by the @len bytes at @name, or -1 when none is (not a failure). */
 static int column_by_name(const struct column_list *cl, const char *name,
 			  size_t len)
 {
@@ -47,7 +47,7 @@ int column_list_parse(const char *list, struct column_list *cl)
 					   cl->max, list);
 		cl->cols[cl->n_cols++] = col;
 		if (!p[len])
-			return 0;
+			return OPTIONS_GO_ON;
 		p += len + 1;
 	}
 }

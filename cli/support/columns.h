@@ -22,8 +22,8 @@ struct column_list {
 };
 
 /*
- * Parse @list into @cl->cols.  Returns 0, or the exit status of the usage
- * error said on stderr: "unknown column 'BOGUS'", an empty list, or more
+ * Parse @list into @cl->cols (an option parser).  Returns OPTIONS_GO_ON, or
+ * EXIT_USAGE once the usage error is said on stderr: "unknown column 'BOGUS'", an empty list, or more
  * columns than @cl->max.
  */
 int column_list_parse(const char *list, struct column_list *cl);
