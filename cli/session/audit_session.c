@@ -18,6 +18,11 @@
 #define SYSTEM_EXPORTS "/etc/exports"
 #define SYSTEM_EXPORTS_GLOB "/etc/exports.d/*.exports"
 
+/*
+ * Add the exports file @path to @exports; a syntax error is said and what
+ * came before it kept, a missing file skipped when @missing_ok.  Returns
+ * 0, or -1 with the reason on stderr.
+ */
 static int add_exports_file(struct bino_exports *exports, const char *path,
 			    bool missing_ok)
 {
@@ -153,6 +158,7 @@ static void show_audit_progress(const struct bino_audit_target *target,
 			 "%" PRIu64 " entries audited", entries);
 }
 
+/* The request's PATHs, else the exports, into @audit: the library's error (errno set), kept. */
 static enum bino_error audit_session_add(const struct audit_request *request,
 					 struct bino_audit *audit)
 {
