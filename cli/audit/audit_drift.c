@@ -198,6 +198,7 @@ static int check_path(struct output *out, const struct bino_exports *files,
 	return 1;
 }
 
+/* The "exports_drift" array: the number of findings, or -1 with the reason on stderr. */
 static long print_exports_drift(struct output *out,
 				const struct bino_exports *files,
 				const struct bino_exports *live)
@@ -297,6 +298,7 @@ static void print_fstab_line(struct output *out, const char *file,
 	output_close(out);
 }
 
+/* The "fstab_drift" array: the number of findings, or -1 with the reason on stderr. */
 static long print_fstab_drift(struct output *out, const struct drift_input *in)
 {
 	struct server_fstab fstab = { 0 };
