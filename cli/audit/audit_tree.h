@@ -30,8 +30,8 @@ struct audit_tree_options {
 
 /*
  * Parse -o's comma-separated column names (case-insensitive; "+A,B" adds
- * to the defaults) into @opts.  Returns 0, or the exit status of the usage
- * error it said (columns.h).
+ * to the defaults) into @opts (an option parser).  Returns OPTIONS_GO_ON,
+ * or EXIT_USAGE once it said the usage error (columns.h).
  */
 int audit_tree_parse_columns(const char *list, struct audit_tree_options *opts);
 

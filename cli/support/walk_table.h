@@ -25,8 +25,8 @@ struct walk_table_options {
 
 /*
  * Parse -o's comma-separated column names (case-insensitive; "+A,B" adds
- * to the defaults).  Returns 0, or the exit status of the usage error it
- * said (columns.h).
+ * to the defaults; an option parser).  Returns OPTIONS_GO_ON, or EXIT_USAGE
+ * once it said the usage error (columns.h).
  */
 int walk_table_parse_columns(const char *list, struct walk_table_options *opts);
 
