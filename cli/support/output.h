@@ -33,7 +33,7 @@ enum output_format output_format(const struct output *out);
 
 /* Start and finish a record; text records end with a newline. */
 void output_begin(struct output *out);
-/* Returns -1 if writing failed (errno set). */
+/* Returns 0, or -1 with errno set: ENOMEM (a record not made), else the write's. */
 int output_end(struct output *out);
 
 /*
