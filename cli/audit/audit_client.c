@@ -249,7 +249,7 @@ static void print_autofs(struct output *out, const struct advice *adv,
 			fputs("    # not written: ", notes);
 			quote_comment(notes, path);
 			fprintf(notes, ": %s\n", reason);
-		} else {
+		} else if (text) { /* never NULL here: a missing one is "full" */
 			fprintf(f, " %s", text);
 			used += 1 + strlen(text);
 		}
