@@ -659,37 +659,25 @@ static enum bino_error audit_server_mounts(struct bino_audit *audit);
 static enum bino_error audit_add_covered(struct bino_audit *audit,
 					 const char *resolved, bool *added)
 {
-	size_t i, n = bino__nfsview_exports_count(audit->resolved);
-	size_t covering = bino__nfsview_exports_covering(audit->resolved, resolved);
-	const char *export_path;
+	const struct bino_export *export;
 	struct nfsview view;
 	enum bino_error err;
+	size_t next = 0;
+	int flags;
 
-	if (covering == SIZE_MAX)
+	if (bino__nfsview_exports_covering(audit->resolved, resolved) == SIZE_MAX)
 		return BINO_OK;
 	/* Which server mounts lie on the way decides what its clients see. */
 	err = audit->server ? BINO_OK : audit_server_mounts(audit);
 	if (err)
 		return err;
 	view = audit_nfsview(audit);
-	export_path = bino__nfsview_exports_path(audit->resolved, covering);
-	for (i = 0; i < n; i++) {
-		const struct bino_export *export =
-			bino__nfsview_exports_get(audit->resolved, i);
-		int flags = bino_export_flags(export);
-		bool visible;
-
-		if (strcmp(bino__nfsview_exports_path(audit->resolved, i),
-			   export_path) != 0)
-			continue;
-		visible = bino__nfsview_covered_flags(&view, export_path,
-						      resolved, &flags);
-		err = visible ? audit_add_target(audit, resolved, 0, export,
-						 flags, true) :
-				BINO_OK;
+	while ((export = bino__nfsview_covering_next(&view, resolved, &next,
+						     &flags))) {
+		err = audit_add_target(audit, resolved, 0, export, flags, true);
 		if (err)
 			return err;
-		*added = *added || visible;
+		*added = true;
 	}
 	return BINO_OK;
 }

@@ -7,7 +7,6 @@
  * way), for a caller that acts on exported trees and walks nothing.
  */
 #include <errno.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,9 +14,9 @@
 
 /*
  * The export of @table whose clients reach @resolved and the flags they get
- * there, into *@export and *@flags: the first naming it, else one of the
- * nearest export above it (covered by no hidden mount).  NULL and 0 when
- * none does.
+ * there, into *@export and *@flags: the first naming it, else the first of
+ * the nearest export above it that no hidden mount keeps out.  NULL and 0
+ * when none does.
  */
 static void resolve_find(const struct nfsview_exports *table,
 			 const struct bino_mounts *server_mounts,
@@ -25,11 +24,8 @@ static void resolve_find(const struct nfsview_exports *table,
 			 int *flags)
 {
 	const struct nfsview view = { .exports = table, .mounts = server_mounts };
-	size_t i, n = bino__nfsview_exports_count(table), covering;
-	const char *export_path;
+	size_t i, n = bino__nfsview_exports_count(table);
 
-	*export = NULL;
-	*flags = 0;
 	for (i = 0; i < n; i++) {
 		if (strcmp(bino__nfsview_exports_path(table, i), resolved) == 0) {
 			*export = bino__nfsview_exports_get(table, i);
@@ -37,23 +33,10 @@ static void resolve_find(const struct nfsview_exports *table,
 			return;
 		}
 	}
-	covering = bino__nfsview_exports_covering(table, resolved);
-	if (covering == SIZE_MAX)
-		return;
-	export_path = bino__nfsview_exports_path(table, covering);
-	for (i = 0; i < n; i++) {
-		const struct bino_export *candidate =
-			bino__nfsview_exports_get(table, i);
-		int candidate_flags = bino_export_flags(candidate);
-
-		if (strcmp(bino__nfsview_exports_path(table, i), export_path) == 0 &&
-		    bino__nfsview_covered_flags(&view, export_path, resolved,
-						&candidate_flags)) {
-			*export = candidate;
-			*flags = candidate_flags;
-			return;
-		}
-	}
+	i = 0;
+	*export = bino__nfsview_covering_next(&view, resolved, &i, flags);
+	if (!*export)
+		*flags = 0;
 }
 
 BINO_PUBLIC enum bino_error

@@ -218,3 +218,28 @@ bool bino__nfsview_covered_flags(const struct nfsview *view,
 	}
 	return true;
 }
+
+const struct bino_export *bino__nfsview_covering_next(const struct nfsview *view,
+						      const char *path,
+						      size_t *index, int *flags)
+{
+	size_t n = bino__nfsview_exports_count(view->exports);
+	size_t covering = bino__nfsview_exports_covering(view->exports, path);
+	const char *export_path;
+
+	if (covering == SIZE_MAX)
+		return NULL;
+	export_path = bino__nfsview_exports_path(view->exports, covering);
+	while (*index < n) {
+		size_t i = (*index)++;
+		const struct bino_export *export =
+			bino__nfsview_exports_get(view->exports, i);
+
+		*flags = bino_export_flags(export);
+		if (strcmp(bino__nfsview_exports_path(view->exports, i),
+			   export_path) == 0 &&
+		    bino__nfsview_covered_flags(view, export_path, path, flags))
+			return export;
+	}
+	return NULL;
+}

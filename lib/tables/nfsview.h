@@ -66,4 +66,15 @@ bool bino__nfsview_covered_flags(const struct nfsview *view,
 				 const char *export_path, const char *path,
 				 int *flags);
 
+/*
+ * For @path (resolved), which no line of @view's exports names: the next
+ * line, from *@index on, of the nearest export above it whose clients see
+ * @path (bino__nfsview_covered_flags()), with the flags they get there in
+ * *@flags; *@index is left after it.  NULL when no further line is one.
+ * The audit adds each such line, bino_exports_resolve() takes the first.
+ */
+const struct bino_export *bino__nfsview_covering_next(const struct nfsview *view,
+						      const char *path,
+						      size_t *index, int *flags);
+
 #endif
