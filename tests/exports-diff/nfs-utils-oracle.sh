@@ -27,24 +27,22 @@ cannot() {
 	exit 77
 }
 
+# shellcheck source=tests/lib/debian-apt.sh
+source "$here/../lib/debian-apt.sh"
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # Debian 12's nfs-utils source, as Debian builds it (patches applied).
 fetch_source() {
 	local apt=$tmp/apt
-	local opts
 	command -v apt-get >/dev/null || cannot "no apt-get to fetch nfs-utils' source"
 	command -v dpkg-source >/dev/null || cannot "no dpkg-source (package dpkg-dev)"
-	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/src"
-	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror bookworm main" \
-		>"$apt/sources.list"
-	opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-		-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache"
-		-o APT::Sandbox::User="$(id -un)" -qq)
-	apt-get "${opts[@]}" update >"$tmp/apt.log" 2>&1 ||
-		{ cat "$tmp/apt.log" >&2; cannot "apt-get update of $mirror bookworm sources failed"; }
-	(cd "$apt/src" && apt-get "${opts[@]}" source "nfs-utils" >>"$tmp/apt.log" 2>&1) ||
+	mkdir -p "$apt/src"
+	debian_apt "$apt" \
+		"deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror bookworm main" \
+		"$tmp/apt.log"
+	(cd "$apt/src" && apt-get "${APT_OPTS[@]}" source "nfs-utils" >>"$tmp/apt.log" 2>&1) ||
 		{ cat "$tmp/apt.log" >&2; cannot "apt-get source nfs-utils failed"; }
 	[[ -f $apt/src/nfs-utils-$version/support/nfs/exports.c ]] ||
 		cannot "apt-get source nfs-utils did not give nfs-utils $version: $(ls "$apt/src")"

@@ -29,25 +29,23 @@ cannot() {
 	exit 77
 }
 
+# shellcheck source=tests/lib/debian-apt.sh
+source "$here/../lib/debian-apt.sh"
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # Debian 12's autofs binary package, unpacked; its libraries into WORK.
 fetch_package() {
 	local apt=$tmp/apt
-	local opts deb
+	local deb
 	command -v apt-get >/dev/null || cannot "no apt-get to fetch autofs"
 	command -v dpkg-deb >/dev/null || cannot "no dpkg-deb"
-	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/deb"
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror bookworm main" \
-		>"$apt/sources.list"
-	opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-		-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache"
-		-o "Dir::State::status=/dev/null" -o APT::Architecture=amd64
-		-o APT::Sandbox::User="$(id -un)" -qq)
-	apt-get "${opts[@]}" update >"$tmp/apt.log" 2>&1 ||
-		{ cat "$tmp/apt.log" >&2; cannot "apt-get update of $mirror bookworm failed"; }
-	(cd "$apt/deb" && apt-get "${opts[@]}" download autofs >>"$tmp/apt.log" 2>&1) ||
+	mkdir -p "$apt/deb"
+	debian_apt "$apt" \
+		"deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror bookworm main" \
+		"$tmp/apt.log" -o "Dir::State::status=/dev/null" -o APT::Architecture=amd64
+	(cd "$apt/deb" && apt-get "${APT_OPTS[@]}" download autofs >>"$tmp/apt.log" 2>&1) ||
 		{ cat "$tmp/apt.log" >&2; cannot "apt-get download autofs failed"; }
 	deb=
 	for deb in "$apt/deb/autofs_$version"-*_amd64.deb; do
