@@ -251,3 +251,19 @@ as_user() {
 	shift 2
 	(cd -- "$dir" && setpriv --reuid="$uid" --regid="$uid" --clear-groups -- "$@")
 }
+
+# sigterm_ends_within_1_s PID: SIGTERM to the keeper PID (a job of the
+# test) ends it within a second, with exit status 0; how long it took on
+# stderr.  One that does not end is killed, so the test's cleanup goes on.
+sigterm_ends_within_1_s() {
+	local pid=$1 t0 rc=0
+	t0=$EPOCHREALTIME
+	kill -TERM "$pid"
+	if ! within 1 not kill -0 "$pid" 2>/dev/null; then
+		fail "still running 1 s after SIGTERM"
+		kill -KILL "$pid"
+	fi
+	wait "$pid" || rc=$?
+	echo "ended $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }') s after SIGTERM" >&2
+	check_eq "exit status after SIGTERM" 0 "$rc"
+}

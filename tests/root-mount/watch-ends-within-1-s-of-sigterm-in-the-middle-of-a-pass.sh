@@ -26,16 +26,7 @@ started() {
 }
 within 30 started ||
 	fail "the first pass did not start mounting: $(cat "$OUT/watch.err")"
-t0=$EPOCHREALTIME
-kill -TERM "$pid"
-if ! within 1 not kill -0 "$pid" 2>/dev/null; then
-	fail "still running 1 s after SIGTERM"
-	kill -KILL "$pid"
-fi
-rc=0
-wait "$pid" || rc=$?
-echo "ended $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }') s after SIGTERM" >&2
-check_eq "exit status after SIGTERM" 0 "$rc"
+sigterm_ends_within_1_s "$pid"
 made=$(findmnt -n -l -o TARGET | grep -c "^$many/" || true)
 ((made < 300)) || fail "all 300 were mounted: SIGTERM did not end the pass"
 check_eq "each mount printed was made" "$(grep -c "^mount .* on $many/" "$OUT/watch")" "$made"

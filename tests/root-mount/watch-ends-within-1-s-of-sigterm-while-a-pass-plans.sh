@@ -16,16 +16,7 @@ SLOW_SEARCH_MS=300 LD_PRELOAD=$MOUNT_HOOK_SO \
 pid=$!
 sleep 1
 check_eq "no step yet after 1 s (still planning)" "" "$(cat "$OUT/watch")"
-t0=$EPOCHREALTIME
-kill -TERM "$pid"
-if ! within 1 not kill -0 "$pid" 2>/dev/null; then
-	fail "still running 1 s after SIGTERM"
-	kill -KILL "$pid"
-fi
-rc=0
-wait "$pid" || rc=$?
-echo "ended $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }') s after SIGTERM" >&2
-check_eq "exit status after SIGTERM" 0 "$rc"
+sigterm_ends_within_1_s "$pid"
 mount_table | grep -vxF -f "$OUT/mounts.before" >"$OUT/mounted" || true
 check_eq "nothing mounted" "" "$(cat "$OUT/mounted")"
 finish
