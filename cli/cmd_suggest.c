@@ -127,6 +127,7 @@ static int suggest_option(int opt, const char *arg, void *data)
 {
 	struct suggest_options *opts = data;
 	const char **file = suggest_file_option(opt, opts);
+	char names[160];
 	int block;
 
 	if (file) {
@@ -136,8 +137,11 @@ static int suggest_option(int opt, const char *arg, void *data)
 	switch (opt) {
 	case OPT_FORMAT:
 		block = suggest_block_from_name(arg);
-		if (block < 0)
-			return usage_error("suggest", "unknown format '%s'", arg);
+		if (block < 0) {
+			suggest_block_names(names, sizeof(names));
+			return usage_error("suggest", "unknown format '%s': one of %s",
+					   arg, names);
+		}
 		opts->block = block;
 		return OPTIONS_GO_ON;
 	case 'J':
@@ -233,14 +237,14 @@ static void suggest_text(const struct suggest_options *opts,
 	FILE *stream = open_memstream(&text, &len);
 
 	if (!stream) {
-		diag_message("%s", strerror(errno));
+		diag_no_memory();
 		summary->failed = true;
 		return;
 	}
 	if (suggestion_write(config, target, opts->block, stream, &needed) == 0)
 		summary->audited++;
 	if (fclose(stream) != 0) {
-		diag_message("%s", strerror(errno));
+		diag_no_memory(); /* a memory stream's only failure */
 		summary->failed = true;
 	} else if (len) {
 		if (!summary->first)
@@ -316,7 +320,12 @@ static int suggest_audit(struct suggest_run *run, char **paths,
 	request.quiet = run->opts.quiet;
 	request.paths = paths;
 	request.n_paths = n_paths;
-	request.nothing_to_do = "nothing to suggest for: no exports; name a PATH";
+	/*
+	 * No export is said in suggest_end(), after the exports files'
+	 * warnings (a line whose path is not absolute) and, with --json, in a
+	 * document as audit --json prints one.
+	 */
+	request.no_exports_is_a_result = true;
 	if (audit_session_run(&request, &run->session) != AUDIT_SESSION_RAN)
 		return -1;
 	/* The system's fstab, as audit reads it: not offline, unless --diff changes it. */
@@ -425,11 +434,13 @@ static int suggest_end(struct suggest_run *run)
 		}
 	}
 	if (run->diff && write_diff(run->diff, run->opts.block, &changes) != 0)
-		run->summary.audited = 0;
+		run->summary.failed = true;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		diag_output_error(errno);
 		return EXIT_USAGE;
 	}
+	if (bino_audit_count(run->session.audit) == 0)
+		diag_message("nothing to suggest for: no exports; name a PATH");
 	if (!run->summary.audited || run->summary.failed)
 		return EXIT_USAGE;
 	return changes || run->exports_errors ? EXIT_FINDINGS : EXIT_CLEAN;

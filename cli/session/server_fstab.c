@@ -217,11 +217,7 @@ static int judge(const struct bino_exports *const *tables, size_t n_tables,
 int export_confpath(const struct bino_exports *exports,
 		    const struct bino_export *e, struct bino_confpath **ret)
 {
-	if (judge(&exports, 1, bino_export_path(e), ret) != 0) {
-		diag_no_memory();
-		return -1;
-	}
-	return 0;
+	return judge(&exports, 1, bino_export_path(e), ret);
 }
 
 void put_confpath_why(FILE *out, const struct bino_confpath *confpath)

@@ -97,7 +97,8 @@ void print_confpath(struct output *out, const char *key,
  * The judgement of the path of @e, an entry of @exports, from the
  * outermost other exported path above it (root chose that one); *@ret NULL
  * when no export is above it or its path is safe, else the caller's to
- * destroy.  Returns 0, or -1 with the reason on stderr (out of memory).
+ * destroy.  Returns 0, or -1 with errno set (out of memory): its callers,
+ * the edit makers among them, say it once.
  */
 int export_confpath(const struct bino_exports *exports,
 		    const struct bino_export *e, struct bino_confpath **ret);

@@ -29,6 +29,8 @@ enum suggest_block {
 const char *suggest_block_name(enum suggest_block block);
 /* The block of a --format name, or -1. */
 int suggest_block_from_name(const char *name);
+/* Every --format name in order, ", " between, into @buf (cut to @size). */
+void suggest_block_names(char *buf, size_t size);
 
 struct server_fstab;
 

@@ -210,16 +210,21 @@ int edits_exports_removals(const struct suggest_ctx *ctx,
 	return 0;
 }
 
-/* Whether the exports line @line is one edits_exports_removals() removes. */
-static bool export_line_unsafe(const struct suggest_ctx *ctx,
-			       const struct bino_export *line)
+/*
+ * Into *@removed, whether the exports line @line is one
+ * edits_exports_removals() removes: 0, or -1 with errno set (out of
+ * memory), never read as "keep it".
+ */
+static int export_line_removed(const struct suggest_ctx *ctx,
+			       const struct bino_export *line, bool *removed)
 {
 	struct bino_confpath *cp = NULL;
 
-	if (export_confpath(ctx->config->exports, line, &cp) != 0 || !cp)
-		return false;
+	if (export_confpath(ctx->config->exports, line, &cp) != 0)
+		return -1;
+	*removed = cp != NULL;
 	bino_confpath_destroy(cp);
-	return true;
+	return 0;
 }
 
 /* Whether every client of @line reads @option as set already. */
@@ -306,7 +311,11 @@ int edits_exports(const struct suggest_ctx *ctx, struct edit_list *list)
 		return refuse_edit(list, ctx->path, reason);
 	}
 	while ((line = next_export_line(ctx, &i))) {
-		if (export_line_unsafe(ctx, line))
+		bool removed;
+
+		if (export_line_removed(ctx, line, &removed) != 0)
+			return -1;
+		if (removed)
 			continue; /* removed below */
 		n_lines++;
 		/* A replacement that changes nothing is no suggestion. */
@@ -351,17 +360,21 @@ static void put_exports_target(const struct suggest_ctx *ctx, const char *what)
 	fprintf(out, "# %s\n", what);
 }
 
-void block_exports(const struct suggest_ctx *ctx)
+int block_exports(const struct suggest_ctx *ctx)
 {
 	put_exports_target(ctx, "Each gets crossmnt; other options are kept.");
-	fputs("# crossmnt lets clients cross into every mount below the export, each a\n"
-	      "# filesystem of its own: Linux clients do so with NFSv3 and NFSv4 (each\n"
-	      "# mount's fsid comes from its subvolume).\n"
+	fputs("# crossmnt lets clients cross into the mounts below the export, each a\n"
+	      "# filesystem of its own (its fsid comes from its subvolume).  A Linux\n"
+	      "# client crosses into one only when it traverses it (an NFS submount):\n"
+	      "# until then cold tools see the subvolume directory with the export's\n"
+	      "# device and inode 256 (find's lstat comes first: \"File system loop\"),\n"
+	      "# and submounts expire when idle, so the loops come back.  Mount them on\n"
+	      "# the clients too (3, 4), or run the client keeper there.\n"
 	      "# Then: exportfs -ra\n", ctx->out);
-	put_edits(ctx, edits_exports);
+	return put_edits(ctx, edits_exports);
 }
 
-void block_exports_nohide(const struct suggest_ctx *ctx)
+int block_exports_nohide(const struct suggest_ctx *ctx)
 {
 	size_t i, j, n = bino_suggestion_subvol_count(ctx->sug);
 	const struct bino_export *line;
@@ -399,4 +412,5 @@ void block_exports_nohide(const struct suggest_ctx *ctx)
 			put_exports_text(ctx, line, subvol_path(ctx, i), "nohide",
 					 uuid ? fsid : NULL);
 	}
+	return 0;
 }

@@ -243,7 +243,7 @@ int edits_mount_units(const struct suggest_ctx *ctx,
 	return 0;
 }
 
-void block_server_fstab(const struct suggest_ctx *ctx)
+int block_server_fstab(const struct suggest_ctx *ctx)
 {
 	const struct bino_mount *fs = bino_suggestion_mount(ctx->sug);
 
@@ -257,10 +257,10 @@ void block_server_fstab(const struct suggest_ctx *ctx)
 		"# are in mount order (parents first).  Then: mount -a\n",
 		ctx->shown_path, bino_mount_target(fs));
 	put_snapshots_note(ctx);
-	put_edits(ctx, edits_server_fstab);
+	return put_edits(ctx, edits_server_fstab);
 }
 
-void block_mount_units(const struct suggest_ctx *ctx)
+int block_mount_units(const struct suggest_ctx *ctx)
 {
 	fputs("# systemd mount units instead of fstab lines: the same mounts, one file\n"
 	      "# each under /etc/systemd/system (the name must be the escaped mount\n"
@@ -268,5 +268,5 @@ void block_mount_units(const struct suggest_ctx *ctx)
 	      "# daemon-reload; systemctl enable --now UNIT...  WantedBy= (not\n"
 	      "# RequiredBy=): a unit that fails never stops boot.\n", ctx->out);
 	put_snapshots_note(ctx);
-	put_edits(ctx, edits_mount_units);
+	return put_edits(ctx, edits_mount_units);
 }
