@@ -15,6 +15,8 @@
 #include "cli.h"
 #include "commands.h"
 #include "output.h"
+#include "path.h"
+#include "quote.h"
 #include "report.h"
 #include "safe_file.h"
 #include "suggest_options.h"
@@ -199,6 +201,35 @@ struct suggest_summary {
 };
 
 /*
+ * The audited path of the run whose tree holds @target's: strictly above
+ * it, on the same filesystem (mounts of one source and type).  Its
+ * suggestion covers @target's subvolumes and changes its export's lines
+ * too, so @target gets no block of its own, or NULL: whatever exports
+ * overlap, each mount point is named once.
+ */
+static const struct bino_audit_target *
+suggest_covering(const struct bino_audit *audit,
+		 const struct bino_audit_target *target)
+{
+	const struct bino_mount *m = bino_audit_target_mount(target);
+	const char *path = bino_audit_target_path(target);
+	size_t j;
+
+	for (j = 0; m && j < bino_audit_count(audit); j++) {
+		const struct bino_audit_target *other = bino_audit_get(audit, j);
+		const struct bino_mount *om = bino_audit_target_mount(other);
+		const char *above = bino_audit_target_path(other);
+
+		if (!bino_audit_target_error(other) && om &&
+		    strcmp(above, path) != 0 && bino__path_at_or_below(path, above) &&
+		    strcmp(bino_mount_source(om), bino_mount_source(m)) == 0 &&
+		    strcmp(bino_mount_fstype(om), bino_mount_fstype(m)) == 0)
+			return other;
+	}
+	return NULL;
+}
+
+/*
  * The audit of @index to suggest from, or NULL when an earlier one has the
  * same path: a path is audited once per crossmnt among its clients, and
  * one suggestion is made, from the first unsafe audit of it.
@@ -253,6 +284,21 @@ static void suggest_text(const struct suggest_options *opts,
 		summary->first = false;
 	}
 	free(text);
+}
+
+/* The full report's line for a path in the tree of @covering. */
+static void suggest_covered_note(const struct bino_audit_target *target,
+				 const struct bino_audit_target *covering,
+				 struct suggest_summary *summary)
+{
+	if (!summary->first)
+		putchar('\n');
+	fputs("# ", stdout);
+	quote_comment(stdout, bino_audit_target_path(target));
+	fputs(": in the tree of ", stdout);
+	quote_comment(stdout, bino_audit_target_path(covering));
+	fputs(" on the same filesystem: its blocks name it.\n", stdout);
+	summary->first = false;
 }
 
 static void suggest_json(struct output *out,
@@ -395,9 +441,17 @@ static int suggest_targets(struct suggest_run *run)
 
 	for (i = 0; i < bino_audit_count(audit); i++) {
 		const struct bino_audit_target *target = suggest_source(audit, i);
+		const struct bino_audit_target *covering;
 
 		if (!target)
 			continue;
+		covering = suggest_covering(audit, target);
+		if (covering) {
+			if (!run->diff && !run->out && run->opts.block == SUGGEST_ALL)
+				suggest_covered_note(target, covering, &run->summary);
+			run->summary.audited++;
+			continue;
+		}
 		if (run->opts.output_dir && !bino_audit_target_error(target) &&
 		    audit_target_unsafe(target) &&
 		    suggest_write_units(&run->config, target, run->units_fd,

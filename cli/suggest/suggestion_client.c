@@ -202,7 +202,8 @@ static int put_keeper_comment(const struct suggest_ctx *ctx, const char *what)
 	if (len > strlen(".mount"))
 		unit[len - strlen(".mount")] = '\0';
 	fprintf(ctx->out,
-		"# %s for a static layout and for clients that are not Linux.\n"
+		"# %s.\n"
+		"# They are for a static layout and for clients that are not Linux.\n"
 		"# A Linux client whose server rotates snapshots runs the client keeper\n"
 		"# instead: it mounts each subvolume the server has mounted below DIR (an\n"
 		"# NFS mount of the export) before tools look, and removes a deleted\n"
@@ -240,7 +241,7 @@ int block_client_fstab(const struct suggest_ctx *ctx)
 	int v, n_vers, vers[2];
 
 	if (put_keeper_comment(ctx, "Client /etc/fstab: the export and every subvolume mounted\n"
-				    "# explicitly, so that tools work from a cold start,") != 0)
+				    "# explicitly, so that tools work from a cold start") != 0)
 		return -1;
 	put_versions_comment(ctx, "the commented lines after them");
 	n_vers = client_versions(ctx, vers);
@@ -369,7 +370,7 @@ int block_autofs(const struct suggest_ctx *ctx)
 
 	if (put_keeper_comment(ctx, "Client autofs map (instead of the client fstab): one direct-map\n"
 				    "# multi-mount entry, so the export and every subvolume are mounted\n"
-				    "# together, explicitly, on first access,") != 0)
+				    "# together, explicitly, on first access") != 0)
 		return -1;
 	fputs("# Put it in " AUTOFS_MAP " and the line \"/- " AUTOFS_MAP "\" in\n"
 	      "# /etc/auto.master; tested with Debian 12's automount.  vers= goes\n"

@@ -12,7 +12,7 @@ source "$(dirname -- "$0")/suggest-lib.sh"
 setup_scratch
 top=$WORK/top
 mount_loop btrfs 256M "$top"
-uuid=$(blkid -o value -s UUID -- "${LOOPS[0]}")
+uuid=$(blkid -p -s UUID -o value "${LOOPS[0]}")
 mkdir -- "$top/@snapshots"
 for s in @home @snapshots/@home @other @gone-by-id @gone-by-path; do
 	btrfs -q subvolume create -- "$top/$s" >/dev/null

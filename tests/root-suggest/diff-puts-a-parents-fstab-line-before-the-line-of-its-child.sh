@@ -8,7 +8,7 @@
 source "$(dirname -- "$0")/suggest-lib.sh"
 setup_export
 command -v unshare >/dev/null || skip_or_fail "needs unshare"
-uuid=$(blkid -o value -s UUID -- "$LOOP")
+uuid=$(blkid -p -s UUID -o value "$LOOP")
 FSTAB=$OUT/fstab
 printf 'UUID=%s %s btrfs subvolid=%s,nofail 0 0\n' "$uuid" "$FEX/spool/inner" "$ID_INNER" >"$FSTAB"
 
