@@ -79,8 +79,9 @@ void usage_suggest(FILE *stream)
 		"  -h, --help            show this help and exit\n\n"
 		"Exit status: 0 suggestions printed, or nothing to suggest; with --diff,\n"
 		"as diff(1): 0 no change, 1 changes printed; 1 also when an exports file\n"
-		"has an error exportfs stops at; 2 usage error or nothing could be\n"
-		"audited.  Exports errors and warnings go to stderr, except in --json.\n",
+		"has an error exportfs stops at, or a PATH got no suggestion while\n"
+		"others did; 2 usage error or nothing could be audited.  Exports errors\n"
+		"and warnings go to stderr, except in --json.\n",
 		PROGRAM_NAME);
 }
 
@@ -196,6 +197,7 @@ static int parse_suggest_options(int argc, char **argv,
 
 struct suggest_summary {
 	size_t audited;
+	size_t path_errors; /* paths with no suggestion (said): exit 1 */
 	bool first; /* nothing printed yet */
 	bool failed; /* some output could not be made (said): exit 2 */
 };
@@ -274,6 +276,8 @@ static void suggest_text(const struct suggest_options *opts,
 	}
 	if (suggestion_write(config, target, opts->block, stream, &needed) == 0)
 		summary->audited++;
+	else
+		summary->path_errors++;
 	if (fclose(stream) != 0) {
 		diag_no_memory(); /* a memory stream's only failure */
 		summary->failed = true;
@@ -307,8 +311,9 @@ static void suggest_json(struct output *out,
 			 struct suggest_summary *summary)
 {
 	if (suggestion_json(out, NULL, config, target) != 0)
-		return;
-	summary->audited++;
+		summary->path_errors++;
+	else
+		summary->audited++;
 }
 
 /*
@@ -461,6 +466,8 @@ static int suggest_targets(struct suggest_run *run)
 		if (run->diff) {
 			if (suggest_diff_add(run->diff, &run->config, target) == 0)
 				run->summary.audited++;
+			else
+				run->summary.path_errors++;
 		} else if (run->out) {
 			suggest_json(run->out, &run->config, target,
 				     &run->summary);
@@ -497,7 +504,8 @@ static int suggest_end(struct suggest_run *run)
 		diag_message("nothing to suggest for: no exports; name a PATH");
 	if (!run->summary.audited || run->summary.failed)
 		return EXIT_USAGE;
-	return changes || run->exports_errors ? EXIT_FINDINGS : EXIT_CLEAN;
+	return changes || run->exports_errors || run->summary.path_errors ?
+		       EXIT_FINDINGS : EXIT_CLEAN;
 }
 
 int cmd_suggest(int argc, char **argv)
