@@ -10,6 +10,7 @@
  */
 #include "suggestion_ctx.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,8 +163,8 @@ static void put_versions_comment(const struct suggest_ctx *ctx,
 }
 
 /*
- * put_client_path() of the export into a string (the client's DIR), or
- * NULL with errno set (out of memory).
+ * put_client_path() of the export into a string (the client's DIR, as
+ * @put writes it), or NULL with errno set (out of memory).
  */
 static char *client_dir(const struct suggest_ctx *ctx,
 			void (*put)(FILE *, const char *))
@@ -178,29 +179,51 @@ static char *client_dir(const struct suggest_ctx *ctx,
 	return text_close(&t) == 0 ? t.buf : NULL;
 }
 
+static void put_raw(FILE *out, const char *s)
+{
+	fputs(s, out);
+}
+
+int client_keeper(const struct suggest_ctx *ctx, char **dir, char **unit)
+{
+	static const char prefix[] = "btrfs-ino-client@", suffix[] = ".mount";
+	char *name = client_dir(ctx, quote_mount_unit_name);
+	size_t len = name ? strlen(name) : 0;
+
+	*dir = name ? client_dir(ctx, put_raw) : NULL;
+	*unit = *dir ? malloc(sizeof(prefix) + len + strlen(".service")) : NULL;
+	if (!*unit) {
+		free(name);
+		free(*dir);
+		*dir = NULL;
+		errno = ENOMEM;
+		return -1;
+	}
+	/* The mount unit's name is the instance, escaped, then ".mount". */
+	if (len >= strlen(suffix))
+		name[len - strlen(suffix)] = '\0';
+	sprintf(*unit, "%s%s.service", prefix, name);
+	free(name);
+	return 0;
+}
+
 /*
  * What both client blocks say first: explicit mounts are for a static
  * layout and for clients that are not Linux; a Linux client of a server
  * that rotates snapshots runs the client keeper on its mount DIR (the
- * command, and its unit, whose instance is DIR as "systemd-escape --path"
- * prints it), which mounts each new server mount before tools look and
- * removes a deleted one's: no line per snapshot on any client.  0, or -1
- * with the reason on stderr (out of memory).
+ * command, and its unit: client_keeper()), which mounts each new server
+ * mount before tools look and removes a deleted one's: no line per
+ * snapshot on any client.  0, or -1 with the reason on stderr (out of
+ * memory).
  */
 static int put_keeper_comment(const struct suggest_ctx *ctx, const char *what)
 {
-	char *dir = client_dir(ctx, quote_sh_word), *unit;
-	size_t len;
+	char *dir, *unit;
 
-	unit = dir ? client_dir(ctx, quote_mount_unit_name) : NULL;
-	if (!unit) {
-		free(dir);
+	if (client_keeper(ctx, &dir, &unit) != 0) {
 		diag_no_memory();
 		return -1;
 	}
-	len = strlen(unit);
-	if (len > strlen(".mount"))
-		unit[len - strlen(".mount")] = '\0';
 	fprintf(ctx->out,
 		"# %s.\n"
 		"# They are for a static layout and for clients that are not Linux.\n"
@@ -208,13 +231,14 @@ static int put_keeper_comment(const struct suggest_ctx *ctx, const char *what)
 		"# instead: it mounts each subvolume the server has mounted below DIR (an\n"
 		"# NFS mount of the export) before tools look, and removes a deleted\n"
 		"# one's mount, with no line per snapshot on any client:\n"
-		"#   btrfs-ino mount --watch --client %s\n"
-		"# or: systemctl enable --now btrfs-ino-client@%s.service\n"
+		"#   btrfs-ino mount --watch --client ", what);
+	quote_sh_word(ctx->out, dir);
+	fprintf(ctx->out, "\n"
+		"# or: systemctl enable --now %s\n"
 		"# Without either, a client crosses into a server mount only when it\n"
 		"# traverses it: find's lstat of the directory comes first and shows the\n"
 		"# parent's device (a loop), and NFS submounts expire when idle, so tools\n"
-		"# that start cold meet the loops again.\n",
-		what, dir, unit);
+		"# that start cold meet the loops again.\n", unit);
 	free(dir);
 	free(unit);
 	return 0;

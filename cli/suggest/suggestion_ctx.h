@@ -176,6 +176,15 @@ suggest_block_fn block_exports_nohide;
 
 /* ---- the clients (suggestion_client.c) --------------------------------- */
 
+/*
+ * The client keeper of the export's clients: into *@dir the directory
+ * they mount the path on (--client-dir, else the path), into *@unit its
+ * unit, "btrfs-ino-client@INSTANCE.service" with INSTANCE as
+ * "systemd-escape --path DIR" prints it; both the caller's to free.  0,
+ * or -1 with errno set (out of memory).
+ */
+int client_keeper(const struct suggest_ctx *ctx, char **dir, char **unit);
+
 /* Fill ctx->v4_root_export and ctx->v4_root: the NFSv4 pseudo-root, if any. */
 void find_v4_root(struct suggest_ctx *ctx);
 

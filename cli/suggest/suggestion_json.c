@@ -98,6 +98,34 @@ static int json_blocks(struct output *out, struct suggest_ctx *ctx)
 	return rc;
 }
 
+/*
+ * "client_keeper": what Linux clients of a server that rotates snapshots
+ * run, {dir, command, unit}, or null without subvolumes.  0, or -1 with
+ * the reason on stderr.
+ */
+static int json_client_keeper(struct output *out, const struct suggest_ctx *ctx)
+{
+	char *dir, *unit;
+
+	if (!suggest_applies(ctx)) {
+		print_string(out, PRINT_JSON, "client_keeper", NULL, NULL);
+		return 0;
+	}
+	if (client_keeper(ctx, &dir, &unit) != 0) {
+		diag_no_memory();
+		return -1;
+	}
+	output_open_object(out, "client_keeper");
+	print_text_path(out, "dir", NULL, dir);
+	print_string(out, PRINT_JSON, "command", NULL,
+		     "btrfs-ino mount --watch --client DIR");
+	print_string(out, PRINT_JSON, "unit", NULL, unit);
+	output_close(out);
+	free(dir);
+	free(unit);
+	return 0;
+}
+
 static void json_error(struct output *out, enum bino_error err, int error_errno,
 		       const char *message)
 {
@@ -142,7 +170,7 @@ int suggestion_json(struct output *out, const char *key,
 		     bino_suggestion_mount_options(sug));
 	json_subvols(out, &ctx);
 	json_placeholders(out, &ctx);
-	if (json_blocks(out, &ctx) != 0)
+	if (json_client_keeper(out, &ctx) != 0 || json_blocks(out, &ctx) != 0)
 		ret = -1;
 	output_close(out);
 	bino_suggestion_destroy(sug);
