@@ -3,7 +3,9 @@
  * btrfs-ino suggest: for each export the audit finds unsafe, paste-ready
  * configuration that gives every btrfs subvolume below it a filesystem of
  * its own on the clients (see suggestion.c, which audit --suggest shares),
- * as text or as one JSON document.  Nothing on the system is changed.
+ * and for a safe one what its clients mount, as text or as one JSON
+ * document.  Exports nested on one filesystem are one tree: the outermost
+ * path of the run writes its blocks.  Nothing on the system is changed.
  */
 #include <errno.h>
 #include <getopt.h>

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The suggestion for one export the audit finds unsafe: paste-ready
- * configuration that gives every btrfs subvolume below it a filesystem of
- * its own on the clients: server fstab lines (or systemd mount units), the
+ * The suggestion for one export: paste-ready configuration that gives
+ * every btrfs subvolume below it a filesystem of its own on the clients: server fstab lines (or systemd mount units), the
  * exports(5) lines, client fstab lines and an autofs map, a hook for later
  * snapshots, and what users who cannot change the server can do.  The
  * library supplies the facts (bino_suggestion_*); the phrasing is here,
@@ -22,6 +21,10 @@
  * exports, client or autofs; each block that leaves one out says so in a
  * comment, and btrfs-ino mount mounts it, resolving the path each time.
  * The hook runs btrfs-ino mount too, never a mount by path.
+ *
+ * A safe export still has clients: its report is a note and the client
+ * blocks, and any one block is printed whenever there are subvolumes to
+ * write it for.
  */
 #include "diag.h"
 #include "suggestion.h"

@@ -8,6 +8,12 @@
  * line exports gets an example for the placeholder client CLIENT, never
  * the world.  next_export_line() is shared: the client blocks find the
  * NFSv4 pseudo-root of those lines' clients with it.
+ *
+ * Exports nested below the path on its filesystem (nested_export()) are
+ * part of its tree: their lines change with the path's, and each
+ * subvolume's nohide line names a client once, with the options of the
+ * export nearest above it for that client (shadowed()), as knfsd applies
+ * them; exportfs ignores a path and client repeated with other options.
  */
 #include "suggestion_ctx.h"
 
