@@ -3,7 +3,9 @@
  * btrfs-ino suggest: for each export the audit finds unsafe, paste-ready
  * configuration that gives every btrfs subvolume below it a filesystem of
  * its own on the clients (see suggestion.c, which audit --suggest shares),
- * as text or as one JSON document.  Nothing on the system is changed.
+ * and for a safe one what its clients mount, as text or as one JSON
+ * document.  Exports nested on one filesystem are one tree: the outermost
+ * path of the run writes its blocks.  Nothing on the system is changed.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -15,6 +17,8 @@
 #include "cli.h"
 #include "commands.h"
 #include "output.h"
+#include "path.h"
+#include "quote.h"
 #include "report.h"
 #include "safe_file.h"
 #include "suggest_options.h"
@@ -77,8 +81,9 @@ void usage_suggest(FILE *stream)
 		"  -h, --help            show this help and exit\n\n"
 		"Exit status: 0 suggestions printed, or nothing to suggest; with --diff,\n"
 		"as diff(1): 0 no change, 1 changes printed; 1 also when an exports file\n"
-		"has an error exportfs stops at; 2 usage error or nothing could be\n"
-		"audited.  Exports errors and warnings go to stderr, except in --json.\n",
+		"has an error exportfs stops at, or a PATH got no suggestion while\n"
+		"others did; 2 usage error or nothing could be audited.  Exports errors\n"
+		"and warnings go to stderr, except in --json.\n",
 		PROGRAM_NAME);
 }
 
@@ -127,6 +132,7 @@ static int suggest_option(int opt, const char *arg, void *data)
 {
 	struct suggest_options *opts = data;
 	const char **file = suggest_file_option(opt, opts);
+	char names[160];
 	int block;
 
 	if (file) {
@@ -136,8 +142,11 @@ static int suggest_option(int opt, const char *arg, void *data)
 	switch (opt) {
 	case OPT_FORMAT:
 		block = suggest_block_from_name(arg);
-		if (block < 0)
-			return usage_error("suggest", "unknown format '%s'", arg);
+		if (block < 0) {
+			suggest_block_names(names, sizeof(names));
+			return usage_error("suggest", "unknown format '%s': one of %s",
+					   arg, names);
+		}
 		opts->block = block;
 		return OPTIONS_GO_ON;
 	case 'J':
@@ -190,9 +199,39 @@ static int parse_suggest_options(int argc, char **argv,
 
 struct suggest_summary {
 	size_t audited;
+	size_t path_errors; /* paths with no suggestion (said): exit 1 */
 	bool first; /* nothing printed yet */
 	bool failed; /* some output could not be made (said): exit 2 */
 };
+
+/*
+ * The audited path of the run whose tree holds @target's: strictly above
+ * it, on the same filesystem (mounts of one source and type).  Its
+ * suggestion covers @target's subvolumes and changes its export's lines
+ * too, so @target gets no block of its own, or NULL: whatever exports
+ * overlap, each mount point is named once.
+ */
+static const struct bino_audit_target *
+suggest_covering(const struct bino_audit *audit,
+		 const struct bino_audit_target *target)
+{
+	const struct bino_mount *m = bino_audit_target_mount(target);
+	const char *path = bino_audit_target_path(target);
+	size_t j;
+
+	for (j = 0; m && j < bino_audit_count(audit); j++) {
+		const struct bino_audit_target *other = bino_audit_get(audit, j);
+		const struct bino_mount *om = bino_audit_target_mount(other);
+		const char *above = bino_audit_target_path(other);
+
+		if (!bino_audit_target_error(other) && om &&
+		    strcmp(above, path) != 0 && bino__path_at_or_below(path, above) &&
+		    strcmp(bino_mount_source(om), bino_mount_source(m)) == 0 &&
+		    strcmp(bino_mount_fstype(om), bino_mount_fstype(m)) == 0)
+			return other;
+	}
+	return NULL;
+}
 
 /*
  * The audit of @index to suggest from, or NULL when an earlier one has the
@@ -233,14 +272,16 @@ static void suggest_text(const struct suggest_options *opts,
 	FILE *stream = open_memstream(&text, &len);
 
 	if (!stream) {
-		diag_message("%s", strerror(errno));
+		diag_no_memory();
 		summary->failed = true;
 		return;
 	}
 	if (suggestion_write(config, target, opts->block, stream, &needed) == 0)
 		summary->audited++;
+	else
+		summary->path_errors++;
 	if (fclose(stream) != 0) {
-		diag_message("%s", strerror(errno));
+		diag_no_memory(); /* a memory stream's only failure */
 		summary->failed = true;
 	} else if (len) {
 		if (!summary->first)
@@ -251,14 +292,30 @@ static void suggest_text(const struct suggest_options *opts,
 	free(text);
 }
 
+/* The full report's line for a path in the tree of @covering. */
+static void suggest_covered_note(const struct bino_audit_target *target,
+				 const struct bino_audit_target *covering,
+				 struct suggest_summary *summary)
+{
+	if (!summary->first)
+		putchar('\n');
+	fputs("# ", stdout);
+	quote_comment(stdout, bino_audit_target_path(target));
+	fputs(": in the tree of ", stdout);
+	quote_comment(stdout, bino_audit_target_path(covering));
+	fputs(" on the same filesystem: its blocks name it.\n", stdout);
+	summary->first = false;
+}
+
 static void suggest_json(struct output *out,
 			 const struct suggest_config *config,
 			 const struct bino_audit_target *target,
 			 struct suggest_summary *summary)
 {
 	if (suggestion_json(out, NULL, config, target) != 0)
-		return;
-	summary->audited++;
+		summary->path_errors++;
+	else
+		summary->audited++;
 }
 
 /*
@@ -316,7 +373,12 @@ static int suggest_audit(struct suggest_run *run, char **paths,
 	request.quiet = run->opts.quiet;
 	request.paths = paths;
 	request.n_paths = n_paths;
-	request.nothing_to_do = "nothing to suggest for: no exports; name a PATH";
+	/*
+	 * No export is said in suggest_end(), after the exports files'
+	 * warnings (a line whose path is not absolute) and, with --json, in a
+	 * document as audit --json prints one.
+	 */
+	request.no_exports_is_a_result = true;
 	if (audit_session_run(&request, &run->session) != AUDIT_SESSION_RAN)
 		return -1;
 	/* The system's fstab, as audit reads it: not offline, unless --diff changes it. */
@@ -386,9 +448,17 @@ static int suggest_targets(struct suggest_run *run)
 
 	for (i = 0; i < bino_audit_count(audit); i++) {
 		const struct bino_audit_target *target = suggest_source(audit, i);
+		const struct bino_audit_target *covering;
 
 		if (!target)
 			continue;
+		covering = suggest_covering(audit, target);
+		if (covering) {
+			if (!run->diff && !run->out && run->opts.block == SUGGEST_ALL)
+				suggest_covered_note(target, covering, &run->summary);
+			run->summary.audited++;
+			continue;
+		}
 		if (run->opts.output_dir && !bino_audit_target_error(target) &&
 		    audit_target_unsafe(target) &&
 		    suggest_write_units(&run->config, target, run->units_fd,
@@ -398,6 +468,8 @@ static int suggest_targets(struct suggest_run *run)
 		if (run->diff) {
 			if (suggest_diff_add(run->diff, &run->config, target) == 0)
 				run->summary.audited++;
+			else
+				run->summary.path_errors++;
 		} else if (run->out) {
 			suggest_json(run->out, &run->config, target,
 				     &run->summary);
@@ -425,14 +497,17 @@ static int suggest_end(struct suggest_run *run)
 		}
 	}
 	if (run->diff && write_diff(run->diff, run->opts.block, &changes) != 0)
-		run->summary.audited = 0;
+		run->summary.failed = true;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		diag_output_error(errno);
 		return EXIT_USAGE;
 	}
+	if (bino_audit_count(run->session.audit) == 0)
+		diag_message("nothing to suggest for: no exports; name a PATH");
 	if (!run->summary.audited || run->summary.failed)
 		return EXIT_USAGE;
-	return changes || run->exports_errors ? EXIT_FINDINGS : EXIT_CLEAN;
+	return changes || run->exports_errors || run->summary.path_errors ?
+		       EXIT_FINDINGS : EXIT_CLEAN;
 }
 
 int cmd_suggest(int argc, char **argv)

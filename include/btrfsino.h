@@ -1580,6 +1580,36 @@ const struct bino_confpath *
 bino_suggestion_subvol_confpath(const struct bino_suggestion *suggestion,
 				size_t index);
 
+/**
+ * bino_subvol_exists() - Whether a btrfs filesystem's subvolume tree still
+ * holds a subvolume, whatever became of the paths that lead to it: one
+ * whose mount point is missing still exists, a deleted one does not (so
+ * an fstab line naming it is stale, and only then).
+ * @path: a directory on the filesystem, in any of its subvolumes (the
+ *     mount point of one, say).
+ * @fs_uuid: NULL, or the 16-byte UUID (as blkid and "UUID=" name it) that
+ *     the filesystem at @path must have.
+ * @subvolid: the subvolume's ID (5: the top level), as fstab's subvolid=
+ *     names it; 0: it is named by @fs_path instead.
+ * @fs_path: with @subvolid 0, its path from the top level, as fstab's
+ *     subvol= names it ("/@snapshots/@home" or "@snapshots/@home"; "/" is
+ *     the top level); else ignored, and may be NULL.
+ * @ret: on success, whether it exists.
+ *
+ * Lists the whole subvolume tree from the top level (libbtrfsutil's
+ * iterator): needs CAP_SYS_ADMIN.  Nothing is changed.
+ *
+ * Return: BINO_OK; BINO_ERROR_NOT_FOUND (errno 0) when the filesystem at
+ * @path is not btrfs or not @fs_uuid's: nothing can be said from there;
+ * BINO_ERROR_OPEN_FAILED (@path); BINO_ERROR_SUBVOL_INFO_FAILED (the tree
+ * could not be listed); BINO_ERROR_INVALID_ARGUMENT (no @path or @ret, or
+ * neither @subvolid nor @fs_path); errno set for the cause.
+ */
+BINO_WARN_UNUSED
+enum bino_error bino_subvol_exists(const char *path, const uint8_t *fs_uuid,
+				   uint64_t subvolid, const char *fs_path,
+				   bool *ret);
+
 /* ------------------------------------------------------------------------ */
 /* Configuration paths                                                       */
 /* ------------------------------------------------------------------------ */

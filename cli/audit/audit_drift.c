@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "diag.h"
 #include "report.h"
 #include "server_fstab.h"
 
@@ -182,8 +183,10 @@ static int check_path(struct output *out, const struct bino_exports *files,
 {
 	struct bino_confpath *cp = NULL;
 
-	if (export_confpath(files, e, &cp) != 0)
+	if (export_confpath(files, e, &cp) != 0) {
+		diag_no_memory();
 		return -1;
+	}
 	if (!cp)
 		return 0;
 	open_finding(out, "path_not_safe", e);

@@ -11,6 +11,7 @@
  */
 #include "server_fstab.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <libmount.h>
@@ -18,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "array.h"
 #include "diag.h"
@@ -217,11 +217,7 @@ static int judge(const struct bino_exports *const *tables, size_t n_tables,
 int export_confpath(const struct bino_exports *exports,
 		    const struct bino_export *e, struct bino_confpath **ret)
 {
-	if (judge(&exports, 1, bino_export_path(e), ret) != 0) {
-		diag_no_memory();
-		return -1;
-	}
-	return 0;
+	return judge(&exports, 1, bino_export_path(e), ret);
 }
 
 void put_confpath_why(FILE *out, const struct bino_confpath *confpath)
@@ -270,14 +266,15 @@ static bool mounted(const struct bino_mounts *mounts, const char *target)
 
 /* What the audits of the paths holding a line know of its subvolume. */
 struct known {
-	bool audited; /* some path holding the line was audited */
+	/* an audited path holding the line, or NULL */
+	const struct bino_audit_target *audited;
 	const struct bino_audit_subvol *subvol; /* the line's, when met */
 };
 
 static struct known look_up(const struct bino_audit *audit,
 			    const struct fstab_line *line)
 {
-	struct known known = { false, NULL };
+	struct known known = { NULL, NULL };
 	size_t i, j;
 
 	for (i = 0; audit && i < bino_audit_count(audit); i++) {
@@ -286,7 +283,7 @@ static struct known look_up(const struct bino_audit *audit,
 		if (bino_audit_target_error(t) ||
 		    !bino__path_at_or_below(line->target, bino_audit_target_path(t)))
 			continue;
-		known.audited = true;
+		known.audited = t;
 		for (j = 0; j < bino_audit_target_subvol_count(t); j++) {
 			const struct bino_audit_subvol *s = bino_audit_target_subvol(t, j);
 			const char *path = bino_audit_subvol_path(s);
@@ -301,19 +298,79 @@ static struct known look_up(const struct bino_audit *audit,
 	return known;
 }
 
+/* The 16 bytes of a UUID as blkid prints it (36 characters): 0, or -1. */
+static int uuid_parse_text(const char *text, uint8_t uuid[16])
+{
+	const char *p = text;
+	unsigned int byte;
+	size_t n;
+
+	if (strlen(text) != 36)
+		return -1;
+	for (n = 0; n < 16; n++, p += 2) {
+		if (n == 4 || n == 6 || n == 8 || n == 10) {
+			if (*p++ != '-')
+				return -1;
+		}
+		if (!isxdigit((unsigned char)p[0]) || !isxdigit((unsigned char)p[1]) ||
+		    sscanf(p, "%2x", &byte) != 1)
+			return -1;
+		uuid[n] = (uint8_t)byte;
+	}
+	return 0;
+}
+
+/*
+ * Whether the subvolume tree of @fs's filesystem is known to no longer
+ * hold the subvolume @fs names (its subvolid=, else its subvol=): asked of
+ * the filesystem holding @audited, the audited path that holds the line,
+ * when the line's source names that filesystem (UUID=, else the same
+ * source).  A missing mount point is no deletion, nor is anything that
+ * cannot be asked: the line then stays.
+ */
+static bool known_deleted(const struct bino_audit_target *audited,
+			  struct libmnt_fs *fs, const struct fstab_line *line)
+{
+	const struct bino_mount *m = bino_audit_target_mount(audited);
+	const char *tag = NULL, *tag_value = NULL;
+	char *value = NULL, *subvol = NULL;
+	uint8_t uuid[16];
+	bool by_uuid = false, exists = true;
+	size_t len = 0;
+
+	if (!m)
+		return false;
+	if (mnt_fs_get_tag(fs, &tag, &tag_value) == 0) {
+		if (strcmp(tag, "UUID") != 0 || uuid_parse_text(tag_value, uuid) != 0)
+			return false;
+		by_uuid = true;
+	} else if (strcmp(line->source, bino_mount_source(m)) != 0) {
+		return false;
+	}
+	if (!line->subvolid &&
+	    (mnt_fs_get_option(fs, "subvol", &value, &len) != 0 || !value ||
+	     !(subvol = strndup(value, len))))
+		return false; /* the default subvolume, or out of memory */
+	if (bino_subvol_exists(bino_mount_target(m), by_uuid ? uuid : NULL,
+			       line->subvolid, subvol, &exists) != BINO_OK)
+		exists = true;
+	free(subvol);
+	return !exists;
+}
+
 static enum fstab_state line_state(const struct audit_session *session,
+				   struct libmnt_fs *fs,
 				   const struct fstab_line *line)
 {
 	struct known known = look_up(session->audit, line);
-	struct stat st;
 
 	if (line->confpath)
 		return FSTAB_UNSAFE_PATH;
 	if (known.subvol && bino_audit_subvol_parent_uuid(known.subvol))
 		return FSTAB_SNAPSHOT;
-	/* Not met where the audit looked: gone, if it was named by ID or its mount point is. */
+	/* Not met where the audit looked: gone only if the tree says so. */
 	if (!known.subvol && known.audited &&
-	    (line->subvolid || (lstat(line->target, &st) != 0 && errno == ENOENT)))
+	    known_deleted(known.audited, fs, line))
 		return FSTAB_DELETED;
 	return mounted(session->mounts, line->target) ? FSTAB_MOUNTED :
 							FSTAB_NOT_MOUNTED;
@@ -370,7 +427,7 @@ static int add_line(struct server_fstab *fstab, struct libmnt_fs *fs,
 	line->nofail = mnt_fs_get_option(fs, "nofail", NULL, NULL) == 0;
 	if (judge(tables, 2, line->target, &line->confpath) != 0)
 		return -1;
-	line->state = line_state(session, line);
+	line->state = line_state(session, fs, line);
 	return 0;
 }
 

@@ -55,7 +55,9 @@ struct server_fstab {
  * from @session's mount table and audit: a subvolume the audit of the path
  * holding the line met is known by its subvolid= (else by its path), a
  * snapshot when it has a parent UUID; one the audit did not meet where it
- * looked (its ID, or with no subvolid= its mount point, is gone) is deleted.
+ * looked is deleted only when the filesystem's subvolume tree no longer
+ * has its subvolid= or subvol= (bino_subvol_exists()): a missing mount
+ * point is no deletion.
  * Below a path not audited a line is only mounted or not.  A missing file
  * has no lines; an unreadable one is said on stderr and has none; a line
  * libmount rejects is said once on stderr ("FILE:LINE: ...") and skipped.
@@ -97,7 +99,8 @@ void print_confpath(struct output *out, const char *key,
  * The judgement of the path of @e, an entry of @exports, from the
  * outermost other exported path above it (root chose that one); *@ret NULL
  * when no export is above it or its path is safe, else the caller's to
- * destroy.  Returns 0, or -1 with the reason on stderr (out of memory).
+ * destroy.  Returns 0, or -1 with errno set (out of memory): its callers,
+ * the edit makers among them, say it once.
  */
 int export_confpath(const struct bino_exports *exports,
 		    const struct bino_export *e, struct bino_confpath **ret);

@@ -88,7 +88,7 @@ static int add_block(struct edit_list *to, const struct suggest_config *config,
 		const struct edit *e = &list.edit[i];
 
 		if (e->kind == EDIT_REPLACE || e->kind == EDIT_REMOVE ||
-		    e->kind == EDIT_APPEND)
+		    e->kind == EDIT_APPEND || e->kind == EDIT_INSERT)
 			rc = add_edit(to, e);
 		else if (e->kind == EDIT_EXAMPLE)
 			/* Nothing exports it: the clients are the admin's choice. */
@@ -181,12 +181,16 @@ static int read_lines(const char *name, struct lines *l, bool *unended)
 	return rc;
 }
 
-/* Old lines [first, last] (1-based) become the @n lines at @line. */
+/*
+ * Old lines [first, last] (1-based) become the @n lines at @line; none
+ * (last is first - 1): they go before line first.
+ */
 struct change {
 	size_t first;
 	size_t last;
 	char *const *line;
 	size_t n;
+	size_t seq; /* in the order of the edits: parents first */
 };
 
 /* The changes to one file, and what they are made from. */
@@ -206,7 +210,9 @@ static int add_change(struct file_diff *fd, size_t first, size_t last,
 {
 	if (ARRAY_RESERVE(fd->change, fd->cap_changes, fd->n_changes + 1) != 0)
 		return -1;
-	fd->change[fd->n_changes++] = (struct change){ first, last, line, n };
+	fd->change[fd->n_changes] = (struct change){ first, last, line, n,
+						     fd->n_changes };
+	fd->n_changes++;
 	return 0;
 }
 
@@ -288,11 +294,20 @@ no_memory:
 	return -1;
 }
 
+/*
+ * By line; at one line, lines inserted before it come before a change of
+ * it, each in the order of the edits (a parent's line before its child's).
+ */
 static int compare_changes(const void *a, const void *b)
 {
 	const struct change *x = a, *y = b;
+	bool x_insert = x->last < x->first, y_insert = y->last < y->first;
 
-	return (x->first > y->first) - (x->first < y->first);
+	if (x->first != y->first)
+		return x->first > y->first ? 1 : -1;
+	if (x_insert != y_insert)
+		return x_insert ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 /* One old line in a hunk, with patch's mark when it ends the file unended. */

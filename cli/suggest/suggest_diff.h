@@ -21,7 +21,8 @@ void suggest_diff_destroy(struct suggest_diff *diff);
 
 /*
  * Add the edits of @target's exports and server-fstab blocks: each exports
- * line replaced, each fstab line appended and each stale fstab line
+ * line replaced, each fstab line appended (or inserted before the first
+ * line that mounts below it) and each stale fstab line
  * removed; the same edit from another path once.  Returns 0, or -1 with
  * the reason on stderr (two different changes of one line).
  */

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The suggestion for one export the audit finds unsafe: paste-ready
- * configuration that gives every btrfs subvolume below it a filesystem of
- * its own on the clients: server fstab lines (or systemd mount units), the
+ * The suggestion for one export: paste-ready configuration that gives
+ * every btrfs subvolume below it a filesystem of its own on the clients: server fstab lines (or systemd mount units), the
  * exports(5) lines, client fstab lines and an autofs map, a hook for later
  * snapshots, and what users who cannot change the server can do.  The
  * library supplies the facts (bino_suggestion_*); the phrasing is here,
@@ -22,6 +21,10 @@
  * exports, client or autofs; each block that leaves one out says so in a
  * comment, and btrfs-ino mount mounts it, resolving the path each time.
  * The hook runs btrfs-ino mount too, never a mount by path.
+ *
+ * A safe export still has clients: its report is a note and the client
+ * blocks, and any one block is printed whenever there are subvolumes to
+ * write it for.
  */
 #include "diag.h"
 #include "suggestion.h"
@@ -67,7 +70,7 @@ static size_t subvols_to_mount(const struct suggest_ctx *ctx)
 	return n;
 }
 
-static void block_snapshot_hook(const struct suggest_ctx *ctx)
+static int block_snapshot_hook(const struct suggest_ctx *ctx)
 {
 	FILE *out = ctx->out;
 
@@ -97,6 +100,7 @@ static void block_snapshot_hook(const struct suggest_ctx *ctx)
 	fputs(" -- ", out);
 	quote_sh_word(out, ctx->path);
 	fputc('\n', out);
+	return 0;
 }
 
 /* The explanations that go with the full report only. */
@@ -111,9 +115,10 @@ static void notes(const struct suggest_ctx *ctx)
 	      "# outside the exported tree (e.g. in a sibling directory that is not\n"
 	      "# exported, or exported separately with crossmnt and the same mounts), or\n"
 	      "# have the snapshot job call the hook (--format snapshot-hook) or\n"
-	      "# btrfs-ino mount (btrfs-ino-mount.service keeps it running), and give\n"
-	      "# clients the new mount line too.  Clients that looked at a snapshot\n"
-	      "# before it was mounted may need to remount.\n", out);
+	      "# btrfs-ino mount (btrfs-ino-mount.service keeps it running).  On\n"
+	      "# Linux clients the client keeper follows: btrfs-ino mount --watch\n"
+	      "# --client DIR (btrfs-ino-client@.service) mounts each new snapshot\n"
+	      "# there, with no client line per snapshot (see the client blocks).\n", out);
 	fputs("\n## Placeholder directories\n"
 	      "# A snapshot holds an empty directory (inode 2) where its source had a\n"
 	      "# nested subvolume; it is no subvolume and cannot be mounted, and nfsd\n"
@@ -186,14 +191,14 @@ static void summary_comment(const struct suggest_ctx *ctx)
 	fputs("# No exports(5) option alone helps while subvolumes are plain\n"
 	      "# directories: nfsd switches filesystem only at a mount point.  So: mount\n"
 	      "# them on the server (1), export with crossmnt (2) or per subvolume (2b),\n"
-	      "# and mount them explicitly on Linux clients (3 or 4).\n", out);
+	      "# and on the clients run the client keeper or mount them (3 or 4).\n", out);
 }
 
 /* The blocks in report order: their --format names, headings and writers. */
 static const struct {
 	const char *name;
 	const char *title;
-	void (*write)(const struct suggest_ctx *ctx);
+	suggest_block_fn *write;
 } blocks[] = {
 	[SUGGEST_SERVER_FSTAB] = { "server-fstab", "1. Server fstab",
 				   block_server_fstab },
@@ -215,6 +220,21 @@ const char *suggest_block_name(enum suggest_block block)
 	return block < SUGGEST_BLOCK_NR ? blocks[block].name : "all";
 }
 
+void suggest_block_names(char *buf, size_t size)
+{
+	size_t used = 0;
+	int b, n;
+
+	buf[0] = '\0';
+	for (b = 0; b < SUGGEST_BLOCK_NR && used < size; b++) {
+		n = snprintf(buf + used, size - used, "%s%s", b ? ", " : "",
+			     blocks[b].name);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}
+
 int suggest_block_from_name(const char *name)
 {
 	int b;
@@ -226,22 +246,35 @@ int suggest_block_from_name(const char *name)
 	return -1;
 }
 
-static void suggest_export(const struct suggest_ctx *ctx)
+/*
+ * Blocks @first to @last of the report, each with its heading, those
+ * ctx->block asks for: 0, or -1 (said).
+ */
+static int write_blocks(const struct suggest_ctx *ctx, int first, int last)
 {
 	int b;
 
+	for (b = first; b <= last; b++) {
+		if (!wanted(ctx, b))
+			continue;
+		heading(ctx, blocks[b].title, b);
+		if (blocks[b].write(ctx) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int suggest_export(const struct suggest_ctx *ctx)
+{
 	if (ctx->block == SUGGEST_ALL)
 		summary_comment(ctx);
 	else if (ctx->block != SUGGEST_SNAPSHOT_HOOK) /* #! comes first */
 		fprintf(ctx->out, "# %s\n", ctx->shown_path);
-	for (b = 0; b < SUGGEST_BLOCK_NR; b++) {
-		if (!wanted(ctx, b))
-			continue;
-		heading(ctx, blocks[b].title, b);
-		blocks[b].write(ctx);
-	}
+	if (write_blocks(ctx, 0, SUGGEST_BLOCK_NR - 1) != 0)
+		return -1;
 	if (ctx->block == SUGGEST_ALL)
 		notes(ctx);
+	return 0;
 }
 
 /*
@@ -313,43 +346,56 @@ bool suggest_applies(const struct suggest_ctx *ctx)
 	       bino_suggestion_fs_uuid(ctx->sug);
 }
 
-void suggest_unsafe(const struct suggest_ctx *ctx)
+/*
+ * An unsafe path with nothing to suggest: its subvolumes are not the
+ * cause (there are none, or its filesystem is not a btrfs known by UUID).
+ */
+static void not_subvolumes_note(const struct suggest_ctx *ctx)
 {
 	const struct bino_mount *fs = bino_suggestion_mount(ctx->sug);
 
-	if (!suggest_applies(ctx)) {
-		fprintf(ctx->out,
-			"# %s: unsafe for NFS clients, but not because of btrfs subvolumes\n"
-			"# below it (its filesystem is %s on %s): run 'btrfs-ino audit %s'\n"
-			"# and see its examples; there is nothing to suggest here.\n",
-			ctx->shown_path, bino_mount_fstype(fs), bino_mount_target(fs),
-			ctx->shown_path);
-		return;
-	}
-	suggest_export(ctx);
+	fprintf(ctx->out,
+		"# %s: unsafe for NFS clients, but not because of btrfs subvolumes\n"
+		"# below it (its filesystem is %s on %s): run 'btrfs-ino audit %s'\n"
+		"# and see its examples; there is nothing to suggest here.\n",
+		ctx->shown_path, bino_mount_fstype(fs), bino_mount_target(fs),
+		ctx->shown_path);
 }
 
 /*
- * A safe path: the one-line note, and the stale server fstab lines below
- * it (the full report and the server-fstab block only).
+ * A safe path (the full report, or the server-fstab or exports block):
+ * the one-line note, the stale server fstab and exports lines below it,
+ * and in the full report the clients' blocks when there are subvolumes
+ * to mount: the server needs nothing more, the clients still do.  0, or
+ * -1 (said).
  */
-static void suggest_safe(const struct suggest_ctx *ctx)
+static int suggest_safe(const struct suggest_ctx *ctx)
 {
 	struct edit_list list = { 0 };
-	bool fstab = ctx->block == SUGGEST_ALL || ctx->block == SUGGEST_SERVER_FSTAB;
-	bool exports = ctx->block == SUGGEST_ALL || ctx->block == SUGGEST_EXPORTS;
+	bool all = ctx->block == SUGGEST_ALL;
 
-	if ((fstab && edits_fstab_removals(ctx, &list) != 0) ||
-	    (exports && edits_exports_removals(ctx, &list) != 0))
+	if (((all || ctx->block == SUGGEST_SERVER_FSTAB) &&
+	     edits_fstab_removals(ctx, &list) != 0) ||
+	    ((all || ctx->block == SUGGEST_EXPORTS) &&
+	     edits_exports_removals(ctx, &list) != 0)) {
 		diag_no_memory();
+		edit_list_free(&list);
+		return -1;
+	}
 	if (list.n)
 		fprintf(ctx->out, "# %s: safe for NFS clients; the server's files are not:\n",
 			ctx->shown_path);
-	else if (ctx->block == SUGGEST_ALL)
+	else if (all && suggest_applies(ctx))
+		fprintf(ctx->out, "# %s: safe for NFS clients; the server needs no change,\n"
+				  "# the clients may (3, 4).\n", ctx->shown_path);
+	else if (all)
 		fprintf(ctx->out, "# %s: safe for NFS clients, nothing to change.\n",
 			ctx->shown_path);
 	edits_write_text(ctx->out, &list);
 	edit_list_free(&list);
+	if (all && suggest_applies(ctx))
+		return write_blocks(ctx, SUGGEST_CLIENT_FSTAB, SUGGEST_AUTOFS);
+	return 0;
 }
 
 int suggestion_write(const struct suggest_config *config,
@@ -358,6 +404,7 @@ int suggestion_write(const struct suggest_config *config,
 {
 	struct bino_suggestion *sug = NULL;
 	struct suggest_ctx ctx;
+	int rc = 0;
 
 	*needed = false;
 	if (suggest_begin(&ctx, config, target, &sug) != BINO_OK)
@@ -365,12 +412,21 @@ int suggestion_write(const struct suggest_config *config,
 	ctx.block = block;
 	ctx.out = stream;
 	*needed = bino_suggestion_needed(sug);
-	if (*needed)
-		suggest_unsafe(&ctx);
-	else
-		suggest_safe(&ctx);
+	if (suggest_applies(&ctx) && (*needed || block != SUGGEST_ALL)) {
+		rc = suggest_export(&ctx);
+	} else if (block != SUGGEST_ALL && block != SUGGEST_SERVER_FSTAB &&
+		   block != SUGGEST_EXPORTS) {
+		/* A client block or the hook with nothing to name: no empty file. */
+		diag_path(ctx.path, "--format %s: no btrfs subvolume below it, "
+			  "nothing to write", suggest_block_name(block));
+		rc = -1;
+	} else if (*needed) {
+		not_subvolumes_note(&ctx);
+	} else {
+		rc = suggest_safe(&ctx);
+	}
 	bino_suggestion_destroy(sug);
-	return 0;
+	return rc;
 }
 
 int suggestion_edits(const struct suggest_config *config,

@@ -29,6 +29,8 @@ enum suggest_block {
 const char *suggest_block_name(enum suggest_block block);
 /* The block of a --format name, or -1. */
 int suggest_block_from_name(const char *name);
+/* Every --format name in order, ", " between, into @buf (cut to @size). */
+void suggest_block_names(char *buf, size_t size);
 
 struct server_fstab;
 
@@ -50,12 +52,14 @@ struct suggest_config {
 struct edit_list;
 
 /*
- * Write what suggest prints for one audited path to @stream: @block (or
- * the full report, SUGGEST_ALL) when the path is unsafe; with SUGGEST_ALL
- * a one-line note when it is safe, else nothing.  *@needed tells whether
- * the path is unsafe.  Returns 0, or -1 with the reason on stderr when no
- * suggestion can be made (the audit of the path failed, or no mount holds
- * it).
+ * Write what suggest prints for one audited path to @stream: @block
+ * whenever there are subvolumes to write it for, safe or not; with
+ * SUGGEST_ALL the full report when the path is unsafe, else a one-line
+ * note, the stale lines below it and the client blocks.  *@needed tells
+ * whether the path is unsafe.  Returns 0, or -1 with the reason on stderr
+ * when no suggestion can be made (the audit of the path failed, no mount
+ * holds it, a client block or the hook has no subvolume to name, or
+ * memory ran out).
  */
 int suggestion_write(const struct suggest_config *config,
 		     const struct bino_audit_target *target,

@@ -10,10 +10,12 @@
  */
 #include "suggestion_ctx.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "quote.h"
 
 #define AUTOFS_MAP "/etc/auto.btrfs-ino"
@@ -160,6 +162,88 @@ static void put_versions_comment(const struct suggest_ctx *ctx,
 			     "# (vers=3, server paths) instead.  Parents first.\n", alternative);
 }
 
+/*
+ * put_client_path() of the export into a string (the client's DIR, as
+ * @put writes it), or NULL with errno set (out of memory).
+ */
+static char *client_dir(const struct suggest_ctx *ctx,
+			void (*put)(FILE *, const char *))
+{
+	struct suggest_ctx c = *ctx;
+	struct text t;
+
+	c.out = text_open(&t);
+	if (!c.out)
+		return NULL;
+	put_client_path(&c, ctx->path, put);
+	return text_close(&t) == 0 ? t.buf : NULL;
+}
+
+static void put_raw(FILE *out, const char *s)
+{
+	fputs(s, out);
+}
+
+int client_keeper(const struct suggest_ctx *ctx, char **dir, char **unit)
+{
+	static const char prefix[] = "btrfs-ino-client@", suffix[] = ".mount";
+	char *name = client_dir(ctx, quote_mount_unit_name);
+	size_t len = name ? strlen(name) : 0;
+
+	*dir = name ? client_dir(ctx, put_raw) : NULL;
+	*unit = *dir ? malloc(sizeof(prefix) + len + strlen(".service")) : NULL;
+	if (!*unit) {
+		free(name);
+		free(*dir);
+		*dir = NULL;
+		errno = ENOMEM;
+		return -1;
+	}
+	/* The mount unit's name is the instance, escaped, then ".mount". */
+	if (len >= strlen(suffix))
+		name[len - strlen(suffix)] = '\0';
+	sprintf(*unit, "%s%s.service", prefix, name);
+	free(name);
+	return 0;
+}
+
+/*
+ * What both client blocks say first: explicit mounts are for a static
+ * layout and for clients that are not Linux; a Linux client of a server
+ * that rotates snapshots runs the client keeper on its mount DIR (the
+ * command, and its unit: client_keeper()), which mounts each new server
+ * mount before tools look and removes a deleted one's: no line per
+ * snapshot on any client.  0, or -1 with the reason on stderr (out of
+ * memory).
+ */
+static int put_keeper_comment(const struct suggest_ctx *ctx, const char *what)
+{
+	char *dir, *unit;
+
+	if (client_keeper(ctx, &dir, &unit) != 0) {
+		diag_no_memory();
+		return -1;
+	}
+	fprintf(ctx->out,
+		"# %s.\n"
+		"# They are for a static layout and for clients that are not Linux.\n"
+		"# A Linux client whose server rotates snapshots runs the client keeper\n"
+		"# instead: it mounts each subvolume the server has mounted below DIR (an\n"
+		"# NFS mount of the export) before tools look, and removes a deleted\n"
+		"# one's mount, with no line per snapshot on any client:\n"
+		"#   btrfs-ino mount --watch --client ", what);
+	quote_sh_word(ctx->out, dir);
+	fprintf(ctx->out, "\n"
+		"# or: systemctl enable --now %s\n"
+		"# Without either, a client crosses into a server mount only when it\n"
+		"# traverses it: find's lstat of the directory comes first and shows the\n"
+		"# parent's device (a loop), and NFS submounts expire when idle, so tools\n"
+		"# that start cold meet the loops again.\n", unit);
+	free(dir);
+	free(unit);
+	return 0;
+}
+
 /* One client fstab line: the server's @path on its client mount point. */
 static void put_client_fstab_line(const struct suggest_ctx *ctx,
 				  const char *path, int vers, const char *prefix)
@@ -174,16 +258,15 @@ static void put_client_fstab_line(const struct suggest_ctx *ctx,
 		fputs(" nfs _netdev 0 0\n", ctx->out);
 }
 
-void block_client_fstab(const struct suggest_ctx *ctx)
+int block_client_fstab(const struct suggest_ctx *ctx)
 {
 	size_t i, n = bino_suggestion_subvol_count(ctx->sug);
 	FILE *out = ctx->out;
 	int v, n_vers, vers[2];
 
-	fputs("# Client /etc/fstab: mount the export and every subvolume explicitly.\n"
-	      "# Crossing alone happens on first access: until then GNU find sees each\n"
-	      "# subvolume directory with its parent's device and inode 256 and reports\n"
-	      "# a loop; explicit mounts make unmodified tools work from a cold start.\n", out);
+	if (put_keeper_comment(ctx, "Client /etc/fstab: the export and every subvolume mounted\n"
+				    "# explicitly, so that tools work from a cold start") != 0)
+		return -1;
 	put_versions_comment(ctx, "the commented lines after them");
 	n_vers = client_versions(ctx, vers);
 	for (v = 0; v < n_vers; v++) {
@@ -200,6 +283,7 @@ void block_client_fstab(const struct suggest_ctx *ctx)
 				put_left_comment(ctx, i);
 		}
 	}
+	return 0;
 }
 
 /* Why server path @path has no place in the autofs map (quote.h), or NULL. */
@@ -302,22 +386,24 @@ static void put_autofs_entry(const struct suggest_ctx *ctx, int vers,
 	fputc('\n', out);
 }
 
-void block_autofs(const struct suggest_ctx *ctx)
+int block_autofs(const struct suggest_ctx *ctx)
 {
 	size_t i, n = bino_suggestion_subvol_count(ctx->sug), fit;
 	const char *reason;
 	int n_vers, vers[2];
 
-	fputs("# Client autofs map (instead of the client fstab): one direct-map\n"
-	      "# multi-mount entry, so the export and every subvolume are mounted\n"
-	      "# together, explicitly, on first access.  Put it in " AUTOFS_MAP "\n"
-	      "# and the line \"/- " AUTOFS_MAP "\" in /etc/auto.master; tested with\n"
-	      "# Debian 12's automount.  vers= goes after -fstype=nfs.\n", ctx->out);
+	if (put_keeper_comment(ctx, "Client autofs map (instead of the client fstab): one direct-map\n"
+				    "# multi-mount entry, so the export and every subvolume are mounted\n"
+				    "# together, explicitly, on first access") != 0)
+		return -1;
+	fputs("# Put it in " AUTOFS_MAP " and the line \"/- " AUTOFS_MAP "\" in\n"
+	      "# /etc/auto.master; tested with Debian 12's automount.  vers= goes\n"
+	      "# after -fstype=nfs.\n", ctx->out);
 	put_versions_comment(ctx, "the commented entry after it");
 	reason = autofs_root_refusal(ctx);
 	if (reason) {
 		put_refusal(ctx, ctx->path, reason);
-		return;
+		return 0;
 	}
 	fit = autofs_fit(ctx);
 	for (i = 0; i < n; i++) {
@@ -335,4 +421,5 @@ void block_autofs(const struct suggest_ctx *ctx)
 		fputs("# NFSv3:\n", ctx->out);
 		put_autofs_entry(ctx, vers[1], "#", " ", fit);
 	}
+	return 0;
 }

@@ -187,13 +187,16 @@ int set_removal_reason(struct edit_list *list, long e,
 	return 0;
 }
 
-/* The edits @make makes, as the block's text. */
-void put_edits(const struct suggest_ctx *ctx, suggest_edits_fn *make)
+/* The edits @make makes, as the block's text: 0, or -1 (said). */
+int put_edits(const struct suggest_ctx *ctx, suggest_edits_fn *make)
 {
 	struct edit_list list = { 0 };
+	int rc = make(ctx, &list);
 
-	if (make(ctx, &list) != 0)
+	if (rc != 0)
 		diag_no_memory();
-	edits_write_text(ctx->out, &list);
+	else
+		edits_write_text(ctx->out, &list);
 	edit_list_free(&list);
+	return rc;
 }

@@ -49,8 +49,11 @@ enum bino_error suggest_begin(struct suggest_ctx *ctx,
 /* Whether there is configuration to write: subvolumes on a known btrfs. */
 bool suggest_applies(const struct suggest_ctx *ctx);
 
-/* The text for an unsafe path on ctx->out: ctx->block, or the full report. */
-void suggest_unsafe(const struct suggest_ctx *ctx);
+/*
+ * The text on ctx->out of ctx->block, or of the full report of an unsafe
+ * path, when suggest_applies(): 0, or -1 with the reason on stderr.
+ */
+int suggest_export(const struct suggest_ctx *ctx);
 
 /* ---- the steps the blocks share (suggestion_ctx.c) --------------------- */
 
@@ -122,8 +125,18 @@ int set_removal_reason(struct edit_list *list, long e, const char *removal,
 typedef int suggest_edits_fn(const struct suggest_ctx *ctx,
 			     struct edit_list *list);
 
-/* The edits @make makes, as the block's text on ctx->out. */
-void put_edits(const struct suggest_ctx *ctx, suggest_edits_fn *make);
+/*
+ * The edits @make makes, as the block's text on ctx->out: 0, or -1 with
+ * the reason on stderr (out of memory).
+ */
+int put_edits(const struct suggest_ctx *ctx, suggest_edits_fn *make);
+
+/*
+ * What writes one block's text on ctx->out: 0, or -1 with the reason on
+ * stderr (out of memory), so that a block cut short is never printed as
+ * if whole.
+ */
+typedef int suggest_block_fn(const struct suggest_ctx *ctx);
 
 /* ---- the server's mounts (suggestion_server_mounts.c) ------------------ */
 
@@ -137,8 +150,8 @@ suggest_edits_fn edits_fstab_removals;
 /* The mount-units block's edits: a unit per subvolume, refusals first. */
 suggest_edits_fn edits_mount_units;
 
-void block_server_fstab(const struct suggest_ctx *ctx);
-void block_mount_units(const struct suggest_ctx *ctx);
+suggest_block_fn block_server_fstab;
+suggest_block_fn block_mount_units;
 
 /* ---- the exports (suggestion_exports.c) -------------------------------- */
 
@@ -158,15 +171,24 @@ suggest_edits_fn edits_exports;
  */
 suggest_edits_fn edits_exports_removals;
 
-void block_exports(const struct suggest_ctx *ctx);
-void block_exports_nohide(const struct suggest_ctx *ctx);
+suggest_block_fn block_exports;
+suggest_block_fn block_exports_nohide;
 
 /* ---- the clients (suggestion_client.c) --------------------------------- */
+
+/*
+ * The client keeper of the export's clients: into *@dir the directory
+ * they mount the path on (--client-dir, else the path), into *@unit its
+ * unit, "btrfs-ino-client@INSTANCE.service" with INSTANCE as
+ * "systemd-escape --path DIR" prints it; both the caller's to free.  0,
+ * or -1 with errno set (out of memory).
+ */
+int client_keeper(const struct suggest_ctx *ctx, char **dir, char **unit);
 
 /* Fill ctx->v4_root_export and ctx->v4_root: the NFSv4 pseudo-root, if any. */
 void find_v4_root(struct suggest_ctx *ctx);
 
-void block_client_fstab(const struct suggest_ctx *ctx);
-void block_autofs(const struct suggest_ctx *ctx);
+suggest_block_fn block_client_fstab;
+suggest_block_fn block_autofs;
 
 #endif

@@ -136,6 +136,11 @@ static void edit_write_text(FILE *out, const struct edit *e)
 		put_range(out, e);
 		fputs(" with\n", out);
 		break;
+	case EDIT_INSERT:
+		fprintf(out, "# insert before line %zu of ", e->first);
+		quote_fstab_field(out, e->file);
+		fputs(" (parents first)\n", out);
+		break;
 	case EDIT_REMOVE:
 		fputs("# remove ", out);
 		put_range(out, e);

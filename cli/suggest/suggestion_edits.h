@@ -17,6 +17,8 @@ enum edit_kind {
 	EDIT_REPLACE, /* lines first-last of file become lines[] */
 	EDIT_REMOVE, /* lines first-last of file go, for reason */
 	EDIT_APPEND, /* lines[] go at the end of file */
+	/* lines[] go before line first of file (last is first - 1) */
+	EDIT_INSERT,
 	EDIT_CREATE, /* file is written whole: lines[] */
 	EDIT_EXAMPLE, /* lines[] for the admin to complete: shown, never applied */
 	EDIT_NOTE, /* only reason, as a comment: nothing changes */
@@ -67,7 +69,8 @@ void edit_list_free(struct edit_list *list);
 /*
  * The edits as the text blocks show them, a line of comment where a file
  * change cannot be pasted: "# replace line(s) N[-M] of FILE with" and the
- * new lines, "# remove line N of FILE: REASON", "# file: FILE" and the
+ * new lines, "# insert before line N of FILE" and the new lines,
+ * "# remove line N of FILE: REASON", "# file: FILE" and the
  * file, and the lines to append or complete as they are.
  */
 void edits_write_text(FILE *out, const struct edit_list *list);

@@ -8,6 +8,12 @@
  * line exports gets an example for the placeholder client CLIENT, never
  * the world.  next_export_line() is shared: the client blocks find the
  * NFSv4 pseudo-root of those lines' clients with it.
+ *
+ * Exports nested below the path on its filesystem (nested_export()) are
+ * part of its tree: their lines change with the path's, and each
+ * subvolume's nohide line names a client once, with the options of the
+ * export nearest above it for that client (shadowed()), as knfsd applies
+ * them; exportfs ignores a path and client repeated with other options.
  */
 #include "suggestion_ctx.h"
 
@@ -48,26 +54,64 @@ static bool same_line(const struct bino_export *a, const struct bino_export *b)
 	       strcmp(bino_export_path(a), bino_export_path(b)) == 0;
 }
 
-/*
- * The entries (lines) of the export table that export the directory of the
- * export the audit applied, one client each, in file order: call with *@i
- * 0, then again with the same @i; NULL at the end.  A directory exported on
- * several lines (one per client or security flavour) is changed on each.
- */
-const struct bino_export *next_export_line(const struct suggest_ctx *ctx,
-					   size_t *i)
+/* The server mount holding @path: the longest mount point above it. */
+static const struct bino_mount *holding_mount(const struct bino_mounts *mounts,
+					      const char *path)
 {
-	const struct bino_export *source = bino_audit_target_export(ctx->target);
+	const struct bino_mount *best = NULL;
+	size_t i, n = mounts ? bino_mounts_count(mounts) : 0;
+
+	for (i = 0; i < n; i++) {
+		const struct bino_mount *m = bino_mounts_get(mounts, i);
+
+		if (bino__path_at_or_below(path, bino_mount_target(m)) &&
+		    (!best || strlen(bino_mount_target(m)) >=
+				      strlen(bino_mount_target(best))))
+			best = m;
+	}
+	return best;
+}
+
+/*
+ * Whether @e exports a directory strictly below the path, on the
+ * filesystem of the suggestion (the mount holding it has the same source
+ * and type): a nested export, whose lines the path's blocks change too,
+ * so that one block serves the whole tree whatever exports overlap.
+ */
+static bool nested_export(const struct suggest_ctx *ctx,
+			  const struct bino_export *e)
+{
+	const struct bino_mount *fs = bino_suggestion_mount(ctx->sug);
+	const struct bino_mount *m;
+
+	if (strcmp(bino_export_path(e), ctx->path) == 0 ||
+	    !bino__path_at_or_below(bino_export_path(e), ctx->path))
+		return false;
+	m = holding_mount(ctx->config->mounts, bino_export_path(e));
+	return m && fs && strcmp(bino_mount_fstype(m), bino_mount_fstype(fs)) == 0 &&
+	       strcmp(bino_mount_source(m), bino_mount_source(fs)) == 0;
+}
+
+/*
+ * From entry *@i on, the first that starts a line (the first client of
+ * its entry) and is one @match takes, or NULL at the end; *@i is then past
+ * it.  A directory exported on several lines (one per client or security
+ * flavour) is changed on each.
+ */
+static const struct bino_export *
+next_line(const struct suggest_ctx *ctx, size_t *i,
+	  bool (*match)(const struct suggest_ctx *, const struct bino_export *,
+			const struct bino_export *),
+	  const struct bino_export *dir)
+{
 	const struct bino_exports *exports = ctx->config->exports;
 	size_t j, n = exports ? bino_exports_count(exports) : 0;
 
-	if (!source)
-		return NULL;
 	for (; *i < n; (*i)++) {
 		const struct bino_export *e = bino_exports_get(exports, *i);
 		bool first = true;
 
-		if (!same_export_path(e, source))
+		if (!match(ctx, e, dir))
 			continue;
 		for (j = 0; j < *i && first; j++)
 			first = !same_line(bino_exports_get(exports, j), e);
@@ -77,6 +121,79 @@ const struct bino_export *next_export_line(const struct suggest_ctx *ctx,
 		}
 	}
 	return NULL;
+}
+
+static bool exports_dir(const struct suggest_ctx *ctx,
+			const struct bino_export *e,
+			const struct bino_export *dir)
+{
+	(void)ctx;
+	return same_export_path(e, dir);
+}
+
+static bool in_tree(const struct suggest_ctx *ctx, const struct bino_export *e,
+		    const struct bino_export *source)
+{
+	return same_export_path(e, source) || nested_export(ctx, e);
+}
+
+const struct bino_export *next_export_line(const struct suggest_ctx *ctx,
+					   size_t *i)
+{
+	const struct bino_export *source = bino_audit_target_export(ctx->target);
+
+	return source ? next_line(ctx, i, exports_dir, source) : NULL;
+}
+
+/* next_export_line(), and the lines of the nested exports in file order. */
+static const struct bino_export *next_tree_line(const struct suggest_ctx *ctx,
+						size_t *i)
+{
+	const struct bino_export *source = bino_audit_target_export(ctx->target);
+
+	return source ? next_line(ctx, i, in_tree, source) : NULL;
+}
+
+/*
+ * Whether the client of entry @e reaches @path through a nearer export:
+ * a nested entry for the same client whose path is nearer above @path.
+ * That export's line names the client there, so that each path and
+ * client is written once, with the options the client gets (exportfs
+ * ignores "incompatible duplicated export entries").
+ */
+static bool shadowed(const struct suggest_ctx *ctx, const struct bino_export *e,
+		     const char *path)
+{
+	size_t i, n = bino_exports_count(ctx->config->exports);
+	size_t len = strlen(bino_export_path(e));
+
+	for (i = 0; i < n; i++) {
+		const struct bino_export *f = bino_exports_get(ctx->config->exports, i);
+
+		if (strlen(bino_export_path(f)) > len &&
+		    strcmp(bino_export_client(f), bino_export_client(e)) == 0 &&
+		    bino__path_at_or_below(path, bino_export_path(f)) &&
+		    nested_export(ctx, f))
+			return true;
+	}
+	return false;
+}
+
+/* Whether some client of @line reaches @path through it (not shadowed()). */
+static bool line_reaches(const struct suggest_ctx *ctx,
+			 const struct bino_export *line, const char *path)
+{
+	size_t i, n = bino_exports_count(ctx->config->exports);
+
+	if (!bino__path_at_or_below(path, bino_export_path(line)))
+		return false;
+	for (i = 0; i < n; i++) {
+		const struct bino_export *e = bino_exports_get(ctx->config->exports, i);
+
+		if (same_line(e, line) && !shadowed(ctx, e, path))
+			return true;
+	}
+	return false;
 }
 
 /* The export flag of an option exports blocks add: crossmnt or nohide. */
@@ -137,7 +254,7 @@ static const char *put_exports_line(const struct suggest_ctx *ctx, FILE *out,
 		const struct bino_export *e = bino_exports_get(ctx->config->exports, i);
 		const char *options = bino_export_options(e);
 
-		if (!same_line(e, line))
+		if (!same_line(e, line) || shadowed(ctx, e, path))
 			continue;
 		fprintf(out, " %s(", bino_export_client(e));
 		first = true;
@@ -169,6 +286,31 @@ static void put_exports_text(const struct suggest_ctx *ctx,
 		put_refusal(ctx, path, reason);
 	else
 		fputc('\n', ctx->out);
+}
+
+/* Whether a subvolume lies strictly below @path. */
+static bool subvol_below(const struct suggest_ctx *ctx, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < bino_suggestion_subvol_count(ctx->sug); i++) {
+		if (strcmp(subvol_path(ctx, i), path) != 0 &&
+		    bino__path_at_or_below(subvol_path(ctx, i), path))
+			return true;
+	}
+	return false;
+}
+
+/* Whether @path is one of the subvolumes' paths. */
+static bool is_subvol_path(const struct suggest_ctx *ctx, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < bino_suggestion_subvol_count(ctx->sug); i++) {
+		if (strcmp(subvol_path(ctx, i), path) == 0)
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -210,16 +352,21 @@ int edits_exports_removals(const struct suggest_ctx *ctx,
 	return 0;
 }
 
-/* Whether the exports line @line is one edits_exports_removals() removes. */
-static bool export_line_unsafe(const struct suggest_ctx *ctx,
-			       const struct bino_export *line)
+/*
+ * Into *@removed, whether the exports line @line is one
+ * edits_exports_removals() removes: 0, or -1 with errno set (out of
+ * memory), never read as "keep it".
+ */
+static int export_line_removed(const struct suggest_ctx *ctx,
+			       const struct bino_export *line, bool *removed)
 {
 	struct bino_confpath *cp = NULL;
 
-	if (export_confpath(ctx->config->exports, line, &cp) != 0 || !cp)
-		return false;
+	if (export_confpath(ctx->config->exports, line, &cp) != 0)
+		return -1;
+	*removed = cp != NULL;
 	bino_confpath_destroy(cp);
-	return true;
+	return 0;
 }
 
 /* Whether every client of @line reads @option as set already. */
@@ -305,8 +452,14 @@ int edits_exports(const struct suggest_ctx *ctx, struct edit_list *list)
 			free(t.buf);
 		return refuse_edit(list, ctx->path, reason);
 	}
-	while ((line = next_export_line(ctx, &i))) {
-		if (export_line_unsafe(ctx, line))
+	while ((line = next_tree_line(ctx, &i))) {
+		bool removed;
+
+		if (nested_export(ctx, line) && !subvol_below(ctx, bino_export_path(line)))
+			continue; /* nothing to cross into from it */
+		if (export_line_removed(ctx, line, &removed) != 0)
+			return -1;
+		if (removed)
 			continue; /* removed below */
 		n_lines++;
 		/* A replacement that changes nothing is no suggestion. */
@@ -321,6 +474,28 @@ int edits_exports(const struct suggest_ctx *ctx, struct edit_list *list)
 	    add_note(list, "(every line that exports it has crossmnt already)") != 0)
 		return -1;
 	return edits_exports_removals(ctx, list);
+}
+
+/*
+ * The nested exports the blocks change too, named once each, so that an
+ * admin sees why their lines are here and not in a block of their own.
+ */
+static void put_nested_exports(const struct suggest_ctx *ctx)
+{
+	const struct bino_export *line, *last = NULL;
+	size_t j;
+
+	for (j = 0; (line = next_tree_line(ctx, &j));) {
+		if (!nested_export(ctx, line) ||
+		    (last && same_export_path(line, last)))
+			continue;
+		fputs(last ? ", " : "# And those of the exports below it on this filesystem, one block\n"
+				    "# for the whole tree: ", ctx->out);
+		quote_exports_path(ctx->out, bino_export_path(line));
+		last = line;
+	}
+	if (last)
+		fputs(".\n", ctx->out);
 }
 
 /*
@@ -348,20 +523,50 @@ static void put_exports_target(const struct suggest_ctx *ctx, const char *what)
 		quote_exports_path(out, bino_export_path(source));
 		fputs(" change.\n", out);
 	}
+	put_nested_exports(ctx);
 	fprintf(out, "# %s\n", what);
 }
 
-void block_exports(const struct suggest_ctx *ctx)
+int block_exports(const struct suggest_ctx *ctx)
 {
 	put_exports_target(ctx, "Each gets crossmnt; other options are kept.");
-	fputs("# crossmnt lets clients cross into every mount below the export, each a\n"
-	      "# filesystem of its own: Linux clients do so with NFSv3 and NFSv4 (each\n"
-	      "# mount's fsid comes from its subvolume).\n"
+	fputs("# crossmnt lets clients cross into the mounts below the export, each a\n"
+	      "# filesystem of its own (its fsid comes from its subvolume).  A Linux\n"
+	      "# client crosses into one only when it traverses it (an NFS submount):\n"
+	      "# until then cold tools see the subvolume directory with the export's\n"
+	      "# device and inode 256 (find's lstat comes first: \"File system loop\"),\n"
+	      "# and submounts expire when idle, so the loops come back.  Mount them on\n"
+	      "# the clients too (3, 4), or run the client keeper there.\n"
 	      "# Then: exportfs -ra\n", ctx->out);
-	put_edits(ctx, edits_exports);
+	return put_edits(ctx, edits_exports);
 }
 
-void block_exports_nohide(const struct suggest_ctx *ctx)
+/*
+ * Subvolume @i's exports-nohide lines: one for each line of the tree
+ * whose clients reach it (line_reaches()), with its options, nohide and
+ * the subvolume's fsid=; so each path and client is written once.
+ */
+static void put_nohide_lines(const struct suggest_ctx *ctx, size_t i)
+{
+	const uint8_t *uuid = bino_audit_subvol_uuid(bino_suggestion_subvol(ctx->sug, i));
+	const char *path = subvol_path(ctx, i);
+	const struct bino_export *line;
+	char fsid[37];
+	size_t j;
+
+	if (uuid)
+		format_uuid(fsid, uuid);
+	else
+		fputs("# subvolume UUID unknown: choose a unique fsid=\n", ctx->out);
+	if (!bino_audit_target_export(ctx->target))
+		put_exports_text(ctx, NULL, path, "nohide", uuid ? fsid : NULL);
+	for (j = 0; (line = next_tree_line(ctx, &j));) {
+		if (line_reaches(ctx, line, path))
+			put_exports_text(ctx, line, path, "nohide", uuid ? fsid : NULL);
+	}
+}
+
+int block_exports_nohide(const struct suggest_ctx *ctx)
 {
 	size_t i, j, n = bino_suggestion_subvol_count(ctx->sug);
 	const struct bino_export *line;
@@ -377,26 +582,16 @@ void block_exports_nohide(const struct suggest_ctx *ctx)
 	      "# Then: exportfs -ra\n", out);
 	if (!bino_audit_target_export(ctx->target))
 		put_exports_text(ctx, NULL, ctx->path, NULL, NULL);
-	for (j = 0; (line = next_export_line(ctx, &j));)
-		put_exports_text(ctx, line, bino_export_path(line), NULL, NULL);
-	for (i = 0; i < n; i++) {
-		const uint8_t *uuid =
-			bino_audit_subvol_uuid(bino_suggestion_subvol(ctx->sug, i));
-		char fsid[37];
-
-		if (!config_safe(ctx, i)) {
-			put_left_comment(ctx, i);
-			continue;
-		}
-		if (uuid)
-			format_uuid(fsid, uuid);
-		else
-			fputs("# subvolume UUID unknown: choose a unique fsid=\n", out);
-		if (!bino_audit_target_export(ctx->target))
-			put_exports_text(ctx, NULL, subvol_path(ctx, i), "nohide",
-					 uuid ? fsid : NULL);
-		for (j = 0; (line = next_export_line(ctx, &j));)
-			put_exports_text(ctx, line, subvol_path(ctx, i), "nohide",
-					 uuid ? fsid : NULL);
+	/* A nested export of a subvolume's own path gets its line below. */
+	for (j = 0; (line = next_tree_line(ctx, &j));) {
+		if (!is_subvol_path(ctx, bino_export_path(line)))
+			put_exports_text(ctx, line, bino_export_path(line), NULL, NULL);
 	}
+	for (i = 0; i < n; i++) {
+		if (!config_safe(ctx, i))
+			put_left_comment(ctx, i);
+		else
+			put_nohide_lines(ctx, i);
+	}
+	return 0;
 }

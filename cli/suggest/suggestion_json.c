@@ -56,43 +56,73 @@ static void json_placeholders(struct output *out, const struct suggest_ctx *ctx)
 
 /*
  * Every block under its --format name with '-' made '_', each exactly as
- * "suggest --format NAME PATH" prints it for this path.  Returns 0, or -1
- * with errno set (out of memory).
+ * "suggest --format NAME PATH" prints it for this path, safe or not: null
+ * when there are no subvolumes to write them for.  Returns 0, or -1 with
+ * the reason on stderr.
  */
 static int json_blocks(struct output *out, struct suggest_ctx *ctx)
 {
 	char key[32], *text, *p;
 	size_t len;
-	int b;
+	int b, rc = 0;
 
-	if (!bino_suggestion_needed(ctx->sug) || !suggest_applies(ctx)) {
+	if (!suggest_applies(ctx)) {
 		print_string(out, PRINT_JSON, "blocks", NULL, NULL);
 		return 0;
 	}
 	output_open_object(out, "blocks");
-	for (b = 0; b < SUGGEST_BLOCK_NR; b++) {
+	for (b = 0; b < SUGGEST_BLOCK_NR && rc == 0; b++) {
 		ctx->block = b;
 		ctx->out = open_memstream(&text, &len);
-		if (!ctx->out)
-			return -1;
-		suggest_unsafe(ctx);
-		if (fclose(ctx->out) != 0) {
-			int errnum = errno;
-
-			free(text);
-			errno = errnum;
-			return -1;
+		if (!ctx->out) {
+			diag_no_memory();
+			rc = -1;
+			break;
+		}
+		rc = suggest_export(ctx);
+		if (fclose(ctx->out) != 0 && rc == 0) {
+			diag_no_memory(); /* a memory stream's only failure */
+			rc = -1;
 		}
 		snprintf(key, sizeof(key), "%s", suggest_block_name(b));
 		for (p = key; *p; p++) {
 			if (*p == '-')
 				*p = '_';
 		}
-		print_path(out, PRINT_JSON, key, NULL, text, len);
+		if (rc == 0)
+			print_path(out, PRINT_JSON, key, NULL, text, len);
 		free(text);
 	}
 	ctx->out = NULL;
 	output_close(out);
+	return rc;
+}
+
+/*
+ * "client_keeper": what Linux clients of a server that rotates snapshots
+ * run, {dir, command, unit}, or null without subvolumes.  0, or -1 with
+ * the reason on stderr.
+ */
+static int json_client_keeper(struct output *out, const struct suggest_ctx *ctx)
+{
+	char *dir, *unit;
+
+	if (!suggest_applies(ctx)) {
+		print_string(out, PRINT_JSON, "client_keeper", NULL, NULL);
+		return 0;
+	}
+	if (client_keeper(ctx, &dir, &unit) != 0) {
+		diag_no_memory();
+		return -1;
+	}
+	output_open_object(out, "client_keeper");
+	print_text_path(out, "dir", NULL, dir);
+	print_string(out, PRINT_JSON, "command", NULL,
+		     "btrfs-ino mount --watch --client DIR");
+	print_string(out, PRINT_JSON, "unit", NULL, unit);
+	output_close(out);
+	free(dir);
+	free(unit);
 	return 0;
 }
 
@@ -140,10 +170,8 @@ int suggestion_json(struct output *out, const char *key,
 		     bino_suggestion_mount_options(sug));
 	json_subvols(out, &ctx);
 	json_placeholders(out, &ctx);
-	if (json_blocks(out, &ctx) != 0) {
-		diag_message("%s", strerror(errno));
+	if (json_client_keeper(out, &ctx) != 0 || json_blocks(out, &ctx) != 0)
 		ret = -1;
-	}
 	output_close(out);
 	bino_suggestion_destroy(sug);
 	return ret;

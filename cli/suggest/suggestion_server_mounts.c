@@ -66,18 +66,43 @@ static void put_mount_options(const struct suggest_ctx *ctx, FILE *out,
 }
 
 /*
- * The fstab line @t (closed here) for @path: appended, or where the fstab
- * has a line for @path already (the old advice, or the admin's), that line
- * replaced when it lacks nofail, else kept.  0, or -1 with errno set (out
- * of memory).
+ * The number of the first line of @fstab that mounts strictly below
+ * @path, or 0: a new line for @path goes before it, as mount -a mounts in
+ * file order and a parent mounted after its child hides it.
+ */
+static size_t first_line_below(const struct server_fstab *fstab,
+			       const char *path)
+{
+	size_t i, first = 0;
+
+	for (i = 0; fstab && i < fstab->n_lines; i++) {
+		const struct fstab_line *line = &fstab->line[i];
+
+		if (line->number && strcmp(line->target, path) != 0 &&
+		    bino__path_at_or_below(line->target, path) &&
+		    (!first || line->number < first))
+			first = line->number;
+	}
+	return first;
+}
+
+/*
+ * The fstab line @t (closed here) for @path: appended, or inserted before
+ * the first line that mounts below it, or where the fstab has a line for
+ * @path already (the old advice, or the admin's), that line replaced when
+ * it lacks nofail, else kept.  0, or -1 with errno set (out of memory).
  */
 static int add_fstab_line(const struct suggest_ctx *ctx, struct edit_list *list,
 			  const char *path, struct text *t)
 {
 	const struct server_fstab *fstab = ctx->config->fstab;
 	const struct fstab_line *old = server_fstab_find(fstab, path);
+	size_t below = first_line_below(fstab, path);
 	long e;
 
+	if ((!old || !old->number) && below)
+		return add_text_edit(list, EDIT_INSERT, fstab->file, below,
+				     below - 1, t) < 0 ? -1 : 0;
 	if (!old || !old->number)
 		return add_text_edit(list, EDIT_APPEND, fstab ? fstab->file : SYSTEM_FSTAB,
 				     0, 0, t) < 0 ? -1 : 0;
@@ -243,7 +268,7 @@ int edits_mount_units(const struct suggest_ctx *ctx,
 	return 0;
 }
 
-void block_server_fstab(const struct suggest_ctx *ctx)
+int block_server_fstab(const struct suggest_ctx *ctx)
 {
 	const struct bino_mount *fs = bino_suggestion_mount(ctx->sug);
 
@@ -257,10 +282,10 @@ void block_server_fstab(const struct suggest_ctx *ctx)
 		"# are in mount order (parents first).  Then: mount -a\n",
 		ctx->shown_path, bino_mount_target(fs));
 	put_snapshots_note(ctx);
-	put_edits(ctx, edits_server_fstab);
+	return put_edits(ctx, edits_server_fstab);
 }
 
-void block_mount_units(const struct suggest_ctx *ctx)
+int block_mount_units(const struct suggest_ctx *ctx)
 {
 	fputs("# systemd mount units instead of fstab lines: the same mounts, one file\n"
 	      "# each under /etc/systemd/system (the name must be the escaped mount\n"
@@ -268,5 +293,5 @@ void block_mount_units(const struct suggest_ctx *ctx)
 	      "# daemon-reload; systemctl enable --now UNIT...  WantedBy= (not\n"
 	      "# RequiredBy=): a unit that fails never stops boot.\n", ctx->out);
 	put_snapshots_note(ctx);
-	put_edits(ctx, edits_mount_units);
+	return put_edits(ctx, edits_mount_units);
 }

@@ -16,6 +16,10 @@
  *
  * Everything is read from the audit and the mount table; nothing is
  * changed and nothing is printed.  Phrasing it is the caller's business.
+ *
+ * bino_subvol_exists() stands beside them: whether a subvolume an fstab
+ * line names is still in the filesystem's subvolume tree, the one test of
+ * "deleted" (a missing mount point is none).
  */
 #include "suggest_internal.h"
 
@@ -445,4 +449,83 @@ bino_suggestion_placeholder(const struct bino_suggestion *suggestion,
 	return index < suggestion->n_placeholders ?
 		       suggestion->placeholders[index] :
 		       NULL;
+}
+
+/* ---- bino_subvol_exists() -------------------------------------------- */
+
+/* The subvolume looked for: by ID, or (ID 0) by its path from the top. */
+struct subvol_wanted {
+	uint64_t id;
+	const char *path; /* without leading '/' */
+};
+
+static enum bino_error subvol_match(const char *path,
+				    const struct bino__subvol_info *info,
+				    void *data)
+{
+	const struct subvol_wanted *w = data;
+
+	if (w->id ? info->id == w->id : strcmp(path, w->path) == 0)
+		return BINO_ERROR_STOP_ITERATION;
+	return BINO_OK;
+}
+
+/*
+ * Whether the filesystem of the open @fd is btrfs, and @fs_uuid's when it
+ * is given: BINO_OK, or BINO_ERROR_NOT_FOUND (errnum 0) when it is not.
+ */
+static enum bino_error subvol_fs_check(int fd, const uint8_t *fs_uuid,
+				       int *errnum)
+{
+	uint8_t uuid[16];
+
+	*errnum = 0;
+	if (bino__fs_uuid_fd(fd, uuid) != 0) {
+		if (errno != ENOTTY) {
+			*errnum = errno;
+			return BINO_ERROR_SUBVOL_INFO_FAILED;
+		}
+		return BINO_ERROR_NOT_FOUND;
+	}
+	if (fs_uuid && memcmp(uuid, fs_uuid, sizeof(uuid)) != 0)
+		return BINO_ERROR_NOT_FOUND;
+	return BINO_OK;
+}
+
+BINO_PUBLIC enum bino_error bino_subvol_exists(const char *path,
+					       const uint8_t *fs_uuid,
+					       uint64_t subvolid,
+					       const char *fs_path, bool *ret)
+{
+	struct subvol_wanted w = { subvolid, fs_path };
+	enum bino_error err;
+	int fd, errnum = 0;
+
+	if (!path || !ret || (!subvolid && !fs_path)) {
+		errno = EINVAL;
+		return BINO_ERROR_INVALID_ARGUMENT;
+	}
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return BINO_ERROR_OPEN_FAILED; /* errno is open(2)'s */
+	err = subvol_fs_check(fd, fs_uuid, &errnum);
+	close(fd);
+	if (err) {
+		errno = errnum;
+		return err;
+	}
+	while (w.path && *w.path == '/')
+		w.path++;
+	/* The top level is in no listing: it is the filesystem itself. */
+	if (subvolid == BTRFS_FS_TREE_OBJECTID || (!subvolid && !*w.path)) {
+		*ret = true;
+		return BINO_OK;
+	}
+	err = bino__subvol_list(path, true, subvol_match, &w, &errnum);
+	if (err != BINO_OK && err != BINO_ERROR_STOP_ITERATION) {
+		errno = errnum;
+		return err;
+	}
+	*ret = err == BINO_ERROR_STOP_ITERATION;
+	return BINO_OK;
 }

@@ -63,6 +63,17 @@ apply_and_run() {
 		bash "$fstab" "$@"
 }
 
+# apply_all EXPORTS COMMAND...: apply_and_run the fstab $OUT/fstab (the
+# suggested server-fstab block), then btrfs-ino mount below $FEX with
+# EXPORTS, then COMMAND: the server as the suggestion leaves it.
+apply_all() {
+	local exports=$1
+	shift
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	apply_and_run "$OUT/fstab" bash -c '"$1" mount -q --exports "$2" "$3" >/dev/null || exit 98
+		shift 3; "$@"' bash "$BTRFS_INO" "$exports" "$FEX" "$@"
+}
+
 # BLOCKS: every --format name, in the order of the full report.
 # shellcheck disable=SC2034 # for the sourcing tests to loop over
 BLOCKS=(server-fstab mount-units exports exports-nohide client-fstab autofs snapshot-hook)
