@@ -19,6 +19,6 @@ eventually not mountpoint -q -- "$FEX/elsewhere" ||
 mounted_within_looks "$mark" U "the stale mount of s1"
 check_eq "mounts of deleted subvolumes below $MNT" "" \
 	"$(mount_table | grep -F '//deleted' || true)"
-eventually grep -qxF "umount $FEX/elsewhere: subvolume $s1 no longer exists" "$OUT/watch" ||
-	fail "the run does not say it unmounted it: $(cat "$OUT/watch")"
+eventually grep -qxF "btrfs-ino: mount: $FEX/elsewhere: umount: subvolume $s1 no longer exists" "$OUT/watch.err" ||
+	fail "the keeper does not log that it unmounted it: $(cat "$OUT/watch.err")"
 finish
