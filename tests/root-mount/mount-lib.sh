@@ -106,6 +106,36 @@ keeper_trace() {
 	return 1
 }
 
+# LISTING: how strace shows a full pass's listing of the subvolume tree
+# (every ROOT_REF item from objectid 0); a quick pass searches only the
+# links of the subvolumes it plans.
+LISTING='min_objectid=0, max_objectid=UINT64_MAX, .*min_type=BTRFS_ROOT_REF_KEY, max_type=BTRFS_ROOT_REF_KEY'
+
+# ioctls_trace: strace attached to the keeper (WATCH_PID), its ioctl and
+# mount calls in $OUT/ioctls; returns once the keeper has made two looks
+# (BTRFS_IOC_FS_INFO) since its last full pass's listing, the trace's
+# length then in mark: later calls are the test's to count.
+ioctls_trace() {
+	command -v strace >/dev/null || skip_or_fail "needs strace"
+	strace -f -qq -e trace=ioctl,mount -o "$OUT/ioctls" -p "$WATCH_PID" &
+	# shellcheck disable=SC2034 # the tests stop it
+	TRACER_PID=$!
+	if ! eventually ioctls_idle; then
+		fail "strace never saw the keeper idle"
+		return 1
+	fi
+	# shellcheck disable=SC2034 # the tests count from it
+	mark=$(wc -l <"$OUT/ioctls")
+}
+
+# ioctls_idle: two looks or more in $OUT/ioctls after its last listing.
+ioctls_idle() {
+	[[ -s $OUT/ioctls ]] && awk -v listing="$LISTING" '
+		$0 ~ listing { looks = 0; next }
+		/BTRFS_IOC_FS_INFO/ { looks++ }
+		END { exit !(looks >= 2) }' "$OUT/ioctls"
+}
+
 # keeper_idle: the trace ends with two looks in a row, no pass after them.
 keeper_idle() {
 	[[ -s $OUT/trace && $(trace_events 0) =~ LL[^P]*$ ]]
