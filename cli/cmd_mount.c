@@ -370,6 +370,7 @@ struct mount_run {
 	size_t skipped; /* skip steps below export_path */
 	bool failed;
 	bool noted; /* --watch: the notes after a mount were told once */
+	bool quick; /* --watch: the steps are a quick pass's */
 };
 
 /* "skip PATH: why" for a skip step (on stdout: --dry-run lists them). */
@@ -612,7 +613,11 @@ static void run_steps(struct mount_run *run, const struct mount_path *target,
 	}
 	if (!err && run->opts->dry_run)
 		print_counts(run);
-	if (run->skipped && !run->opts->dry_run) {
+	/*
+	 * A quick pass's skips are told by the next full pass, with the
+	 * others: under a user's churn, a line a second otherwise.
+	 */
+	if (run->skipped && !run->opts->dry_run && !run->quick) {
 		diag_command_path("mount", path,
 				  "skipped %zu subvolume%s by the mount policy "
 				  "(--dry-run lists them)",
@@ -727,7 +732,9 @@ static int mount_quick(struct mount_run *run, const struct mount_quick *quick)
 				  bino_strerror(err), strerror(errno));
 		run->failed = true;
 	}
+	run->quick = true;
 	run_steps(run, target, first, err);
+	run->quick = false;
 	if (bino_mountplan_unreached(run->plan) > unreached)
 		mount_watch_look_again(run->watch);
 	bino_mounts_destroy(mounts);

@@ -78,6 +78,13 @@
  */
 #define RETRY_PASSES 5
 /*
+ * A quick pass that could not reach a new subvolume is made again after
+ * RETRY_FIRST_MS, then twice as long each time (0.1 to 1.6 s): a snapshot
+ * is linked while its commit is written, which under load takes a second,
+ * and a new snapshot must not wait for the next look for each try.
+ */
+#define RETRY_FIRST_MS 100
+/*
  * While changes keep coming (a user creating and deleting subvolumes in a
  * loop), the keeper uses at most one PACE_SHARE-th of a core: a full pass
  * that a filesystem change (or a retry) asks for waits until the CPU the
@@ -103,8 +110,9 @@ struct watched {
 	enum bino_error err;
 	int errnum;
 	uint64_t *ids; /* created below it: the next quick pass plans them */
-	size_t n_ids, cap_ids;
-	unsigned retries; /* quick passes made again for the same ids */
+	unsigned char *tries; /* by index in ids: quick passes made for it */
+	size_t n_ids, cap_ids, cap_tries;
+	double retry_at; /* CLOCK_MONOTONIC: no quick pass for ids before it */
 };
 
 struct watched_list {
@@ -125,6 +133,7 @@ struct mount_watch {
 	bool pending; /* a change seen that a paced full pass has yet to plan */
 	bool whole; /* a quick pass asked for a full pass */
 	bool quick_since; /* quick passes ran since the last full pass */
+	double next_look; /* CLOCK_MONOTONIC: when the next look is due */
 	double full_at; /* CLOCK_MONOTONIC when the last full pass began */
 	double full_cpu; /* the process's CPU time then */
 };
@@ -137,6 +146,7 @@ static void watched_list_release(struct watched_list *list)
 		bino_fswatch_destroy(list->items[i].fs);
 		free(list->items[i].path);
 		free(list->items[i].ids);
+		free(list->items[i].tries);
 	}
 	free(list->items);
 	memset(list, 0, sizeof(*list));
@@ -387,10 +397,12 @@ static int watch_pass(struct mount_watch *watch, mount_pass_fn *pass,
 }
 
 /*
- * A quick pass for the subvolumes created below @item's PATH, kept for the
- * next tick if one could not be reached yet (RETRY_PASSES).  The mount
- * table it changes is stamped again, unless it had changed before it: its
- * own mounts are no reason for a full pass.
+ * A quick pass for the subvolumes created below @item's PATH.  When it
+ * could not reach one yet, each is kept for the next tick's, RETRY_PASSES
+ * times at most (the pass does not say which: those it planned are left
+ * out at no cost but the lookup of their link).  The mount table it
+ * changes is stamped again, unless it had changed before it: its own
+ * mounts are no reason for a full pass.
  */
 static void watch_quick(struct mount_watch *watch, struct watched *item,
 			mount_pass_fn *pass, void *data)
@@ -399,6 +411,8 @@ static void watch_quick(struct mount_watch *watch, struct watched *item,
 				     .n = item->n_ids };
 	bool table_same = mounts_stamp(watch) == watch->mounts_stamp;
 	bool full_again = watch->look_again; /* the full pass's own request */
+	unsigned least = RETRY_PASSES;
+	size_t i, kept = 0;
 
 	watch->look_again = false;
 	watch->quick_since = true;
@@ -406,12 +420,17 @@ static void watch_quick(struct mount_watch *watch, struct watched *item,
 	fflush(stdout);
 	if (table_same)
 		watch->mounts_stamp = mounts_stamp(watch);
-	if (watch->look_again && item->retries < RETRY_PASSES) {
-		item->retries++;
-	} else {
-		item->n_ids = 0;
-		item->retries = 0;
+	for (i = 0; watch->look_again && i < item->n_ids; i++) {
+		if (++item->tries[i] > RETRY_PASSES)
+			continue;
+		if (item->tries[i] < least)
+			least = item->tries[i];
+		item->ids[kept] = item->ids[i];
+		item->tries[kept++] = item->tries[i];
 	}
+	item->n_ids = kept;
+	item->retry_at = clock_now(CLOCK_MONOTONIC) +
+			 RETRY_FIRST_MS / 1000.0 * (1U << (least - 1));
 	watch->look_again = full_again;
 }
 
@@ -420,13 +439,16 @@ static void watched_take_added(struct mount_watch *watch, struct watched *item)
 {
 	size_t n = bino_fswatch_added_count(item->fs), i;
 
-	if (ARRAY_RESERVE(item->ids, item->cap_ids, item->n_ids + n) != 0) {
+	if (ARRAY_RESERVE(item->ids, item->cap_ids, item->n_ids + n) != 0 ||
+	    ARRAY_RESERVE(item->tries, item->cap_tries, item->n_ids + n) != 0) {
 		watch->pending = true; /* a full pass will see them */
 		return;
 	}
-	for (i = 0; i < n; i++)
-		item->ids[item->n_ids++] = bino_fswatch_added_id(item->fs, i);
-	item->retries = 0;
+	for (i = 0; i < n; i++) {
+		item->ids[item->n_ids] = bino_fswatch_added_id(item->fs, i);
+		item->tries[item->n_ids++] = 0;
+	}
+	item->retry_at = 0; /* at once */
 }
 
 /*
@@ -554,20 +576,28 @@ static bool full_pass_due(const struct mount_watch *watch)
 	       clock_now(CLOCK_MONOTONIC) - watch->full_at >= FULL_PASS_SECONDS;
 }
 
-/* One tick of the watch after poll(2): the passes it calls for. */
-static void watch_tick(struct mount_watch *watch, const struct pollfd fds[2],
-		       bool again, mount_pass_fn *pass, void *data)
+/*
+ * How long poll(2) may wait, in ms: until the next look, or the next
+ * quick pass made again.
+ */
+static int watch_timeout(const struct mount_watch *watch)
 {
+	double now = clock_now(CLOCK_MONOTONIC), until = watch->next_look;
 	size_t i;
 
-	if ((fds[1].revents & (POLLPRI | POLLERR)) &&
-	    mounts_stamp(watch) != watch->mounts_stamp)
-		again = true;
-	watch_look(watch);
 	for (i = 0; i < watch->now.n; i++) {
-		if (watch->now.items[i].n_ids)
-			watch_quick(watch, &watch->now.items[i], pass, data);
+		if (watch->now.items[i].n_ids && watch->now.items[i].retry_at < until)
+			until = watch->now.items[i].retry_at;
 	}
+	return until <= now ? 0 : (int)((until - now) * 1000) + 1;
+}
+
+/*
+ * After a look: whether a full pass is due (a change, SIGHUP, a quick pass
+ * that could not plan, FULL_PASS_SECONDS, or the last full pass's retry).
+ */
+static void watch_due(struct mount_watch *watch)
+{
 	if (watch->pending || watch->whole || full_pass_due(watch)) {
 		watch->retries = 0;
 		watch->pending = true;
@@ -575,6 +605,31 @@ static void watch_tick(struct mount_watch *watch, const struct pollfd fds[2],
 		watch->retries++;
 		watch->pending = true;
 	}
+}
+
+/* One wake of the watch after poll(2): the looks and passes it calls for. */
+static void watch_tick(struct mount_watch *watch, const struct pollfd fds[2],
+		       bool again, mount_pass_fn *pass, void *data)
+{
+	double now = clock_now(CLOCK_MONOTONIC);
+	bool look = now >= watch->next_look;
+	size_t i;
+
+	if ((fds[1].revents & (POLLPRI | POLLERR)) &&
+	    mounts_stamp(watch) != watch->mounts_stamp)
+		again = true;
+	if (look) {
+		watch->next_look = now + TICK_MS / 1000.0;
+		watch_look(watch);
+	}
+	for (i = 0; i < watch->now.n; i++) {
+		struct watched *item = &watch->now.items[i];
+
+		if (item->n_ids && now >= item->retry_at)
+			watch_quick(watch, item, pass, data);
+	}
+	if (look)
+		watch_due(watch);
 	if (watch->pending && pace_allows(watch))
 		again = true;
 	if (again)
@@ -595,12 +650,13 @@ int mount_watch_run(const struct mount_watch_config *config,
 	status = watch_pass(&watch, pass, data);
 	if (status == EXIT_USAGE)
 		goto out_close;
+	watch.next_look = clock_now(CLOCK_MONOTONIC) + TICK_MS / 1000.0;
 	fds[0] = (struct pollfd){ .fd = watch.signal_fd, .events = POLLIN };
 	fds[1] = (struct pollfd){ .fd = watch.mountinfo_fd, .events = POLLPRI };
 	for (;;) {
 		bool again = false;
 
-		if (poll(fds, 2, TICK_MS) < 0 && errno != EINTR) {
+		if (poll(fds, 2, watch_timeout(&watch)) < 0 && errno != EINTR) {
 			diag_message("mount: stopped: cannot watch: %s",
 				     strerror(errno));
 			status = EXIT_USAGE;

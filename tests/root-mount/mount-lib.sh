@@ -85,6 +85,16 @@ watch_start() {
 	return 1
 }
 
+# watch_start_s1_elsewhere: watch_start watch (the fixture's export), with
+# a second mount of snapshot s1 at $FEX/elsewhere made once it watches, which
+# a deletion of s1 leaves stale ("//deleted"); s1's ID in s1.
+watch_start_s1_elsewhere() {
+	s1=$(btrfs inspect-internal rootid "$FEX/spool/.snapshot/s1")
+	mkdir -- "$FEX/elsewhere"
+	watch_start watch --exports "$EXPORTS" "$FEX" || return 1
+	mount -t btrfs -o "subvolid=$s1" "$LOOP" "$FEX/elsewhere"
+}
+
 # keeper_trace: strace attached to the keeper (WATCH_PID), its openat,
 # openat2, mount, umount2 and stat calls in $OUT/trace (line by line, as
 # made); returns once the keeper is idle, two looks in a row with no pass

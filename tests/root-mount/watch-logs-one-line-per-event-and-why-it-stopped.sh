@@ -10,10 +10,7 @@
 source "$(dirname -- "$0")/mount-lib.sh"
 setup_mount_export
 
-s1=$(btrfs inspect-internal rootid "$FEX/spool/.snapshot/s1")
-mkdir -- "$FEX/elsewhere"
-watch_start watch --exports "$EXPORTS" "$FEX" || finish
-mount -t btrfs -o "subvolid=$s1" "$LOOP" "$FEX/elsewhere"
+watch_start_s1_elsewhere || finish
 uuid=$(blkid -p -s UUID -o value -- "$LOOP")
 for s in l1 l2; do
 	btrfs -q subvolume snapshot "$FEX/spool" "$FEX/spool/.snapshot/$s"

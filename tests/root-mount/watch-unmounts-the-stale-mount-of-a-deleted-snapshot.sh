@@ -7,10 +7,7 @@
 source "$(dirname -- "$0")/mount-lib.sh"
 setup_mount_export
 
-s1=$(btrfs inspect-internal rootid "$FEX/spool/.snapshot/s1")
-mkdir -- "$FEX/elsewhere"
-watch_start watch --exports "$EXPORTS" "$FEX" || finish
-mount -t btrfs -o "subvolid=$s1" "$LOOP" "$FEX/elsewhere"
+watch_start_s1_elsewhere || finish
 keeper_trace || finish
 btrfs -q subvolume delete "$FEX/spool/.snapshot/s1"
 mark=$(trace_mark)
