@@ -17,6 +17,7 @@ chown 1000:1000 -- "$user" "$user/s1"
 watch_start watch --max-user-mounts 1 --exports "$EXPORTS" "$FEX" || finish
 eventually mountpoint -q -- "$user/s1" || fail "s1 is not mounted"
 ioctls_trace || finish
+mark=$(wc -l <"$OUT/ioctls")
 for n in 2 3 4; do
 	as_user 1000 "$user" btrfs -q subvolume create "s$n"
 done

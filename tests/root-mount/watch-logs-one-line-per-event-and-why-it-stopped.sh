@@ -10,7 +10,8 @@
 source "$(dirname -- "$0")/mount-lib.sh"
 setup_mount_export
 
-watch_start_s1_elsewhere || finish
+s1=$(btrfs inspect-internal rootid "$FEX/spool/.snapshot/s1")
+watch_start_elsewhere "$s1" || finish
 uuid=$(blkid -p -s UUID -o value -- "$LOOP")
 for s in l1 l2; do
 	btrfs -q subvolume snapshot "$FEX/spool" "$FEX/spool/.snapshot/$s"

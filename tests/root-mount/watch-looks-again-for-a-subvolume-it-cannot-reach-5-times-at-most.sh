@@ -20,6 +20,7 @@ exec {hidden}<"$FEX/spool/hidden"
 mount -t tmpfs -o size=1M hider "$FEX/spool/hidden"
 watch_start watch --exports "$EXPORTS" "$FEX" || finish
 ioctls_trace || finish
+mark=$(wc -l <"$OUT/ioctls")
 (cd "/proc/self/fd/$hidden" && btrfs -q subvolume create sub)
 exec {hidden}<&-
 id=$(btrfs subvolume list "$MNT" | awk '$NF ~ /spool\/hidden\/sub$/ { print $2 }')

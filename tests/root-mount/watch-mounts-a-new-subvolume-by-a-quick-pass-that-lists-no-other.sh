@@ -11,6 +11,7 @@ setup_mount_export
 
 watch_start watch --exports "$EXPORTS" "$FEX" || finish
 ioctls_trace || finish
+mark=$(wc -l <"$OUT/ioctls")
 btrfs -q subvolume create "$FEX/spool/new"
 id=$(btrfs inspect-internal rootid "$FEX/spool/new")
 eventually mountpoint -q -- "$FEX/spool/new" ||

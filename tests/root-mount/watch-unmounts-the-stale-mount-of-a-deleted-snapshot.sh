@@ -7,7 +7,8 @@
 source "$(dirname -- "$0")/mount-lib.sh"
 setup_mount_export
 
-watch_start_s1_elsewhere || finish
+s1=$(btrfs inspect-internal rootid "$FEX/spool/.snapshot/s1")
+watch_start_elsewhere "$s1" || finish
 keeper_trace || finish
 btrfs -q subvolume delete "$FEX/spool/.snapshot/s1"
 mark=$(trace_mark)
