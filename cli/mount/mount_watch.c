@@ -29,13 +29,14 @@
  *    exports changed, and at least every FULL_PASS_SECONDS once quick
  *    passes ran (what a quick pass cannot see: a chown, a mount elsewhere).
  *    While changes keep coming, full passes are paced so that the keeper
- *    as a whole, looks and quick passes included, uses at most a
- *    PACE_SHARE-th of a core; meanwhile the looks ask only for new
+ *    as a whole, looks and quick passes included, uses at most a tenth of
+ *    a core (PACE_SHARE); meanwhile the looks ask only for new
  *    subvolumes (bino_fswatch_check_added()), as the full pass will see
  *    the rest.  A deleted snapshot's stale mount waits for it.
  *
  * A pass that found a subvolume it could not reach yet (one being created)
- * is made again at the next tick, RETRY_PASSES times at most.
+ * is made again, RETRY_PASSES times at most: a full pass at the next
+ * looks, a quick pass sooner (RETRY_FIRST_MS, doubled each time).
  * Watching the filesystem, not directories, means a subvolume created
  * anywhere below a PATH is seen, in a directory made after the watch began
  * too, and inotify's limits never apply; looking rather than holding a
@@ -45,7 +46,7 @@
  * step, which blocks them (mount_watch_acting()) so that they never end it
  * in the middle of a mount: it ends within a second at any point of a
  * pass, however many subvolumes the plan or a look at the filesystem
- * reads.
+ * reads, and say so on stderr: the keeper's log, one line per event.
  */
 #include "mount_watch.h"
 
@@ -86,15 +87,17 @@
 #define RETRY_FIRST_MS 100
 /*
  * While changes keep coming (a user creating and deleting subvolumes in a
- * loop), the keeper uses at most one PACE_SHARE-th of a core: a full pass
- * that a filesystem change (or a retry) asks for waits until the CPU the
- * keeper used since the last full pass began is at most a PACE_SHARE-th
- * of the time since.  A full pass over 1,000 subvolumes costs some 10 ms,
- * so a keeper that size never waits; one over 100,000 costs near a
- * second, and would otherwise spend the whole core planning again each
- * second.  A mount table change and SIGHUP are not paced.
+ * loop), the keeper uses at most a tenth of a core: a full pass that a
+ * filesystem change (or a retry) asks for waits until the CPU the keeper
+ * used since the last full pass began is at most a PACE_SHARE-th of the
+ * time since.  A twelfth, not a tenth: that is the keeper's share on
+ * average from one full pass to the next, and a full pass (a second of
+ * CPU at 100,000 subvolumes) falls unevenly in a shorter span.  A full
+ * pass over 1,000 subvolumes costs some 10 ms, so a keeper that size never
+ * waits; one over 100,000 would otherwise spend the whole core planning
+ * again each second.  A mount table change and SIGHUP are not paced.
  */
-#define PACE_SHARE 10
+#define PACE_SHARE 12
 /* How long the state quick passes built may go without a full pass. */
 #define FULL_PASS_SECONDS 60
 #define SYSTEM_EXPORTS "/etc/exports"
