@@ -369,6 +369,8 @@ struct mount_run {
 	const char *export_path; /* the PATH being done */
 	size_t skipped; /* skip steps below export_path */
 	bool failed;
+	bool noted; /* --watch: the notes after a mount were told once */
+	bool quick; /* --watch: the steps are a quick pass's */
 };
 
 /* "skip PATH: why" for a skip step (on stdout: --dry-run lists them). */
@@ -491,12 +493,25 @@ static void run_step(struct mount_run *run, const struct bino_mountplan_step *st
 	switch (bino_mountplan_step_action(step)) {
 	case BINO_MOUNTPLAN_MOUNT:
 		format_uuid(uuid, bino_mountplan_step_fs_uuid(step));
+		/* The keeper's log: a line of its own per event (stderr). */
+		if (run->watch) {
+			diag_command_path("mount", path, "mount UUID=%s subvolid=%"
+					  PRIu64, uuid,
+					  bino_mountplan_step_subvolid(step));
+			break;
+		}
 		printf("mount UUID=%s subvolid=%" PRIu64 " on ", uuid,
 		       bino_mountplan_step_subvolid(step));
 		put_path(stdout, path);
 		putchar('\n');
 		break;
 	case BINO_MOUNTPLAN_UMOUNT:
+		if (run->watch) {
+			diag_command_path("mount", path, "umount: subvolume %"
+					  PRIu64 " no longer exists",
+					  bino_mountplan_step_subvolid(step));
+			break;
+		}
 		fputs("umount ", stdout);
 		put_path(stdout, path);
 		printf(": subvolume %" PRIu64 " no longer exists\n",
@@ -536,16 +551,89 @@ static void run_step(struct mount_run *run, const struct bino_mountplan_step *st
 	run->failed = true;
 }
 
+/*
+ * The notes after mounts below @target, for the one-shot command's output;
+ * for the keeper's log, a line each, once in its life (they do not change).
+ */
+static void tell_notes(struct mount_run *run, const struct mount_path *target)
+{
+	const char *path = target->path;
+	bool exported = exported_now(path);
+	bool crossmnt = target->flags & (BINO_EXPORT_CROSSMNT | BINO_EXPORT_NOHIDE);
+
+	if (run->watch) {
+		if (exported && !run->noted)
+			diag_command_path("mount", path, "note: exported now: NFS "
+					  "clients cross into the new mounts when "
+					  "they next look up their directories; "
+					  "clients that listed them before may "
+					  "need to remount to stop seeing the loop");
+		if (!crossmnt && !run->noted)
+			diag_command_path("mount", path, "note: the export has no "
+					  "crossmnt: clients cross into the mounts "
+					  "only with it (btrfs-ino suggest --format "
+					  "exports)");
+		run->noted = true;
+		return;
+	}
+	if (exported) {
+		fputs("note: ", stdout);
+		put_path(stdout, path);
+		fputs(" is exported now: NFS clients cross into the new mounts when\n"
+		      "  they next look up their directories; clients that listed them "
+		      "before\n  may need to remount to stop seeing the loop\n", stdout);
+	}
+	if (!crossmnt) {
+		fputs("note: the export of ", stdout);
+		put_path(stdout, path);
+		fputs(" has no crossmnt: clients cross into the mounts only\n"
+		      "  with it (btrfs-ino suggest --format exports)\n", stdout);
+	}
+}
+
+/*
+ * Carry out the steps from the @first'th, those planned for @target (a
+ * full pass's counts after them unless @err, its planning's error).
+ */
+static void run_steps(struct mount_run *run, const struct mount_path *target,
+		      size_t first, enum bino_error err)
+{
+	const char *path = target->path;
+	bool mounted = false;
+	size_t i;
+
+	run->export_path = path;
+	run->skipped = 0;
+	for (i = first; i < bino_mountplan_count(run->plan); i++) {
+		const struct bino_mountplan_step *step =
+			bino_mountplan_get(run->plan, i);
+
+		run_step(run, step);
+		mounted |= bino_mountplan_step_action(step) == BINO_MOUNTPLAN_MOUNT;
+	}
+	if (!err && run->opts->dry_run)
+		print_counts(run);
+	/*
+	 * A quick pass's skips are told by the next full pass, with the
+	 * others: under a user's churn, a line a second otherwise.
+	 */
+	if (run->skipped && !run->opts->dry_run && !run->quick) {
+		diag_command_path("mount", path,
+				  "skipped %zu subvolume%s by the mount policy "
+				  "(--dry-run lists them)",
+				  run->skipped, run->skipped == 1 ? "" : "s");
+	}
+	if (mounted)
+		tell_notes(run, target);
+}
+
 /* Plan and carry out what one PATH needs. */
 static void mount_export(struct mount_run *run, const struct mount_path *target)
 {
 	const char *path = target->path;
-	size_t first = bino_mountplan_count(run->plan), i;
-	bool mounted = false;
+	size_t first = bino_mountplan_count(run->plan);
 	enum bino_error err;
 
-	run->export_path = path;
-	run->skipped = 0;
 	err = target->err;
 	/* Watched even when absent: its filesystem may be mounted later. */
 	if (run->watch)
@@ -563,35 +651,7 @@ static void mount_export(struct mount_run *run, const struct mount_path *target)
 				  strerror(saved));
 		run->failed = true;
 	}
-	for (i = first; i < bino_mountplan_count(run->plan); i++) {
-		const struct bino_mountplan_step *step =
-			bino_mountplan_get(run->plan, i);
-
-		run_step(run, step);
-		mounted |= bino_mountplan_step_action(step) == BINO_MOUNTPLAN_MOUNT;
-	}
-	if (!err && run->opts->dry_run)
-		print_counts(run);
-	if (run->skipped && !run->opts->dry_run) {
-		diag_command_path("mount", path,
-				  "skipped %zu subvolume%s by the mount policy "
-				  "(--dry-run lists them)",
-				  run->skipped, run->skipped == 1 ? "" : "s");
-	}
-	if (mounted && exported_now(path)) {
-		fputs("note: ", stdout);
-		put_path(stdout, path);
-		fputs(" is exported now: NFS clients cross into the new mounts when\n"
-		      "  they next look up their directories; clients that listed them "
-		      "before\n  may need to remount to stop seeing the loop\n", stdout);
-	}
-	if (mounted && !(target->flags &
-			 (BINO_EXPORT_CROSSMNT | BINO_EXPORT_NOHIDE))) {
-		fputs("note: the export of ", stdout);
-		put_path(stdout, path);
-		fputs(" has no crossmnt: clients cross into the mounts only\n"
-		      "  with it (btrfs-ino suggest --format exports)\n", stdout);
-	}
+	run_steps(run, target, first, err);
 }
 
 /* Plan and carry out what each PATH of the tables read needs. */
@@ -600,6 +660,7 @@ static int mount_apply(struct mount_run *run)
 	enum bino_error err;
 	size_t i;
 
+	bino_mountplan_destroy(run->plan); /* --watch: the last full pass's */
 	err = bino_mountplan_create(0, &run->plan);
 	if (!err)
 		err = bino_mountplan_set_max_user_mounts(run->plan,
@@ -631,18 +692,69 @@ static int mount_apply(struct mount_run *run)
 	}
 	if (run->watch && bino_mountplan_unreached(run->plan))
 		mount_watch_look_again(run->watch);
-	bino_mountplan_destroy(run->plan);
-	run->plan = NULL;
+	/* --watch: quick passes plan on with it. */
+	if (!run->watch) {
+		bino_mountplan_destroy(run->plan);
+		run->plan = NULL;
+	}
 	return run->failed ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 
-/* One run: the tables read afresh, each PATH planned and carried out. */
-static int mount_pass(struct mount_watch *watch, void *data)
+/*
+ * --watch's quick pass: only the subvolumes @quick names, below its PATH,
+ * planned on with the last full pass's plan (its owners' tallies), against
+ * the mount table now.
+ */
+static int mount_quick(struct mount_run *run, const struct mount_quick *quick)
+{
+	const struct mount_path *target = NULL;
+	struct bino_mounts *mounts;
+	size_t first, unreached, i;
+	enum bino_error err;
+
+	for (i = 0; !target && i < run->tables.n_paths; i++) {
+		if (strcmp(run->tables.paths[i].path, quick->path) == 0)
+			target = &run->tables.paths[i];
+	}
+	if (!target || !run->plan || read_mounts(NULL, &mounts) != 0) {
+		mount_watch_plan_whole(run->watch);
+		return EXIT_CLEAN;
+	}
+	run->failed = false;
+	first = bino_mountplan_count(run->plan);
+	unreached = bino_mountplan_unreached(run->plan);
+	err = bino_mountplan_add_subvol_ids(run->plan, mounts, quick->path,
+					    quick->ids, quick->n);
+	if (err == BINO_ERROR_NOT_FOUND) {
+		mount_watch_plan_whole(run->watch);
+	} else if (err) {
+		diag_command_path("mount", quick->path, "%s: %s",
+				  bino_strerror(err), strerror(errno));
+		run->failed = true;
+	}
+	run->quick = true;
+	run_steps(run, target, first, err);
+	run->quick = false;
+	if (bino_mountplan_unreached(run->plan) > unreached)
+		mount_watch_look_again(run->watch);
+	bino_mounts_destroy(mounts);
+	return run->failed ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+/*
+ * One run: the tables read afresh, each PATH planned and carried out; or
+ * --watch's quick pass.
+ */
+static int mount_pass(struct mount_watch *watch, const struct mount_quick *quick,
+		      void *data)
 {
 	struct mount_run *run = data;
 	bool later = run->kept;
 	int ret;
 
+	if (quick)
+		return mount_quick(run, quick);
+	mount_tables_release(&run->tables); /* --watch: the last full pass's */
 	run->watch = watch;
 	run->kept = watch != NULL;
 	switch (mount_tables_read(run->opts, run->paths, run->n_paths,
@@ -667,7 +779,9 @@ static int mount_pass(struct mount_watch *watch, void *data)
 		if (ret == EXIT_CLEAN)
 			ret = done;
 	}
-	mount_tables_release(&run->tables);
+	/* --watch: quick passes find their PATH in them. */
+	if (!watch)
+		mount_tables_release(&run->tables);
 	return ret;
 }
 
@@ -689,9 +803,12 @@ int cmd_mount(int argc, char **argv)
 	run.paths = argv + optind;
 	run.n_paths = (size_t)(argc - optind);
 	if (!opts.watch)
-		return mount_pass(NULL, &run);
+		return mount_pass(NULL, NULL, &run);
 	config = (struct mount_watch_config){
 		.exports_file = opts.exports_file, .quiet = opts.quiet,
 	};
-	return mount_watch_run(&config, mount_pass, &run);
+	ret = mount_watch_run(&config, mount_pass, &run);
+	mount_tables_release(&run.tables);
+	bino_mountplan_destroy(run.plan);
+	return ret;
 }

@@ -1927,6 +1927,38 @@ enum bino_error bino_mountplan_add_subvols(struct bino_mountplan *plan,
 					   const char *path);
 
 /**
+ * bino_mountplan_add_subvol_ids() - Plan, as bino_mountplan_add_subvols()
+ * does, only the subvolumes @ids strictly below @path: for a keeper that
+ * learns which subvolumes were created (bino_fswatch_added_id()) and
+ * plans them without listing every other.  Each ID's path is read up its
+ * links in the subvolume tree from the subvolume holding @path (one found
+ * only below another mount of the filesystem, or no longer linked, is
+ * passed over), then checked, given its owner and held to the limits as
+ * bino_mountplan_add_subvols() does, counting on from the tallies of the
+ * last bino_mountplan_add_subvols() of @path on this plan (the mounts
+ * each owner had then, and those planned since): a user over a limit
+ * gets a skip step, at the cost of a counter.  A subvolume whose path has
+ * a step in the plan already is left out.  The cost grows with @n, not
+ * with the subvolumes of the filesystem.
+ * @plan: the plan.
+ * @mounts: the server's mount table now; borrowed.
+ * @path: an absolute path given to bino_mountplan_add_subvols() before.
+ * @ids: @n subvolume IDs; borrowed.
+ * @n: how many.
+ *
+ * Needs CAP_SYS_ADMIN (the subvolume tree is searched).
+ *
+ * Return: as for bino_mountplan_add_subvols(), and BINO_ERROR_NOT_FOUND
+ * (errno 0) when @path was never given to bino_mountplan_add_subvols() on
+ * @plan (there are no tallies to count on from: plan it whole).
+ */
+BINO_WARN_UNUSED
+enum bino_error bino_mountplan_add_subvol_ids(struct bino_mountplan *plan,
+					      const struct bino_mounts *mounts,
+					      const char *path,
+					      const uint64_t *ids, size_t n);
+
+/**
  * bino_mountplan_add_stale() - Plan to unmount every btrfs mount of
  * @mounts strictly below @path whose root subvolume was deleted (mountinfo
  * shows its root as "PATH//deleted").  A mount point already planned is not
@@ -2116,7 +2148,9 @@ bino_mountplan_step_apply(const struct bino_mountplan_step *step);
  * every subvolume link in the root tree (its leaves, from memory: about a
  * millisecond for 1,000 subvolumes), and reports a change only when that
  * digest differs: a subvolume was created, deleted or renamed, whatever
- * else the transactions wrote.  A directory moved with subvolumes in it
+ * else the transactions wrote.  The links are digested in subvolume ID
+ * order, so a look tells a creation (an ID above every ID known before:
+ * BINO_FSWATCH_ADDED, with the new IDs) from any other change.  A directory moved with subvolumes in it
  * changes no link.  Without CAP_SYS_ADMIN, a change of generation or
  * commit count is reported, and once more 35 seconds later (when its
  * transaction has been committed, every 30 s by default); with no counter
@@ -2128,13 +2162,17 @@ struct bino_fswatch;
  * enum bino_fswatch_change - What a look saw.
  * @BINO_FSWATCH_UNCHANGED: the same filesystem and the same subvolume
  *     links (without CAP_SYS_ADMIN: no transaction since).
- * @BINO_FSWATCH_CHANGED: a subvolume link was added, removed or changed
- *     (without CAP_SYS_ADMIN: a transaction started or was committed), or
- *     another filesystem is at the path now: plan again.
+ * @BINO_FSWATCH_CHANGED: a subvolume link was removed or changed (a
+ *     subvolume deleted, renamed or moved; without CAP_SYS_ADMIN: a
+ *     transaction started or was committed), or another filesystem is at
+ *     the path now: plan again.
+ * @BINO_FSWATCH_ADDED: subvolumes were created, and nothing else changed:
+ *     their IDs are bino_fswatch_added_id()'s (with CAP_SYS_ADMIN only).
  */
 enum bino_fswatch_change {
 	BINO_FSWATCH_UNCHANGED,
 	BINO_FSWATCH_CHANGED,
+	BINO_FSWATCH_ADDED,
 };
 
 /**
@@ -2165,6 +2203,44 @@ enum bino_error bino_fswatch_create(const char *path, int flags,
 BINO_WARN_UNUSED
 enum bino_error bino_fswatch_check(struct bino_fswatch *watch,
 				   enum bino_fswatch_change *ret);
+
+/**
+ * bino_fswatch_check_added() - Look again at the filesystem holding the
+ * path for subvolumes created since the last look only, at a cost that
+ * grows with them, not with the subvolumes of the filesystem: for a keeper
+ * that will plan everything again anyway (it saw a change) but must not
+ * wait to mount what is new.  The root tree's items above the highest
+ * subvolume ID the watch knows, in the leaves written since the last look
+ * began (BTRFS_IOC_TREE_SEARCH_V2 with min_transid), are searched: each
+ * ROOT_BACKREF item there is a subvolume created since (IDs only grow
+ * while a filesystem is mounted).  A deletion, a rename or another
+ * subvolume's change is not looked for: the next bino_fswatch_check()
+ * compares the links with those of the last look it made, and reports
+ * BINO_FSWATCH_CHANGED if this look told of any.
+ * @watch: the watch.
+ * @ret: on success, BINO_FSWATCH_ADDED (bino_fswatch_added_id()),
+ *     BINO_FSWATCH_UNCHANGED (none; always without CAP_SYS_ADMIN) or
+ *     BINO_FSWATCH_CHANGED (another filesystem is at the path).
+ *
+ * Return: as for bino_fswatch_create().
+ */
+BINO_WARN_UNUSED
+enum bino_error bino_fswatch_check_added(struct bino_fswatch *watch,
+					 enum bino_fswatch_change *ret);
+
+/**
+ * bino_fswatch_added_count() - How many subvolumes the last look reported
+ * as created (BINO_FSWATCH_ADDED; it may hold some for
+ * BINO_FSWATCH_CHANGED too); 0 for NULL or another result.
+ */
+size_t bino_fswatch_added_count(const struct bino_fswatch *watch);
+
+/**
+ * bino_fswatch_added_id() - The @index'th subvolume ID the last look
+ * reported as created, in ascending order; 0 out of range.  Valid until
+ * the next look: each ID is reported by one look only.
+ */
+uint64_t bino_fswatch_added_id(const struct bino_fswatch *watch, size_t index);
 
 /** bino_fswatch_path() - The path watched; valid while @watch is. */
 const char *bino_fswatch_path(const struct bino_fswatch *watch);

@@ -12,11 +12,31 @@
  * written), stats the exports files and exportfs's etab, and polls
  * /proc/self/mountinfo (the kernel marks it when any mount or unmount
  * happens; the lines of the mounts on a watched PATH's branch are then
- * compared).  Only when one of them changed does it run mount's whole pass
- * again (the same plan and checks as the one-shot command), or when the
- * last pass found a subvolume it could not reach yet (RETRY_PASSES);
- * while changes keep coming, passes are paced to a tenth of its time
- * (PACE_SHARE).
+ * compared).  Only when one of them changed does it plan again, in one of
+ * two ways:
+ *
+ *  - a quick pass, when the only change is subvolumes created below a
+ *    PATH: the look names them (bino_fswatch_added_id(), the IDs above
+ *    every ID known, from the root tree's leaves written since), and the
+ *    pass plans just those (bino_mountplan_add_subvol_ids(): the same
+ *    resolve, checks and policy as the full pass, counting on from its
+ *    owners' tallies), so its cost follows the change, not the 100,000
+ *    subvolumes a server may have: it is not paced, and a new snapshot is
+ *    mounted within a look or two whatever a user's churn beside it;
+ *  - a full pass (the same plan and checks as the one-shot command) at
+ *    the start, on SIGHUP, after a subvolume was deleted or renamed (its
+ *    stale mount, an owner's tally that dropped), the mount table or the
+ *    exports changed, and at least every FULL_PASS_SECONDS once quick
+ *    passes ran (what a quick pass cannot see: a chown, a mount elsewhere).
+ *    While changes keep coming, full passes are paced so that the keeper
+ *    as a whole, looks and quick passes included, uses at most a tenth of
+ *    a core (PACE_SHARE); meanwhile the looks ask only for new
+ *    subvolumes (bino_fswatch_check_added()), as the full pass will see
+ *    the rest.  A deleted snapshot's stale mount waits for it.
+ *
+ * A pass that found a subvolume it could not reach yet (one being created)
+ * is made again, RETRY_PASSES times at most: a full pass at the next
+ * looks, a quick pass sooner (RETRY_FIRST_MS, doubled each time).
  * Watching the filesystem, not directories, means a subvolume created
  * anywhere below a PATH is seen, in a directory made after the watch began
  * too, and inotify's limits never apply; looking rather than holding a
@@ -26,7 +46,7 @@
  * step, which blocks them (mount_watch_acting()) so that they never end it
  * in the middle of a mount: it ends within a second at any point of a
  * pass, however many subvolumes the plan or a look at the filesystem
- * reads.
+ * reads, and say so on stderr: the keeper's log, one line per event.
  */
 #include "mount_watch.h"
 
@@ -59,16 +79,27 @@
  */
 #define RETRY_PASSES 5
 /*
- * While changes keep coming (a user creating and deleting subvolumes in a
- * loop), passes take at most one PACE_SHARE-th of the keeper's time: after
- * a pass that cost C seconds of CPU, one that a filesystem change (or a
- * retry) asks for waits until (PACE_SHARE - 1) * C after it.  A pass over
- * 1,000 subvolumes costs some 10 ms, so a keeper that size never waits;
- * one over 100,000 costs near a second, and would otherwise spend the
- * whole core planning again each second.  A mount table change and SIGHUP
- * are not paced.
+ * A quick pass that could not reach a new subvolume is made again after
+ * RETRY_FIRST_MS, then twice as long each time (0.1 to 1.6 s): a snapshot
+ * is linked while its commit is written, which under load takes a second,
+ * and a new snapshot must not wait for the next look for each try.
  */
-#define PACE_SHARE 10
+#define RETRY_FIRST_MS 100
+/*
+ * While changes keep coming (a user creating and deleting subvolumes in a
+ * loop), the keeper uses at most a tenth of a core: a full pass that a
+ * filesystem change (or a retry) asks for waits until the CPU the keeper
+ * used since the last full pass began is at most a PACE_SHARE-th of the
+ * time since.  A twelfth, not a tenth: that is the keeper's share on
+ * average from one full pass to the next, and a full pass (a second of
+ * CPU at 100,000 subvolumes) falls unevenly in a shorter span.  A full
+ * pass over 1,000 subvolumes costs some 10 ms, so a keeper that size never
+ * waits; one over 100,000 would otherwise spend the whole core planning
+ * again each second.  A mount table change and SIGHUP are not paced.
+ */
+#define PACE_SHARE 12
+/* How long the state quick passes built may go without a full pass. */
+#define FULL_PASS_SECONDS 60
 #define SYSTEM_EXPORTS "/etc/exports"
 #define SYSTEM_EXPORTS_DIR "/etc/exports.d"
 #define SYSTEM_EXPORTS_GLOB SYSTEM_EXPORTS_DIR "/*.exports"
@@ -81,6 +112,10 @@ struct watched {
 	struct bino_fswatch *fs; /* NULL: not watched (why in @err, @errnum) */
 	enum bino_error err;
 	int errnum;
+	uint64_t *ids; /* created below it: the next quick pass plans them */
+	unsigned char *tries; /* by index in ids: quick passes made for it */
+	size_t n_ids, cap_ids, cap_tries;
+	double retry_at; /* CLOCK_MONOTONIC: no quick pass for ids before it */
 };
 
 struct watched_list {
@@ -98,8 +133,12 @@ struct mount_watch {
 	bool failed_add; /* mount_watch_add() ran out of memory */
 	bool look_again; /* the last pass asked for another at the next tick */
 	unsigned retries; /* passes run in a row for look_again */
-	bool pending; /* a change seen that a paced pass has yet to plan */
-	struct timespec resume; /* CLOCK_MONOTONIC: no paced pass before it */
+	bool pending; /* a change seen that a paced full pass has yet to plan */
+	bool whole; /* a quick pass asked for a full pass */
+	bool quick_since; /* quick passes ran since the last full pass */
+	double next_look; /* CLOCK_MONOTONIC: when the next look is due */
+	double full_at; /* CLOCK_MONOTONIC when the last full pass began */
+	double full_cpu; /* the process's CPU time then */
 };
 
 static void watched_list_release(struct watched_list *list)
@@ -109,6 +148,8 @@ static void watched_list_release(struct watched_list *list)
 	for (i = 0; i < list->n; i++) {
 		bino_fswatch_destroy(list->items[i].fs);
 		free(list->items[i].path);
+		free(list->items[i].ids);
+		free(list->items[i].tries);
 	}
 	free(list->items);
 	memset(list, 0, sizeof(*list));
@@ -147,6 +188,11 @@ void mount_watch_add(struct mount_watch *watch, const char *path)
 void mount_watch_look_again(struct mount_watch *watch)
 {
 	watch->look_again = true;
+}
+
+void mount_watch_plan_whole(struct mount_watch *watch)
+{
+	watch->whole = true;
 }
 
 /* Fold the identity and times of @path (or its absence) into @hash. */
@@ -305,37 +351,44 @@ static void tell_watched(const struct mount_watch *watch,
 	}
 }
 
-static double seconds_of(const struct timespec *t)
+/* The clock @clock now, in seconds. */
+static double clock_now(clockid_t clock)
 {
-	return (double)t->tv_sec + (double)t->tv_nsec / 1e9;
+	struct timespec t;
+
+	clock_gettime(clock, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* Whether a paced pass may run now (PACE_SHARE). */
+/*
+ * Whether a paced full pass may run now: the keeper's CPU since the last
+ * full pass began is at most a PACE_SHARE-th of the time since (PACE_SHARE).
+ */
 static bool pace_allows(const struct mount_watch *watch)
 {
-	struct timespec now;
+	double cpu = clock_now(CLOCK_PROCESS_CPUTIME_ID) - watch->full_cpu;
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return seconds_of(&now) >= seconds_of(&watch->resume);
+	return cpu * PACE_SHARE <= clock_now(CLOCK_MONOTONIC) - watch->full_at;
 }
 
-/* Run @pass, the watches it adds replacing the last pass's; @pass's exit status. */
+/* Run a full @pass, the watches it adds replacing the last pass's; its exit status. */
 static int watch_pass(struct mount_watch *watch, mount_pass_fn *pass,
 		      void *data)
 {
 	struct watched_list before = watch->now;
-	struct timespec cpu0, cpu1;
-	double cost;
 	int status;
 
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu0);
+	watch->full_at = clock_now(CLOCK_MONOTONIC);
+	watch->full_cpu = clock_now(CLOCK_PROCESS_CPUTIME_ID);
 	watch->pending = false;
+	watch->whole = false;
+	watch->quick_since = false;
 
 	watch->mounts_stamp = mounts_stamp(watch);
 	memset(&watch->now, 0, sizeof(watch->now));
 	watch->exports_stamp = exports_stamp(watch->config);
 	watch->look_again = false;
-	status = pass(watch, data);
+	status = pass(watch, NULL, data);
 	fflush(stdout);
 	if (watch->failed_add) {
 		diag_message("mount: %s", strerror(ENOMEM));
@@ -343,23 +396,75 @@ static int watch_pass(struct mount_watch *watch, mount_pass_fn *pass,
 	}
 	tell_watched(watch, &before);
 	watched_list_release(&before);
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu1);
-	cost = (seconds_of(&cpu1) - seconds_of(&cpu0)) * (PACE_SHARE - 1);
-	clock_gettime(CLOCK_MONOTONIC, &watch->resume);
-	watch->resume.tv_sec += (time_t)cost;
-	watch->resume.tv_nsec += (long)((cost - (double)(time_t)cost) * 1e9);
-	if (watch->resume.tv_nsec >= 1000000000L) {
-		watch->resume.tv_sec++;
-		watch->resume.tv_nsec -= 1000000000L;
-	}
 	return status;
 }
 
-/* Whether a watched filesystem, or the exports, changed since the pass. */
-static bool watch_changed(struct mount_watch *watch)
+/*
+ * A quick pass for the subvolumes created below @item's PATH.  When it
+ * could not reach one yet, each is kept for the next tick's, RETRY_PASSES
+ * times at most (the pass does not say which: those it planned are left
+ * out at no cost but the lookup of their link).  The mount table it
+ * changes is stamped again, unless it had changed before it: its own
+ * mounts are no reason for a full pass.
+ */
+static void watch_quick(struct mount_watch *watch, struct watched *item,
+			mount_pass_fn *pass, void *data)
+{
+	struct mount_quick quick = { .path = item->path, .ids = item->ids,
+				     .n = item->n_ids };
+	bool table_same = mounts_stamp(watch) == watch->mounts_stamp;
+	bool full_again = watch->look_again; /* the full pass's own request */
+	unsigned least = RETRY_PASSES;
+	size_t i, kept = 0;
+
+	watch->look_again = false;
+	watch->quick_since = true;
+	(void)pass(watch, &quick, data);
+	fflush(stdout);
+	if (table_same)
+		watch->mounts_stamp = mounts_stamp(watch);
+	for (i = 0; watch->look_again && i < item->n_ids; i++) {
+		if (++item->tries[i] > RETRY_PASSES)
+			continue;
+		if (item->tries[i] < least)
+			least = item->tries[i];
+		item->ids[kept] = item->ids[i];
+		item->tries[kept++] = item->tries[i];
+	}
+	item->n_ids = kept;
+	item->retry_at = clock_now(CLOCK_MONOTONIC) +
+			 RETRY_FIRST_MS / 1000.0 * (1U << (least - 1));
+	watch->look_again = full_again;
+}
+
+/* Keep the IDs @item's last look reported created, for its quick pass. */
+static void watched_take_added(struct mount_watch *watch, struct watched *item)
+{
+	size_t n = bino_fswatch_added_count(item->fs), i;
+
+	if (ARRAY_RESERVE(item->ids, item->cap_ids, item->n_ids + n) != 0 ||
+	    ARRAY_RESERVE(item->tries, item->cap_tries, item->n_ids + n) != 0) {
+		watch->pending = true; /* a full pass will see them */
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		item->ids[item->n_ids] = bino_fswatch_added_id(item->fs, i);
+		item->tries[item->n_ids++] = 0;
+	}
+	item->retry_at = 0; /* at once */
+}
+
+/*
+ * Look at the watched filesystems and the exports: a full pass pending
+ * for any change but creations, which each watched PATH keeps for its
+ * quick pass.  While a full pass is pending, only creations are looked
+ * for (bino_fswatch_check_added(): the full look reads every link, some
+ * 40 MB at 100,000 subvolumes).
+ */
+static void watch_look(struct mount_watch *watch)
 {
 	enum bino_fswatch_change change;
-	bool changed = false;
+	enum bino_error err;
 	size_t i;
 
 	for (i = 0; i < watch->now.n; i++) {
@@ -367,12 +472,16 @@ static bool watch_changed(struct mount_watch *watch)
 
 		if (!item->fs)
 			continue;
+		err = watch->pending ? bino_fswatch_check_added(item->fs, &change)
+				     : bino_fswatch_check(item->fs, &change);
 		/* A look that fails (unmounted): the next pass tells why. */
-		if (bino_fswatch_check(item->fs, &change) != BINO_OK ||
-		    change == BINO_FSWATCH_CHANGED)
-			changed = true;
+		if (err != BINO_OK || change == BINO_FSWATCH_CHANGED)
+			watch->pending = true;
+		if (err == BINO_OK && bino_fswatch_added_count(item->fs))
+			watched_take_added(watch, item);
 	}
-	return changed || exports_stamp(watch->config) != watch->exports_stamp;
+	if (exports_stamp(watch->config) != watch->exports_stamp)
+		watch->pending = true;
 }
 
 /*
@@ -381,7 +490,14 @@ static bool watch_changed(struct mount_watch *watch)
  */
 static void end_now(int signo)
 {
-	(void)signo;
+	static const char term[] = PROGRAM_NAME ": mount: stopped by SIGTERM\n";
+	static const char intr[] = PROGRAM_NAME ": mount: stopped by SIGINT\n";
+
+	/* write(2): what a signal handler may call. */
+	if (signo == SIGTERM)
+		(void)!write(STDERR_FILENO, term, sizeof(term) - 1);
+	else
+		(void)!write(STDERR_FILENO, intr, sizeof(intr) - 1);
 	_exit(EXIT_CLEAN);
 }
 
@@ -456,6 +572,73 @@ void mount_watch_acting(struct mount_watch *watch, bool acting)
 	}
 }
 
+/* Whether the last full pass is older than FULL_PASS_SECONDS, with quick passes since. */
+static bool full_pass_due(const struct mount_watch *watch)
+{
+	return watch->quick_since &&
+	       clock_now(CLOCK_MONOTONIC) - watch->full_at >= FULL_PASS_SECONDS;
+}
+
+/*
+ * How long poll(2) may wait, in ms: until the next look, or the next
+ * quick pass made again.
+ */
+static int watch_timeout(const struct mount_watch *watch)
+{
+	double now = clock_now(CLOCK_MONOTONIC), until = watch->next_look;
+	size_t i;
+
+	for (i = 0; i < watch->now.n; i++) {
+		if (watch->now.items[i].n_ids && watch->now.items[i].retry_at < until)
+			until = watch->now.items[i].retry_at;
+	}
+	return until <= now ? 0 : (int)((until - now) * 1000) + 1;
+}
+
+/*
+ * After a look: whether a full pass is due (a change, SIGHUP, a quick pass
+ * that could not plan, FULL_PASS_SECONDS, or the last full pass's retry).
+ */
+static void watch_due(struct mount_watch *watch)
+{
+	if (watch->pending || watch->whole || full_pass_due(watch)) {
+		watch->retries = 0;
+		watch->pending = true;
+	} else if (watch->look_again && watch->retries < RETRY_PASSES) {
+		watch->retries++;
+		watch->pending = true;
+	}
+}
+
+/* One wake of the watch after poll(2): the looks and passes it calls for. */
+static void watch_tick(struct mount_watch *watch, const struct pollfd fds[2],
+		       bool again, mount_pass_fn *pass, void *data)
+{
+	double now = clock_now(CLOCK_MONOTONIC);
+	bool look = now >= watch->next_look;
+	size_t i;
+
+	if ((fds[1].revents & (POLLPRI | POLLERR)) &&
+	    mounts_stamp(watch) != watch->mounts_stamp)
+		again = true;
+	if (look) {
+		watch->next_look = now + TICK_MS / 1000.0;
+		watch_look(watch);
+	}
+	for (i = 0; i < watch->now.n; i++) {
+		struct watched *item = &watch->now.items[i];
+
+		if (item->n_ids && now >= item->retry_at)
+			watch_quick(watch, item, pass, data);
+	}
+	if (look)
+		watch_due(watch);
+	if (watch->pending && pace_allows(watch))
+		again = true;
+	if (again)
+		watch_pass(watch, pass, data);
+}
+
 int mount_watch_run(const struct mount_watch_config *config,
 		    mount_pass_fn *pass, void *data)
 {
@@ -470,13 +653,14 @@ int mount_watch_run(const struct mount_watch_config *config,
 	status = watch_pass(&watch, pass, data);
 	if (status == EXIT_USAGE)
 		goto out_close;
+	watch.next_look = clock_now(CLOCK_MONOTONIC) + TICK_MS / 1000.0;
 	fds[0] = (struct pollfd){ .fd = watch.signal_fd, .events = POLLIN };
 	fds[1] = (struct pollfd){ .fd = watch.mountinfo_fd, .events = POLLPRI };
 	for (;;) {
 		bool again = false;
 
-		if (poll(fds, 2, TICK_MS) < 0 && errno != EINTR) {
-			diag_message("mount: cannot watch: %s",
+		if (poll(fds, 2, watch_timeout(&watch)) < 0 && errno != EINTR) {
+			diag_message("mount: stopped: cannot watch: %s",
 				     strerror(errno));
 			status = EXIT_USAGE;
 			break;
@@ -486,26 +670,7 @@ int mount_watch_run(const struct mount_watch_config *config,
 			status = EXIT_CLEAN;
 			break;
 		}
-		if ((fds[1].revents & (POLLPRI | POLLERR)) &&
-		    mounts_stamp(&watch) != watch.mounts_stamp)
-			again = true;
-		/*
-		 * A change seen already waits for its paced pass, which looks
-		 * afresh: no look meanwhile (after each transaction a look
-		 * reads every subvolume link, some 40 MB at 100,000).
-		 */
-		if (!watch.pending && watch_changed(&watch)) {
-			watch.pending = true;
-			watch.retries = 0;
-		} else if (!watch.pending && watch.look_again &&
-			   watch.retries < RETRY_PASSES) {
-			watch.retries++;
-			watch.pending = true;
-		}
-		if (watch.pending && pace_allows(&watch))
-			again = true;
-		if (again)
-			watch_pass(&watch, pass, data);
+		watch_tick(&watch, fds, again, pass, data);
 	}
 out_close:
 	watch_close(&watch);

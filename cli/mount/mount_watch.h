@@ -7,6 +7,8 @@
 #define BTRFS_INO_MOUNT_WATCH_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /* The export table exportfs(8) leaves for mountd: what is exported now. */
 #define LIVE_EXPORTS "/var/lib/nfs/etab"
@@ -14,10 +16,24 @@
 struct mount_watch;
 
 /*
- * One pass of mount: read the tables, call mount_watch_add() for each PATH
- * before planning it, plan and carry out.  Returns an exit status (EXIT_*).
+ * A quick pass: only the subvolumes created below a watched PATH since the
+ * last look (bino_fswatch_added_id()), planned on from the last full pass.
  */
-typedef int mount_pass_fn(struct mount_watch *watch, void *data);
+struct mount_quick {
+	const char *path; /* as given to mount_watch_add() */
+	const uint64_t *ids;
+	size_t n;
+};
+
+/*
+ * One pass of mount.  A full one (@quick NULL): read the tables, call
+ * mount_watch_add() for each PATH before planning it, plan and carry out.
+ * A quick one: plan and carry out only @quick's subvolumes, or call
+ * mount_watch_plan_whole() when it cannot.  Returns an exit status
+ * (EXIT_*).
+ */
+typedef int mount_pass_fn(struct mount_watch *watch,
+			  const struct mount_quick *quick, void *data);
 
 struct mount_watch_config {
 	const char *exports_file; /* NULL: the system's exports files */
@@ -25,15 +41,18 @@ struct mount_watch_config {
 };
 
 /*
- * Run @pass now, then again within a second of any change to what it read:
- * the btrfs filesystem holding a PATH it watched (bino_fswatch: a
- * subvolume created, deleted or renamed, another filesystem mounted
- * there), the mount table (a filesystem mounted or unmounted), or the
- * exports files and exportfs's live table (exportfs -ra).  SIGHUP runs it
- * again at once.  Until SIGTERM or SIGINT, which end it with EXIT_CLEAN at
- * once, or after the step in progress (mount_watch_acting()).  The first pass's EXIT_USAGE (a PATH not exported)
- * ends it with that status; later passes' problems are told and the
- * watch goes on.  EXIT_USAGE if the watch cannot be set up.
+ * Run @pass now, then again when what it read changed: a quick pass within
+ * a second of a subvolume's creation below a watched PATH, a full pass
+ * (paced) after any other change of the btrfs filesystem holding a PATH it
+ * watched (bino_fswatch: a subvolume deleted or renamed, another
+ * filesystem mounted there), of the mount table (a filesystem mounted or
+ * unmounted), or of the exports files and exportfs's live table
+ * (exportfs -ra).  SIGHUP runs a full pass at once.  Until SIGTERM or
+ * SIGINT, which end it with EXIT_CLEAN at once, or after the step in
+ * progress (mount_watch_acting()), saying so on stderr.  The first pass's
+ * EXIT_USAGE (a PATH not exported) ends it with that status; later
+ * passes' problems are told and the watch goes on.  EXIT_USAGE if the
+ * watch cannot be set up.
  */
 int mount_watch_run(const struct mount_watch_config *config,
 		    mount_pass_fn *pass, void *data);
@@ -49,10 +68,16 @@ void mount_watch_add(struct mount_watch *watch, const char *path);
 /*
  * During a pass: the plan listed a subvolume it could not reach yet (one
  * being created: bino_mountplan_unreached()), so run the pass again at the
- * next tick, whether or not anything else changed; at most RETRY_PASSES
- * times in a row.
+ * next tick (a quick pass with the same subvolumes), whether or not
+ * anything else changed; at most RETRY_PASSES times in a row.
  */
 void mount_watch_look_again(struct mount_watch *watch);
+
+/*
+ * During a quick pass: it could not plan (no full pass planned its PATH
+ * yet): a full pass is due, paced as one a change asks for.
+ */
+void mount_watch_plan_whole(struct mount_watch *watch);
 
 /*
  * During a pass: @acting true just before a step changes the system (a

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <endian.h>
+#include <limits.h>
 #include <linux/btrfs.h>
 #include <linux/btrfs_tree.h>
 #include <stdio.h>
@@ -589,6 +590,111 @@ out_free:
 	free(l.refs.refs);
 	free(l.paths);
 	free(l.queue);
+	listing_dirs_free(&l);
+	return err;
+}
+
+/* ---- the paths of some subvolumes, by ID ------------------------------ */
+
+/* A subvolume's one link, read from its ROOT_BACKREF item. */
+struct backref {
+	uint64_t parent, dirid;
+	char *name;
+};
+
+static enum tree_item_next
+backref_read(const struct btrfs_ioctl_search_header *header, const void *item,
+	     void *data)
+{
+	struct backref *link = data;
+	struct btrfs_root_ref ref;
+
+	if (header->len < sizeof(ref))
+		return TREE_ITEM_MORE;
+	memcpy(&ref, item, sizeof(ref));
+	if (sizeof(ref) + le16toh(ref.name_len) > header->len)
+		return TREE_ITEM_MORE;
+	link->parent = header->offset;
+	link->dirid = le64toh(ref.dirid);
+	link->name = strndup((const char *)item + sizeof(ref),
+			     le16toh(ref.name_len));
+	return link->name ? TREE_ITEM_ENOUGH : TREE_ITEM_NO_MEMORY;
+}
+
+/*
+ * The path of subvolume @id relative to the root of subvolume @top, read
+ * up its links (ROOT_BACKREF, then the directory's INODE_REFs), into
+ * *@ret: BINO_OK, BINO_ERROR_NO_MEMORY, or BINO_ERROR_NOT_FOUND when it is
+ * not below @top (or not linked any more, or deeper than a path can be).
+ */
+static enum bino_error subvol_path_below(struct root_listing *l, uint64_t top,
+					 uint64_t id, char **ret)
+{
+	char *path = strdup(""), *longer;
+	enum bino_error err = BINO_OK;
+	enum tree_search_end end;
+	const char *dir;
+	int errnum, depth;
+
+	for (depth = 0; path && !err && id != top; depth++) {
+		struct tree_range range = {
+			.tree_id = BTRFS_ROOT_TREE_OBJECTID, .objectid = id,
+			.max_objectid = id, .type = BTRFS_ROOT_BACKREF_KEY };
+		struct backref link = { .name = NULL };
+
+		end = tree_search(l->fd, &range, backref_read, &link, &errnum);
+		if (end == TREE_SEARCH_NO_MEMORY)
+			err = BINO_ERROR_NO_MEMORY;
+		else if (end != TREE_SEARCH_STOPPED || depth > PATH_MAX / 2)
+			err = BINO_ERROR_NOT_FOUND;
+		else
+			err = listing_dir_path(l, link.parent, link.dirid, &dir);
+		if (!err && asprintf(&longer, "%s%s%s%s", dir, link.name,
+				     *path ? "/" : "", path) < 0)
+			err = BINO_ERROR_NO_MEMORY;
+		free(link.name);
+		if (err)
+			break;
+		free(path);
+		path = longer;
+		id = link.parent;
+	}
+	if (!path)
+		return BINO_ERROR_NO_MEMORY;
+	if (err)
+		free(path);
+	else
+		*ret = path;
+	return err;
+}
+
+enum bino_error bino__subvol_paths_fd(int fd, const uint64_t *ids, size_t n,
+				      bino__subvol_list_fn *fn, void *data,
+				      int *errnum)
+{
+	struct root_listing l = { .fd = fd };
+	struct bino__subvol_info info;
+	enum bino_error err = BINO_OK, found;
+	uint64_t top;
+	char *path;
+	size_t i;
+
+	if (bino__subvolid_ioctl(fd, &top) != 0) {
+		*errnum = errno;
+		return BINO_ERROR_SUBVOLID_FAILED;
+	}
+	*errnum = 0;
+	for (i = 0; !err && i < n; i++) {
+		found = subvol_path_below(&l, top, ids[i], &path);
+		if (found == BINO_ERROR_NO_MEMORY)
+			err = found;
+		if (found != BINO_OK || ids[i] == top)
+			continue;
+		memset(&info, 0, sizeof(info));
+		info.id = ids[i];
+		err = fn(path, &info, data);
+		free(path);
+	}
 	listing_dirs_free(&l);
 	return err;
 }

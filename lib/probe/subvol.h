@@ -81,6 +81,19 @@ enum bino_error bino__subvol_list_fd(int fd, bino__subvol_list_fn *fn,
 				     void *data, int *errnum);
 
 /*
+ * For each of the @n subvolume IDs @ids below the subvolume whose root
+ * directory is the open file @fd, call @fn with its path relative to that
+ * root (read up its links in the root tree: CAP_SYS_ADMIN), in the order
+ * given; an ID not below it (or deleted, or @fd's own) is passed over.
+ * What @fn returned, BINO_ERROR_SUBVOLID_FAILED with the cause in
+ * *@errnum, or BINO_ERROR_NO_MEMORY.
+ */
+BINO_WARN_UNUSED
+enum bino_error bino__subvol_paths_fd(int fd, const uint64_t *ids, size_t n,
+				      bino__subvol_list_fn *fn, void *data,
+				      int *errnum);
+
+/*
  * The UUID of the btrfs filesystem holding the open file @fd, as blkid and
  * "UUID=" in fstab(5) name it (BTRFS_IOC_FS_INFO, no privilege needed): a
  * thin wrapper of that one ioctl, 0 or -1 with errno.

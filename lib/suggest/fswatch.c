@@ -81,7 +81,9 @@ struct fs_look {
 	bool has_commits; /* commits read from sysfs */
 	uint64_t digest; /* of the subvolume links written in generation */
 	bool has_digest; /* the root tree could be searched */
-	uint64_t links; /* of every subvolume link: what a change is */
+	uint64_t links; /* of every subvolume link (struct links_scan) */
+	uint64_t known; /* of those of the IDs known before this look */
+	bool lost; /* an added ID could not be kept (out of memory) */
 };
 
 struct bino_fswatch {
@@ -92,6 +94,10 @@ struct bino_fswatch {
 	bool settled; /* reported once SETTLE_SECONDS after it */
 	uint64_t commits_at_generation; /* when last.generation was first seen */
 	uint64_t committed; /* a generation known committed, or 0 */
+	uint64_t max_id; /* every subvolume ID up to it is known (seen or told) */
+	uint64_t scanned; /* the generation the last look of either kind began in */
+	uint64_t *added; /* the IDs the last look told of, ascending */
+	size_t n_added, cap_added;
 };
 
 /* The "commits N" line of sysfs's commit_stats of the filesystem @uuid. */
@@ -148,26 +154,30 @@ static bool search_after(struct btrfs_ioctl_search_key *key, uint64_t objectid,
 	return objectid < UINT64_MAX;
 }
 
+/* Called for each item of a root tree scan. */
+typedef void scan_fn(const struct btrfs_ioctl_search_header *header,
+		     const void *item, void *data);
+
 /*
- * Digest into *@ret the ROOT_REF and ROOT_BACKREF items of the root tree's
- * leaves written in transaction @generation or later (0: every leaf).
- * False when the tree cannot be searched (EPERM without CAP_SYS_ADMIN).
+ * Call @fn for each item of the root tree with an objectid from @min_id to
+ * @max_id in the leaves written in transaction @generation or later (0:
+ * every leaf).  False when the tree cannot be searched (EPERM without
+ * CAP_SYS_ADMIN).
  */
-static bool digest_links(int fd, struct btrfs_ioctl_search_args_v2 *search,
-			 uint64_t generation, uint64_t *ret)
+static bool scan_root_tree(int fd, struct btrfs_ioctl_search_args_v2 *search,
+			   uint64_t generation, uint64_t min_id,
+			   uint64_t max_id, scan_fn *fn, void *data)
 {
 	struct btrfs_ioctl_search_key *key = &search->key;
 	struct btrfs_ioctl_search_header header;
-	uint64_t hash = FNV_OFFSET;
 	uint32_t i;
 	size_t pos;
 
-	/* Every key of the root tree, in the leaves of @generation or later. */
 	*key = (struct btrfs_ioctl_search_key){
 		.tree_id = BTRFS_ROOT_TREE_OBJECTID,
 		.min_transid = generation, .max_transid = UINT64_MAX,
-		.max_objectid = UINT64_MAX, .max_type = UINT8_MAX,
-		.max_offset = UINT64_MAX,
+		.min_objectid = min_id, .max_objectid = max_id,
+		.max_type = UINT8_MAX, .max_offset = UINT64_MAX,
 	};
 	do {
 		key->nr_items = UINT32_MAX;
@@ -179,21 +189,105 @@ static bool digest_links(int fd, struct btrfs_ioctl_search_args_v2 *search,
 		for (i = 0, pos = 0; i < key->nr_items; i++) {
 			memcpy(&header, search->buf + pos, sizeof(header));
 			pos += sizeof(header);
-			if (header.type == BTRFS_ROOT_REF_KEY ||
-			    header.type == BTRFS_ROOT_BACKREF_KEY) {
-				/* The key and the item, not the leaf's transid. */
-				hash = fnv(hash, &header.objectid,
-					   sizeof(header.objectid));
-				hash = fnv(hash, &header.offset,
-					   sizeof(header.offset));
-				hash = fnv(hash, &header.type,
-					   sizeof(header.type));
-				hash = fnv(hash, search->buf + pos, header.len);
-			}
+			fn(&header, search->buf + pos, data);
 			pos += header.len;
 		}
 	} while (search_after(key, header.objectid, header.type, header.offset));
-	*ret = hash;
+	return true;
+}
+
+/* Fold the key and the item of a subvolume link into *@hash. */
+static void digest_link(uint64_t *hash,
+			const struct btrfs_ioctl_search_header *header,
+			const void *item)
+{
+	/* The key and the item, not the leaf's transid. */
+	*hash = fnv(*hash, &header->objectid, sizeof(header->objectid));
+	*hash = fnv(*hash, &header->offset, sizeof(header->offset));
+	*hash = fnv(*hash, &header->type, sizeof(header->type));
+	*hash = fnv(*hash, item, header->len);
+}
+
+/* scan_fn: digest the ROOT_REF and ROOT_BACKREF items into *@data. */
+static void digest_window(const struct btrfs_ioctl_search_header *header,
+			  const void *item, void *data)
+{
+	if (header->type == BTRFS_ROOT_REF_KEY ||
+	    header->type == BTRFS_ROOT_BACKREF_KEY)
+		digest_link(data, header, item);
+}
+
+/*
+ * What a scan of every link tells: each subvolume's one link is its
+ * ROOT_BACKREF item (ID, parent, directory, name), keyed by its ID, so in
+ * ID order; the digest of those up to the highest ID known before the
+ * look (@known_max) is a prefix of the digest of all.  It differs from
+ * the last look's (of all then) only when a known subvolume was deleted,
+ * renamed or moved; an ID above @known_max is a subvolume created since
+ * (IDs only grow while a filesystem is mounted).
+ */
+struct links_scan {
+	struct bino_fswatch *watch;
+	uint64_t known_max;
+	uint64_t hash;
+	uint64_t known; /* the digest up to known_max */
+	bool past_known; /* known is taken */
+	bool out_of_memory; /* an added ID could not be kept */
+};
+
+/* Keep @id as one the look tells of; false when out of memory. */
+static bool added_keep(struct bino_fswatch *watch, uint64_t id)
+{
+	if (watch->n_added == watch->cap_added) {
+		size_t cap = watch->cap_added ? 2 * watch->cap_added : 64;
+		uint64_t *grown = reallocarray(watch->added, cap, sizeof(*grown));
+
+		if (!grown)
+			return false;
+		watch->added = grown;
+		watch->cap_added = cap;
+	}
+	watch->added[watch->n_added++] = id;
+	return true;
+}
+
+/* scan_fn: a links_scan, and the IDs above known_max. */
+static void links_item(const struct btrfs_ioctl_search_header *header,
+		       const void *item, void *data)
+{
+	struct links_scan *scan = data;
+
+	if (header->type != BTRFS_ROOT_BACKREF_KEY)
+		return;
+	if (header->objectid > scan->known_max) {
+		if (!scan->past_known)
+			scan->known = scan->hash;
+		scan->past_known = true;
+		if (!added_keep(scan->watch, header->objectid))
+			scan->out_of_memory = true;
+	}
+	digest_link(&scan->hash, header, item);
+}
+
+/*
+ * Scan every link of the root tree from @fd: the digest of all into
+ * *@links, that of the known IDs into *@known, the IDs above them into
+ * the watch's added list.  False when the tree cannot be searched.
+ */
+static bool links_digest(struct bino_fswatch *watch, int fd,
+			 struct fs_look *look)
+{
+	struct links_scan scan = { .watch = watch, .known_max = watch->max_id,
+				   .hash = FNV_OFFSET };
+
+	watch->n_added = 0;
+	if (!scan_root_tree(fd, watch->search, 0, 0, UINT64_MAX, links_item,
+			    &scan))
+		return false;
+	look->links = scan.hash;
+	look->known = scan.past_known ? scan.known : scan.hash;
+	/* Out of memory, the IDs are not all told: a change, not an addition. */
+	look->lost = scan.out_of_memory;
 	return true;
 }
 
@@ -210,58 +304,78 @@ static bool something_happened(const struct fs_look *last,
 }
 
 /*
- * Look at the filesystem holding @path, against the look before it (NULL:
- * this is the first), whose generation is known committed when it equals
- * @committed.  BINO_ERROR_OPEN_FAILED or BINO_ERROR_SUBVOL_INFO_FAILED
+ * Open the filesystem holding @watch's path and read its UUID and
+ * generation into @look (zeroed first).  The descriptor, or -1 with the
+ * error in *@err: BINO_ERROR_OPEN_FAILED or BINO_ERROR_SUBVOL_INFO_FAILED
  * (ENOTTY: not btrfs), errno set.
  */
-static enum bino_error fs_look(const char *path,
-			       struct btrfs_ioctl_search_args_v2 *search,
-			       const struct fs_look *last, uint64_t committed,
-			       struct fs_look *look)
+static int fs_open(const struct bino_fswatch *watch, struct fs_look *look,
+		   enum bino_error *err)
 {
 	struct btrfs_ioctl_fs_info_args args;
-	int fd, rc;
+	int fd;
 
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return BINO_ERROR_OPEN_FAILED;
+	fd = open(watch->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		*err = BINO_ERROR_OPEN_FAILED;
+		return -1;
+	}
 	memset(&args, 0, sizeof(args));
 	args.flags = BTRFS_FS_INFO_FLAG_GENERATION;
-	rc = ioctl(fd, BTRFS_IOC_FS_INFO, &args);
-	if (rc != 0) {
+	if (ioctl(fd, BTRFS_IOC_FS_INFO, &args) != 0) {
 		int saved = errno;
 
 		close(fd);
 		errno = saved;
-		return BINO_ERROR_SUBVOL_INFO_FAILED;
+		*err = BINO_ERROR_SUBVOL_INFO_FAILED;
+		return -1;
 	}
 	memset(look, 0, sizeof(*look));
 	memcpy(look->uuid, args.fsid, sizeof(look->uuid));
 	/* A kernel that does not know the flag clears it. */
-	if (args.flags & BTRFS_FS_INFO_FLAG_GENERATION) {
+	if (args.flags & BTRFS_FS_INFO_FLAG_GENERATION)
 		look->generation = args.generation;
-		/*
-		 * The leaves of a committed generation change no more (a
-		 * change starts the next transaction, and the generation
-		 * moves): no search of them, which after a transaction that
-		 * touched every subvolume's root item is the whole tree.
-		 */
-		if (last && last->has_digest && committed &&
-		    args.generation == committed) {
-			look->digest = last->digest;
-			look->has_digest = true;
-		} else {
-			look->has_digest = digest_links(fd, search,
-							args.generation,
-							&look->digest);
-		}
+	return fd;
+}
+
+/*
+ * Look at the filesystem holding @watch's path, against the look before
+ * it (NULL: this is the first); the IDs added since into the watch's
+ * list.  BINO_ERROR_OPEN_FAILED or BINO_ERROR_SUBVOL_INFO_FAILED (ENOTTY:
+ * not btrfs), errno set.
+ */
+static enum bino_error fs_look(struct bino_fswatch *watch,
+			       const struct fs_look *last, struct fs_look *look)
+{
+	enum bino_error err;
+	int fd = fs_open(watch, look, &err);
+
+	if (fd < 0)
+		return err;
+	watch->n_added = 0;
+	watch->scanned = look->generation;
+	/*
+	 * The leaves of a committed generation change no more (a change
+	 * starts the next transaction, and the generation moves): no search
+	 * of them, which after a transaction that touched every subvolume's
+	 * root item is the whole tree.
+	 */
+	if (look->generation && last && last->has_digest && watch->committed &&
+	    look->generation == watch->committed) {
+		look->digest = last->digest;
+		look->has_digest = true;
+	} else if (look->generation) {
+		look->digest = FNV_OFFSET;
+		look->has_digest = scan_root_tree(fd, watch->search,
+						  look->generation, 0,
+						  UINT64_MAX, digest_window,
+						  &look->digest);
 	}
 	look->has_commits = read_commits(look->uuid, &look->commits);
 	if (look->has_digest && last && !something_happened(last, look))
-		look->links = last->links;
+		look->links = look->known = last->links;
 	else if (look->has_digest)
-		look->has_digest = digest_links(fd, search, 0, &look->links);
+		look->has_digest = links_digest(watch, fd, look);
 	close(fd);
 	return BINO_OK;
 }
@@ -310,11 +424,15 @@ static enum bino_fswatch_change fswatch_compare(struct bino_fswatch *watch,
 	if (memcmp(now->uuid, last->uuid, sizeof(now->uuid)) != 0 ||
 	    now->has_digest != last->has_digest)
 		change = BINO_FSWATCH_CHANGED;
+	else if (now->has_digest && (now->known != last->links || now->lost))
+		change = BINO_FSWATCH_CHANGED;
 	else if (now->has_digest)
-		change = now->links != last->links ? BINO_FSWATCH_CHANGED
-						   : BINO_FSWATCH_UNCHANGED;
+		change = watch->n_added ? BINO_FSWATCH_ADDED
+					: BINO_FSWATCH_UNCHANGED;
 	else
 		change = compare_counters(watch, now);
+	if (watch->n_added)
+		watch->max_id = watch->added[watch->n_added - 1];
 	/* The generation seen is committed once the commit count moves. */
 	if (now->generation != last->generation ||
 	    memcmp(now->uuid, last->uuid, sizeof(now->uuid)) != 0) {
@@ -345,12 +463,15 @@ BINO_PUBLIC enum bino_error bino_fswatch_create(const char *path, int flags,
 		bino_fswatch_destroy(watch);
 		return BINO_ERROR_NO_MEMORY;
 	}
-	err = fs_look(path, watch->search, NULL, 0, &watch->last);
+	err = fs_look(watch, NULL, &watch->last);
 	if (err) {
 		bino_fswatch_destroy(watch);
 		return err;
 	}
-	/* The first look is the baseline: nothing to settle yet. */
+	/* The first look is the baseline: nothing to settle, nothing added. */
+	if (watch->n_added)
+		watch->max_id = watch->added[watch->n_added - 1];
+	watch->n_added = 0;
 	watch->settled = true;
 	watch->commits_at_generation = watch->last.commits;
 	*ret = watch;
@@ -365,12 +486,68 @@ BINO_PUBLIC enum bino_error bino_fswatch_check(struct bino_fswatch *watch,
 
 	if (!watch || !ret)
 		return BINO_ERROR_INVALID_ARGUMENT;
-	err = fs_look(watch->path, watch->search, &watch->last,
-		      watch->committed, &now);
+	err = fs_look(watch, &watch->last, &now);
 	if (err)
 		return err;
 	*ret = fswatch_compare(watch, &now);
 	return BINO_OK;
+}
+
+/* scan_fn: keep the ID of each ROOT_BACKREF item above the known ones. */
+static void added_item(const struct btrfs_ioctl_search_header *header,
+		       const void *item, void *data)
+{
+	struct bino_fswatch *watch = data;
+
+	(void)item;
+	if (header->type == BTRFS_ROOT_BACKREF_KEY &&
+	    header->objectid > watch->max_id)
+		(void)added_keep(watch, header->objectid);
+}
+
+BINO_PUBLIC enum bino_error
+bino_fswatch_check_added(struct bino_fswatch *watch,
+			 enum bino_fswatch_change *ret)
+{
+	struct fs_look now;
+	enum bino_error err;
+	int fd;
+
+	if (!watch || !ret)
+		return BINO_ERROR_INVALID_ARGUMENT;
+	fd = fs_open(watch, &now, &err);
+	if (fd < 0)
+		return err;
+	watch->n_added = 0;
+	*ret = BINO_FSWATCH_CHANGED;
+	if (memcmp(now.uuid, watch->last.uuid, sizeof(now.uuid)) == 0) {
+		/*
+		 * Only the keys above the highest ID known, in the leaves
+		 * written since the last look began: the new subvolumes'
+		 * items, whatever the number of the others.
+		 */
+		(void)scan_root_tree(fd, watch->search, watch->scanned,
+				     watch->max_id + 1, BTRFS_LAST_FREE_OBJECTID,
+				     added_item, watch);
+		watch->scanned = now.generation;
+		*ret = watch->n_added ? BINO_FSWATCH_ADDED
+				      : BINO_FSWATCH_UNCHANGED;
+	}
+	if (watch->n_added)
+		watch->max_id = watch->added[watch->n_added - 1];
+	close(fd);
+	return BINO_OK;
+}
+
+BINO_PUBLIC size_t bino_fswatch_added_count(const struct bino_fswatch *watch)
+{
+	return watch ? watch->n_added : 0;
+}
+
+BINO_PUBLIC uint64_t bino_fswatch_added_id(const struct bino_fswatch *watch,
+					   size_t index)
+{
+	return watch && index < watch->n_added ? watch->added[index] : 0;
 }
 
 BINO_PUBLIC const char *bino_fswatch_path(const struct bino_fswatch *watch)
@@ -384,5 +561,6 @@ BINO_PUBLIC void bino_fswatch_destroy(struct bino_fswatch *watch)
 		return;
 	free(watch->path);
 	free(watch->search);
+	free(watch->added);
 	free(watch);
 }

@@ -172,31 +172,76 @@ bino_mountplan_set_max_total_user_mounts(struct bino_mountplan *plan, size_t max
 	return BINO_OK;
 }
 
-/* Forget the tallies of the audited path planned last. */
-void bino__plan_tallies_clear(struct bino_mountplan *plan)
+/* Forget the counts of @tallies. */
+static void tallies_clear(struct path_tallies *tallies)
 {
 	size_t i;
 
-	HASH_CLEAR(hh, plan->tallies);
-	for (i = 0; i < plan->n_tallies; i++)
-		free(plan->tally_order[i]);
-	plan->n_tallies = 0;
-	plan->user_mounts = 0;
+	HASH_CLEAR(hh, tallies->by_owner);
+	for (i = 0; i < tallies->n; i++)
+		free(tallies->order[i]);
+	tallies->n = 0;
+	tallies->user_mounts = 0;
+}
+
+enum bino_error bino__plan_tallies_start(struct bino_mountplan *plan,
+					 const char *path)
+{
+	struct path_tallies *tallies;
+	bool out_of_memory = false;
+
+	if (bino__plan_tallies_resume(plan, path) == BINO_OK) {
+		tallies_clear(plan->tallies);
+		return BINO_OK;
+	}
+	tallies = calloc(1, sizeof(*tallies));
+	if (!tallies || !(tallies->path = strdup(path))) {
+		free(tallies);
+		return BINO_ERROR_NO_MEMORY;
+	}
+	HASH_ADD_KEYPTR(hh, plan->tallies_by_path, tallies->path,
+			strlen(tallies->path), tallies);
+	if (out_of_memory) {
+		free(tallies->path);
+		free(tallies);
+		return BINO_ERROR_NO_MEMORY;
+	}
+	plan->tallies = tallies;
+	return BINO_OK;
+}
+
+enum bino_error bino__plan_tallies_resume(struct bino_mountplan *plan,
+					  const char *path)
+{
+	struct path_tallies *tallies;
+
+	HASH_FIND(hh, plan->tallies_by_path, path, strlen(path), tallies);
+	if (!tallies)
+		return BINO_ERROR_NOT_FOUND;
+	plan->tallies = tallies;
+	return BINO_OK;
 }
 
 BINO_PUBLIC void bino_mountplan_destroy(struct bino_mountplan *plan)
 {
+	struct path_tallies *tallies, *tmp;
 	size_t i;
 
 	if (!plan)
 		return;
 	HASH_CLEAR(hh, plan->by_path[0]);
 	HASH_CLEAR(hh, plan->by_path[1]);
+
 	for (i = 0; i < plan->n_steps; i++)
 		bino__step_free(plan->steps[i]);
 	free(plan->steps);
-	bino__plan_tallies_clear(plan);
-	free(plan->tally_order);
+	HASH_ITER(hh, plan->tallies_by_path, tallies, tmp) {
+		HASH_DEL(plan->tallies_by_path, tallies);
+		tallies_clear(tallies);
+		free(tallies->order);
+		free(tallies->path);
+		free(tallies);
+	}
 	free(plan->subuids);
 	free(plan);
 }
@@ -424,22 +469,24 @@ bino_mountplan_step_counted_as(const struct bino_mountplan_step *step)
 
 BINO_PUBLIC size_t bino_mountplan_owner_count(const struct bino_mountplan *plan)
 {
-	return plan ? plan->n_tallies : 0;
+	return plan && plan->tallies ? plan->tallies->n : 0;
 }
 
 BINO_PUBLIC int64_t bino_mountplan_owner_uid(const struct bino_mountplan *plan,
 					     size_t index)
 {
-	return plan && index < plan->n_tallies ? plan->tally_order[index]->owner : 0;
+	return plan && plan->tallies && index < plan->tallies->n ?
+		       plan->tallies->order[index]->owner : 0;
 }
 
 BINO_PUBLIC size_t bino_mountplan_owner_mounts(const struct bino_mountplan *plan,
 					       size_t index)
 {
-	return plan && index < plan->n_tallies ? plan->tally_order[index]->mounts : 0;
+	return plan && plan->tallies && index < plan->tallies->n ?
+		       plan->tallies->order[index]->mounts : 0;
 }
 
 BINO_PUBLIC size_t bino_mountplan_user_mounts(const struct bino_mountplan *plan)
 {
-	return plan ? plan->user_mounts : 0;
+	return plan && plan->tallies ? plan->tallies->user_mounts : 0;
 }

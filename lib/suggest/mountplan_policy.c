@@ -165,27 +165,27 @@ int64_t bino__plan_counted_as(const struct bino_mountplan *plan, int64_t uid)
  * The tally of @owner (a bino__plan_counted_as() value), added (0) if
  * absent; NULL: ENOMEM.
  */
-static struct owner_tally *owner_tally(struct bino_mountplan *plan, int64_t owner)
+static struct owner_tally *owner_tally(struct path_tallies *tallies,
+				       int64_t owner)
 {
 	struct owner_tally *tally;
 	bool out_of_memory = false;
 
-	HASH_FIND(hh, plan->tallies, &owner, sizeof(owner), tally);
+	HASH_FIND(hh, tallies->by_owner, &owner, sizeof(owner), tally);
 	if (tally)
 		return tally;
-	if (ARRAY_RESERVE(plan->tally_order, plan->cap_tallies,
-			  plan->n_tallies + 1) != 0)
+	if (ARRAY_RESERVE(tallies->order, tallies->cap, tallies->n + 1) != 0)
 		return NULL;
 	tally = calloc(1, sizeof(*tally));
 	if (!tally)
 		return NULL;
 	tally->owner = owner;
-	HASH_ADD(hh, plan->tallies, owner, sizeof(tally->owner), tally);
+	HASH_ADD(hh, tallies->by_owner, owner, sizeof(tally->owner), tally);
 	if (out_of_memory) {
 		free(tally);
 		return NULL;
 	}
-	plan->tally_order[plan->n_tallies++] = tally;
+	tallies->order[tallies->n++] = tally;
 	return tally;
 }
 
@@ -204,17 +204,18 @@ enum bino_error bino__policy_take(struct bino_mountplan *plan, int64_t owner,
 	*skip = BINO_MOUNTPLAN_SKIP_NONE;
 	if (owner == 0 || owner == OWNER_UNKNOWN)
 		return BINO_OK;
-	tally = owner_tally(plan, bino__plan_counted_as(plan, owner));
+	tally = owner_tally(plan->tallies, bino__plan_counted_as(plan, owner));
 	if (!tally)
 		return BINO_ERROR_NO_MEMORY;
 	if (!mounted && tally->mounts >= plan->max_user_mounts)
 		*skip = BINO_MOUNTPLAN_SKIP_OVER_LIMIT;
-	else if (!mounted && plan->user_mounts >= plan->max_total_user_mounts)
+	else if (!mounted &&
+		 plan->tallies->user_mounts >= plan->max_total_user_mounts)
 		*skip = BINO_MOUNTPLAN_SKIP_OVER_TOTAL;
 	if (*skip)
 		return BINO_OK;
 	tally->mounts++;
-	plan->user_mounts++;
+	plan->tallies->user_mounts++;
 	return BINO_OK;
 }
 
@@ -230,8 +231,8 @@ bool bino__policy_over(const struct bino_mountplan *plan, int64_t owner)
 
 	if (owner == 0 || owner == OWNER_UNKNOWN)
 		return false;
-	if (plan->user_mounts >= plan->max_total_user_mounts)
+	if (plan->tallies->user_mounts >= plan->max_total_user_mounts)
 		return true;
-	HASH_FIND(hh, plan->tallies, &counted, sizeof(counted), tally);
+	HASH_FIND(hh, plan->tallies->by_owner, &counted, sizeof(counted), tally);
 	return tally && tally->mounts >= plan->max_user_mounts;
 }

@@ -76,6 +76,20 @@ struct owner_tally {
 	UT_hash_handle hh;
 };
 
+/*
+ * The tallies of one audited path, kept by path for the life of the plan:
+ * bino_mountplan_add_subvol_ids() adds to those of its path's last full
+ * planning, so a keeper's quick pass is held to the same limits.
+ */
+struct path_tallies {
+	char *path;
+	struct owner_tally *by_owner; /* uthash head, by owner */
+	struct owner_tally **order; /* in the order met, each allocated apart */
+	size_t n, cap;
+	size_t user_mounts; /* theirs added up */
+	UT_hash_handle hh;
+};
+
 struct bino_mountplan {
 	/* Allocated one by one: pointers to steps stay valid as the array grows. */
 	struct bino_mountplan_step **steps;
@@ -87,11 +101,8 @@ struct bino_mountplan {
 	size_t unreached; /* tree subvolumes whose root a lookup did not find */
 	struct subid_range *subuids; /* sorted by start */
 	size_t n_subuids, cap_subuids;
-	/* The tallies of the last audited path planned, in the order met. */
-	struct owner_tally *tallies; /* uthash head, by owner */
-	struct owner_tally **tally_order; /* each allocated apart */
-	size_t n_tallies, cap_tallies;
-	size_t user_mounts; /* theirs added up */
+	struct path_tallies *tallies_by_path; /* uthash head, by path */
+	struct path_tallies *tallies; /* the audited path planned last, or NULL */
 };
 
 /*
@@ -160,8 +171,18 @@ bool bino__plan_has(const struct bino_mountplan *plan,
 /* Append @step (taken over, also on failure): BINO_ERROR_NO_MEMORY or BINO_OK. */
 enum bino_error bino__plan_append(struct bino_mountplan *plan,
 				  struct bino_mountplan_step *step);
-/* Forget the tallies of the audited path planned last. */
-void bino__plan_tallies_clear(struct bino_mountplan *plan);
+/*
+ * Count from zero for the audited path @path from now on (the tallies a
+ * full planning of it starts with): BINO_ERROR_NO_MEMORY or BINO_OK.
+ */
+enum bino_error bino__plan_tallies_start(struct bino_mountplan *plan,
+					 const char *path);
+/*
+ * Count on from the tallies of @path's last full planning:
+ * BINO_ERROR_NOT_FOUND (@path was never planned whole) or BINO_OK.
+ */
+enum bino_error bino__plan_tallies_resume(struct bino_mountplan *plan,
+					  const char *path);
 /* close(2) that leaves errno as it was. */
 void bino__close_keep_errno(int fd);
 /* The filesystem UUID of the O_PATH directory @path_fd; errno left set. */

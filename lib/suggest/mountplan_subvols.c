@@ -294,7 +294,9 @@ bino_mountplan_add_suggestion(struct bino_mountplan *plan,
 
 	if (!plan || !suggestion)
 		return BINO_ERROR_INVALID_ARGUMENT;
-	bino__plan_tallies_clear(plan);
+	err = bino__plan_tallies_start(plan, bino__suggestion_path(suggestion));
+	if (err)
+		return err;
 	sp.filesystem = bino_suggestion_mount(suggestion);
 	if (strcmp(bino_mount_fstype(sp.filesystem), "btrfs") != 0 ||
 	    !bino_suggestion_fs_uuid(suggestion) ||

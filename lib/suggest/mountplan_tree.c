@@ -95,6 +95,7 @@ static bool tree_mounted(const struct subvol_plan *sp,
 /* One subvolume root's listing: where the paths it yields are. */
 struct tree_listing {
 	struct subvol_plan *sp;
+	struct bino_mountplan *plan; /* a quick planning's: tree_add_new() */
 	const struct bino_mounts *mounts;
 	const char *root; /* the listed subvolume's root, absolute */
 	enum bino_error err; /* why the listing was stopped */
@@ -263,6 +264,58 @@ static enum bino_error tree_list_mount(struct tree_listing *listing,
 	return listing->err;
 }
 
+/*
+ * Make @sp ready to plan the subvolumes below @path: the mount of @mounts
+ * holding it, the audited directory opened, its filesystem's UUID and
+ * options read.  BINO_OK; BINO_ERROR_STOP_ITERATION when @path is not on
+ * btrfs (nothing to plan); else the error bino_mountplan_add_subvols()
+ * documents, and @sp is released.
+ */
+static enum bino_error tree_plan_open(struct subvol_plan *sp,
+				      const struct bino_mounts *mounts,
+				      const char *path)
+{
+	enum bino_error err;
+
+	sp->filesystem = bino__mounts_holding(mounts, path);
+	if (!sp->filesystem) {
+		errno = 0;
+		return BINO_ERROR_NOT_FOUND;
+	}
+	if (strcmp(bino_mount_fstype(sp->filesystem), "btrfs") != 0)
+		return BINO_ERROR_STOP_ITERATION;
+	bino__plan_base_open(&sp->base, path);
+	if (sp->base.fd < 0)
+		return BINO_ERROR_OPEN_FAILED;
+	err = bino__plan_fs_uuid(sp->base.fd, sp->uuid);
+	if (!err) {
+		sp->options = bino__mount_options_for_subvol(sp->filesystem);
+		err = sp->options ? BINO_OK : BINO_ERROR_NO_MEMORY;
+	}
+	if (err) {
+		bino__plan_base_close(&sp->base);
+		return err;
+	}
+	sp->probe_fd = openat(sp->base.fd, ".", O_RDONLY | O_DIRECTORY |
+			      O_CLOEXEC | O_NONBLOCK);
+	return BINO_OK;
+}
+
+/* Plan what @listing holds, and release it. */
+static enum bino_error tree_plan_close(struct bino_mountplan *plan,
+				       struct tree_listing *listing,
+				       enum bino_error err)
+{
+	struct subvol_plan *sp = listing->sp;
+
+	if (!err)
+		err = bino__plan_subvols(plan, sp);
+	plan->unreached += sp->unreached;
+	free((char *)sp->options);
+	bino__subvol_plan_release(sp);
+	return err;
+}
+
 BINO_PUBLIC enum bino_error
 bino_mountplan_add_subvols(struct bino_mountplan *plan,
 			   const struct bino_mounts *mounts, const char *path)
@@ -271,43 +324,80 @@ bino_mountplan_add_subvols(struct bino_mountplan *plan,
 	struct tree_listing listing = { .sp = &sp, .mounts = mounts };
 	const struct bino_mount *const *below_mounts;
 	enum bino_error err;
-	char *options;
 	size_t n, i;
 
 	if (!plan || !mounts || !path || path[0] != '/')
 		return BINO_ERROR_INVALID_ARGUMENT;
-	bino__plan_tallies_clear(plan);
-	sp.filesystem = bino__mounts_holding(mounts, path);
-	if (!sp.filesystem) {
-		errno = 0;
-		return BINO_ERROR_NOT_FOUND;
-	}
-	if (strcmp(bino_mount_fstype(sp.filesystem), "btrfs") != 0)
-		return BINO_OK; /* nothing a btrfs mount could fix */
-	bino__plan_base_open(&sp.base, path);
-	if (sp.base.fd < 0)
-		return BINO_ERROR_OPEN_FAILED;
-	err = bino__plan_fs_uuid(sp.base.fd, sp.uuid);
-	if (err) {
-		bino__plan_base_close(&sp.base);
-		return err;
-	}
-	options = bino__mount_options_for_subvol(sp.filesystem);
-	if (!options) {
-		bino__plan_base_close(&sp.base);
-		return BINO_ERROR_NO_MEMORY;
-	}
-	sp.options = options;
-	sp.probe_fd = openat(sp.base.fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC |
-			     O_NONBLOCK);
+	err = bino__plan_tallies_start(plan, path);
+	if (!err)
+		err = tree_plan_open(&sp, mounts, path);
+	if (err)
+		return err == BINO_ERROR_STOP_ITERATION ? BINO_OK : err;
 	err = tree_list_holding(&listing);
 	n = bino__mounts_below(mounts, path, &below_mounts);
 	for (i = 0; !err && i < n; i++)
 		err = tree_list_mount(&listing, below_mounts[i]);
-	if (!err)
-		err = bino__plan_subvols(plan, &sp);
-	plan->unreached += sp.unreached;
-	bino__subvol_plan_release(&sp);
-	free(options);
-	return err;
+	return tree_plan_close(plan, &listing, err);
+}
+
+/*
+ * The subvolumes of a quick planning: like tree_add_one(), but one the plan
+ * has a step for already (its full planning met it) is left out, lest it be
+ * counted twice.
+ */
+static enum bino_error tree_add_new(const char *rel,
+				    const struct bino__subvol_info *info,
+				    void *data)
+{
+	struct tree_listing *listing = data;
+	char *path = path_join(listing->root, rel);
+	bool planned;
+
+	if (!path) {
+		listing->err = BINO_ERROR_NO_MEMORY;
+		return listing->err;
+	}
+	planned = bino__plan_has(listing->plan, BINO_MOUNTPLAN_MOUNT, path) ||
+		  bino__plan_has(listing->plan, BINO_MOUNTPLAN_SKIP, path);
+	free(path);
+	return planned ? BINO_OK : tree_add_one(rel, info, data);
+}
+
+BINO_PUBLIC enum bino_error
+bino_mountplan_add_subvol_ids(struct bino_mountplan *plan,
+			      const struct bino_mounts *mounts,
+			      const char *path, const uint64_t *ids, size_t n)
+{
+	struct subvol_plan sp = { .base = { .fd = -1 }, .probe_fd = -1 };
+	struct tree_listing listing = { .sp = &sp, .mounts = mounts,
+					.plan = plan };
+	enum bino_error err;
+	char *root;
+	int fd, errnum;
+
+	if (!plan || !mounts || !path || path[0] != '/' || (n && !ids))
+		return BINO_ERROR_INVALID_ARGUMENT;
+	err = bino__plan_tallies_resume(plan, path);
+	if (err)
+		errno = 0;
+	else
+		err = tree_plan_open(&sp, mounts, path);
+	if (err)
+		return err == BINO_ERROR_STOP_ITERATION ? BINO_OK : err;
+	root = subvol_root_path(&sp.base);
+	fd = root ? bino__resolve_no_symlinks(root, O_RDONLY | O_NONBLOCK) : -1;
+	if (fd < 0) {
+		err = BINO_ERROR_OPEN_FAILED;
+	} else {
+		listing.root = root;
+		err = bino__subvol_paths_fd(fd, ids, n, tree_add_new, &listing,
+					    &errnum);
+		if (listing.err)
+			err = listing.err;
+		else if (err)
+			errno = errnum;
+		bino__close_keep_errno(fd);
+	}
+	free(root);
+	return tree_plan_close(plan, &listing, err);
 }

@@ -85,6 +85,15 @@ watch_start() {
 	return 1
 }
 
+# watch_start_elsewhere ID: watch_start watch (the fixture's export), with a
+# second mount of subvolume ID at $FEX/elsewhere made once it watches, which
+# a deletion of that subvolume leaves stale ("//deleted").
+watch_start_elsewhere() {
+	mkdir -- "$FEX/elsewhere"
+	watch_start watch --exports "$EXPORTS" "$FEX" || return 1
+	mount -t btrfs -o "subvolid=$1" "$LOOP" "$FEX/elsewhere"
+}
+
 # keeper_trace: strace attached to the keeper (WATCH_PID), its openat,
 # openat2, mount, umount2 and stat calls in $OUT/trace (line by line, as
 # made); returns once the keeper is idle, two looks in a row with no pass
@@ -104,6 +113,33 @@ keeper_trace() {
 	eventually keeper_idle && return 0
 	fail "strace never saw the keeper idle: $(trace_events 0)"
 	return 1
+}
+
+# LISTING: how strace shows a full pass's listing of the subvolume tree
+# (every ROOT_REF item from objectid 0); a quick pass searches only the
+# links of the subvolumes it plans.
+LISTING='min_objectid=0, max_objectid=UINT64_MAX, .*min_type=BTRFS_ROOT_REF_KEY, max_type=BTRFS_ROOT_REF_KEY'
+
+# ioctls_trace: strace attached to the keeper (WATCH_PID), its ioctl and
+# mount calls in $OUT/ioctls; returns once the keeper has made two looks
+# (BTRFS_IOC_FS_INFO) since its last full pass's listing: later calls are
+# the test's to count.
+ioctls_trace() {
+	command -v strace >/dev/null || skip_or_fail "needs strace"
+	strace -f -qq -e trace=ioctl,mount -o "$OUT/ioctls" -p "$WATCH_PID" &
+	# shellcheck disable=SC2034 # the tests stop it
+	TRACER_PID=$!
+	eventually ioctls_idle && return 0
+	fail "strace never saw the keeper idle"
+	return 1
+}
+
+# ioctls_idle: two looks or more in $OUT/ioctls after its last listing.
+ioctls_idle() {
+	[[ -s $OUT/ioctls ]] && awk -v listing="$LISTING" '
+		$0 ~ listing { looks = 0; next }
+		/BTRFS_IOC_FS_INFO/ { looks++ }
+		END { exit !(looks >= 2) }' "$OUT/ioctls"
 }
 
 # keeper_idle: the trace ends with two looks in a row, no pass after them.

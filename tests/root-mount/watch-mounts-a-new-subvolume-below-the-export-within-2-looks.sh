@@ -21,6 +21,6 @@ mounted_within_looks "$mark" M s4 &&
 	echo "s4 mounted at the keeper's look $LOOKS_TOOK after it was taken (${WITHIN_TOOK:-?} s here)"
 check_eq "the mount is of s4's subvolume" "/fex/spool/.snapshot/s4" \
 	"$(findmnt -n -o FSROOT --mountpoint "$FEX/spool/.snapshot/s4")"
-eventually grep -qxF "mount UUID=$uuid subvolid=$s4 on $FEX/spool/.snapshot/s4" "$OUT/watch" ||
-	fail "the run does not say it mounted s4: $(cat "$OUT/watch")"
+eventually grep -qxF "btrfs-ino: mount: $FEX/spool/.snapshot/s4: mount UUID=$uuid subvolid=$s4" "$OUT/watch.err" ||
+	fail "the keeper does not log that it mounted s4: $(cat "$OUT/watch.err")"
 finish

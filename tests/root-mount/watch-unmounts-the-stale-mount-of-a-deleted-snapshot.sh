@@ -8,9 +8,7 @@ source "$(dirname -- "$0")/mount-lib.sh"
 setup_mount_export
 
 s1=$(btrfs inspect-internal rootid "$FEX/spool/.snapshot/s1")
-mkdir -- "$FEX/elsewhere"
-watch_start watch --exports "$EXPORTS" "$FEX" || finish
-mount -t btrfs -o "subvolid=$s1" "$LOOP" "$FEX/elsewhere"
+watch_start_elsewhere "$s1" || finish
 keeper_trace || finish
 btrfs -q subvolume delete "$FEX/spool/.snapshot/s1"
 mark=$(trace_mark)
@@ -19,6 +17,6 @@ eventually not mountpoint -q -- "$FEX/elsewhere" ||
 mounted_within_looks "$mark" U "the stale mount of s1"
 check_eq "mounts of deleted subvolumes below $MNT" "" \
 	"$(mount_table | grep -F '//deleted' || true)"
-eventually grep -qxF "umount $FEX/elsewhere: subvolume $s1 no longer exists" "$OUT/watch" ||
-	fail "the run does not say it unmounted it: $(cat "$OUT/watch")"
+eventually grep -qxF "btrfs-ino: mount: $FEX/elsewhere: umount: subvolume $s1 no longer exists" "$OUT/watch.err" ||
+	fail "the keeper does not log that it unmounted it: $(cat "$OUT/watch.err")"
 finish
