@@ -33,7 +33,11 @@ enum output_format output_format(const struct output *out);
 
 /* Start and finish a record; text records end with a newline. */
 void output_begin(struct output *out);
-/* Returns 0, or -1 with errno set: ENOMEM (a record not made), else the write's. */
+/*
+ * Returns 0, or -1 with errno set: ENOMEM (a record not made), else the
+ * write's, or EIO when the stream's error flag is an earlier write's
+ * (errno is cleared before the writes: never a stale one).
+ */
 int output_end(struct output *out);
 
 /*
