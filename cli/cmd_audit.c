@@ -217,9 +217,7 @@ static int audit_output_option(int opt, const char *arg,
 		opts->prometheus = strcmp(arg, "prometheus") == 0;
 		return OPTIONS_GO_ON;
 	case OPT_COLOR:
-		if (color_parse_when(arg, &opts->color) != 0)
-			return usage_error("audit", "unknown --color '%s'", arg);
-		return OPTIONS_GO_ON;
+		return color_parse_when("audit", arg, &opts->color);
 	case 'o':
 		return audit_tree_parse_columns(arg, &opts->tree);
 	case 'l':
