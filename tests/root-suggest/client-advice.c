@@ -127,8 +127,9 @@ int main(int argc, char **argv)
 	if (!out)
 		return 2;
 	output_begin(out);
-	audit_client_advice(out, &target);
-	i = output_end(out);
+	i = audit_client_advice(out, &target);
+	if (output_end(out) != 0)
+		i = -1;
 	output_destroy(out);
 	free(target.subvols);
 	return i ? 2 : 0;
