@@ -158,19 +158,26 @@ static int compare_entry(struct output *out, const struct bino_export *file,
 	return 1;
 }
 
-/* put_confpath_why() in text: ": DIR is owned by uid 1000". */
-static void print_why_text(struct output *out, const struct bino_confpath *cp)
+/*
+ * put_confpath_why() in text: ": DIR is owned by uid 1000".  Returns 0, or
+ * -1 with the reason on stderr (out of memory: nothing printed).
+ */
+static int print_why_text(struct output *out, const struct bino_confpath *cp)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
-	if (!f)
-		return;
-	put_confpath_why(f, cp);
-	if (fclose(f) == 0)
-		print_string(out, PRINT_TEXT, NULL, ": %s", text);
+	if (f)
+		put_confpath_why(f, cp);
+	if (!f || fclose(f) != 0) {
+		free(text);
+		diag_no_memory();
+		return -1;
+	}
+	print_string(out, PRINT_TEXT, NULL, ": %s", text);
 	free(text);
+	return 0;
 }
 
 /*
@@ -189,7 +196,11 @@ static int check_path(struct output *out, const struct bino_exports *files,
 		return 0;
 	open_finding(out, "path_not_safe", e);
 	print_place(out, "files", e);
-	print_why_text(out, cp);
+	if (print_why_text(out, cp) != 0) {
+		output_close(out);
+		bino_confpath_destroy(cp);
+		return -1;
+	}
 	print_confpath(out, "unsafe_path", cp);
 	print_string(out, PRINT_TEXT, NULL, "%s\n",
 		     ": a user could make it export another directory; "
@@ -267,9 +278,12 @@ static long print_exports_drift(struct output *out,
 
 /* ---- the fstab drift --------------------------------------------------- */
 
-/* One line that must change: removed, or mounted. */
-static void print_fstab_line(struct output *out, const char *file,
-			     const struct fstab_line *line)
+/*
+ * One line that must change: removed, or mounted.  Returns 0, or -1 with
+ * the reason on stderr (out of memory).
+ */
+static int print_fstab_line(struct output *out, const char *file,
+			    const struct fstab_line *line)
 {
 	static const char *const kinds[] = {
 		[FSTAB_NOT_MOUNTED] = "not_mounted",
@@ -286,8 +300,10 @@ static void print_fstab_line(struct output *out, const char *file,
 		print_text_path(out, "file", "fstab drift: remove %s", file);
 		print_u64(out, PRINT_ANY, "line", " line %" PRIu64 ": ", line->number);
 		print_string(out, PRINT_TEXT, NULL, "%s", removal);
-		if (line->confpath)
-			print_why_text(out, line->confpath);
+		if (line->confpath && print_why_text(out, line->confpath) != 0) {
+			output_close(out);
+			return -1;
+		}
 		print_string(out, PRINT_TEXT, NULL, "%s", " (");
 	} else {
 		print_text_path(out, "file", "fstab drift: %s", file);
@@ -304,6 +320,7 @@ static void print_fstab_line(struct output *out, const char *file,
 		     removal ? "); suggest --diff removes it" :
 			       " is below an export but not mounted; run mount -a");
 	output_close(out);
+	return 0;
 }
 
 /*
@@ -324,7 +341,10 @@ static long print_fstab_drift(struct output *out, const struct drift_input *in,
 	for (i = 0; i < fstab.n_lines; i++) {
 		if (fstab.line[i].state == FSTAB_MOUNTED)
 			continue;
-		print_fstab_line(out, in->fstab_file, &fstab.line[i]);
+		if (print_fstab_line(out, in->fstab_file, &fstab.line[i]) != 0) {
+			n = -1;
+			break;
+		}
 		if (fstab.line[i].state == FSTAB_NOT_MOUNTED)
 			steps->mount_all = true;
 		else
