@@ -168,9 +168,9 @@ static int print_fstab(struct output *out, const struct advice *adv,
 		if (!f)
 			return -1;
 		put = put_fstab_line(f, adv, i ? path : bino_mount_target(adv->mount));
-		if (fclose(f) != 0 || put != 0) {
+		if (memstream_close(f, &line) != 0 || put != 0) {
 			free(line);
-			errno = ENOMEM; /* a memory stream fails for nothing else */
+			errno = ENOMEM;
 			return -1;
 		}
 		print_line(out, line);
@@ -192,9 +192,7 @@ static char *autofs_offset(const char *rel, const char *host, const char *server
 	quote_autofs_path(f, rel);
 	fputc(' ', f);
 	quote_autofs_location(f, host, server);
-	if (fclose(f) != 0)
-		return NULL;
-	return text;
+	return memstream_close(f, &text) == 0 ? text : NULL;
 }
 
 /* The autofs entry being written: its text, the notes after it, its size. */
@@ -298,9 +296,9 @@ static int print_autofs(struct output *out, const struct advice *adv,
 			ret = autofs_add_offset(&entry, subvol);
 	}
 out_streams:
-	if (entry.notes && fclose(entry.notes) != 0)
+	if (entry.notes && memstream_close(entry.notes, &refused) != 0)
 		ret = -1;
-	if (entry.f && fclose(entry.f) != 0)
+	if (entry.f && memstream_close(entry.f, &text) != 0)
 		ret = -1;
 	if (ret == 0) {
 		print_string(out, PRINT_ANY, "autofs", "    %s\n", text);

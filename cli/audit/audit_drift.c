@@ -170,7 +170,7 @@ static int print_why_text(struct output *out, const struct bino_confpath *cp)
 
 	if (f)
 		put_confpath_why(f, cp);
-	if (!f || fclose(f) != 0) {
+	if (!f || memstream_close(f, &text) != 0) {
 		free(text);
 		diag_no_memory();
 		return -1;

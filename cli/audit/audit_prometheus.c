@@ -175,11 +175,8 @@ static int put_exported(FILE *stream, const struct bino_exports *exports,
 		if (!f)
 			return -1;
 		write_export_clients(f, exports, target);
-		if (fclose(f) != 0) {
-			free(clients);
-			errno = ENOMEM; /* a memory stream fails for nothing else */
+		if (memstream_close(f, &clients) != 0)
 			return -1;
-		}
 		fprintf(stream, METRIC_PREFIX "exported{path=\"");
 		put = put_label(stream, bino_audit_target_path(target));
 		fputs("\",clients=\"", stream);
@@ -270,7 +267,7 @@ static long count_drift(const struct drift_input *drift,
 	if (output_end(out) != 0)
 		found = -1;
 	output_destroy(out);
-	if (fclose(f) != 0)
+	if (memstream_close(f, &text) != 0)
 		found = -1;
 	if (found >= 0)
 		doc = json_tokener_parse(text);

@@ -753,11 +753,8 @@ static char *export_source(struct tree *tree)
 	fputs(bino_audit_target_covered(tree->target) ? "covered by an export to " :
 						      "exported to ", f);
 	write_export_clients(f, tree->exports, tree->target);
-	if (fclose(f) != 0) {
+	if (memstream_close(f, &text) != 0)
 		tree->failed = true;
-		free(text);
-		return NULL;
-	}
 	return text;
 }
 

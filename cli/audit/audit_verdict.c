@@ -149,9 +149,9 @@ int audit_verdict_lines(struct output *out, const struct bino_audit *audit,
 		if (!f)
 			return -1;
 		written = verdict_write(f, bino_audit_get(audit, i), color);
-		if (fclose(f) != 0 || written != 0) {
+		if (memstream_close(f, &text) != 0 || written != 0) {
 			free(text);
-			errno = ENOMEM; /* a memory stream fails for nothing else */
+			errno = ENOMEM;
 			return -1;
 		}
 		print_string(out, PRINT_TEXT, NULL, "%s", text);
@@ -193,11 +193,8 @@ static int next_word(struct next_command *cmd, const char *option,
 	if (option)
 		fprintf(w, "%s ", option);
 	next_quote(w, word);
-	if (fclose(w) != 0) {
-		free(quoted);
-		errno = ENOMEM;
+	if (memstream_close(w, &quoted) != 0)
 		return -1;
-	}
 	if (cmd->column + 1 + len + 2 > VERDICT_WIDTH && cmd->column > 20) {
 		fputs(" \\\n     ", cmd->f);
 		cmd->column = 5;
@@ -356,9 +353,9 @@ int audit_next_line(struct output *out, const struct bino_audit *audit,
 	fputs(blank ? "\nnext: " : "next: ", f);
 	written = next_write(f, &counts, next);
 	fputc('\n', f);
-	if (fclose(f) != 0 || written != 0) {
+	if (memstream_close(f, &text) != 0 || written != 0) {
 		free(text);
-		errno = ENOMEM; /* a memory stream fails for nothing else */
+		errno = ENOMEM;
 		return -1;
 	}
 	print_string(out, PRINT_TEXT, NULL, "%s", text);

@@ -205,6 +205,16 @@ static void line_append_i64(struct output *out, int64_t value)
 
 /* ---- records ------------------------------------------------------------ */
 
+int memstream_close(FILE *f, char **text)
+{
+	if (fclose(f) == 0 && *text)
+		return 0;
+	free(*text);
+	*text = NULL;
+	errno = ENOMEM;
+	return -1;
+}
+
 void output_begin(struct output *out)
 {
 	if (out->format != OUTPUT_JSON)

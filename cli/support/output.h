@@ -27,6 +27,14 @@ enum print_where {
 struct output;
 
 /* Returns NULL with errno set (out of memory).  @stream is borrowed. */
+/*
+ * Close @f, an open_memstream() of *@text: 0 when the text is whole, else
+ * -1 with errno ENOMEM and *@text NULL (freed).  glibc's fclose() returns 0
+ * even when its last realloc failed and left *@text NULL, so a memory
+ * stream is closed through this alone.
+ */
+int memstream_close(FILE *f, char **text);
+
 struct output *output_create(enum output_format format, FILE *stream);
 void output_destroy(struct output *out);
 enum output_format output_format(const struct output *out);
