@@ -11,7 +11,7 @@ source "$(dirname -- "$0")/../lib/common.sh"
 TMP=$(mktemp -d /tmp/bino-advice-XXXXXX)
 trap 'rm -rf -- "$TMP"' EXIT
 
-args=(srv:/data/fex /nfs/fex rw,vers=3 /nfs/fex/spool /nfs/fex/spool/.snapshot/s1)
+args=(srv:/data/fex /nfs/fex 'rw,vers=3' /nfs/fex/spool /nfs/fex/spool/.snapshot/s1)
 "$CLIENT_ADVICE" "${args[@]}" >"$TMP/whole"
 grep -q '^    /nfs/fex -fstype=nfs' "$TMP/whole" || fail "no autofs entry: $(cat "$TMP/whole")"
 # Under a sanitizer its allocator is the one that counts: nothing to inject.
