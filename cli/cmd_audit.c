@@ -28,6 +28,7 @@
 #include "color.h"
 #include "diag.h"
 #include "output.h"
+#include "path.h"
 #include "audit_prometheus.h"
 #include "report.h"
 #include "safe_file.h"
@@ -587,6 +588,35 @@ static int audit_text_rest(const struct audit_options *opts,
 }
 
 /*
+ * On an NFS client, the client's mount of the first audited path below
+ * which the server has mounts this client had not crossed before the
+ * audit: the walk met more client filesystems than the mount table read
+ * before it listed below that mount (the walk crossed the rest).  NULL if
+ * none.
+ */
+static const char *uncrossed_mounts(const struct audit_session *session)
+{
+	size_t i, k, n = bino_audit_count(session->audit);
+	size_t n_mounts = bino_mounts_count(session->mounts);
+
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_target *target = bino_audit_get(session->audit, i);
+		const struct bino_mount *mount = bino_audit_target_mount(target);
+		size_t crossed = 0;
+
+		if (bino_audit_target_error(target) || !mount ||
+		    !bino_audit_target_client_view(target))
+			continue;
+		for (k = 0; k < n_mounts; k++)
+			crossed += bino__path_below(bino_mount_target(
+				bino_mounts_get(session->mounts, k)), bino_mount_target(mount));
+		if (bino_audit_target_client_fs_count(target) > crossed + 1)
+			return bino_mount_target(mount);
+	}
+	return NULL;
+}
+
+/*
  * The next: line, after the note that an unprivileged audit may have
  * missed some.  @blank: a blank line before them.  Returns 0, or -1 with
  * the reason on stderr.
@@ -602,6 +632,7 @@ static int audit_next(const struct audit_options *opts,
 		.server = opts->client.server,
 		.client_dir = opts->client.client_dir,
 		.drift = summary->steps,
+		.keeper_dir = uncrossed_mounts(session),
 	};
 	bool change;
 

@@ -237,10 +237,6 @@ static int next_options(struct next_command *cmd, const char *command,
 struct next_counts {
 	size_t audited, unsafe, client_unsafe;
 	const char *first; /* the first unsafe server-view path */
-	/* the client's NFS mount of the first unsafe client-view path */
-	const char *client_mount;
-	/* an unsafe client-view path crossed into a server mount below it */
-	bool server_mounts;
 };
 
 static struct next_counts next_count(const struct bino_audit *audit)
@@ -250,49 +246,55 @@ static struct next_counts next_count(const struct bino_audit *audit)
 
 	for (i = 0; i < n; i++) {
 		const struct bino_audit_target *target = bino_audit_get(audit, i);
-		const struct bino_mount *mount = bino_audit_target_mount(target);
 
 		if (bino_audit_target_error(target))
 			continue;
 		counts.audited++;
 		if (!audit_target_unsafe(target))
 			continue;
-		if (!bino_audit_target_client_view(target)) {
-			if (!counts.unsafe++)
-				counts.first = bino_audit_target_path(target);
-			continue;
-		}
-		if (!counts.client_unsafe++ && mount)
-			counts.client_mount = bino_mount_target(mount);
-		/* More than its own st_dev: the server has mounts below it. */
-		counts.server_mounts = counts.server_mounts ||
-			bino_audit_target_client_fs_count(target) > 1;
+		if (bino_audit_target_client_view(target))
+			counts.client_unsafe++;
+		else if (!counts.unsafe++)
+			counts.first = bino_audit_target_path(target);
 	}
 	return counts;
 }
 
 /*
- * On this client: the client keeper when the server has mounts below the
- * path that a cold tool does not see (it crossed into them only as it
- * walked: each directory shows its parent's device until then), else
- * what this client can do alone.  0, or -1 with errno set.
+ * On this client: the client keeper, which mounts what the server mounts
+ * before a cold tool meets it as a directory of its parent's device (the
+ * audit crossed into those mounts only as it walked them).  0, or -1 with
+ * errno set.
  */
-static int next_on_client(struct next_command *cmd,
-			  const struct next_counts *counts)
+static int next_keeper(struct next_command *cmd, const char *dir)
 {
-	if (!counts->server_mounts || !counts->client_mount) {
-		fputs("on this client, mount the paths above (if the server exports "
-		      "them) or run tools under 'btrfs-ino exec --'", cmd->f);
-		return 0;
-	}
 	cmd->column += (size_t)fprintf(cmd->f, PROGRAM_NAME " mount --watch");
-	if (next_word(cmd, "--client", counts->client_mount) != 0)
+	return next_word(cmd, "--client", dir);
+}
+
+/*
+ * Why the keeper, though the verdict may say safe: the audit crossed into
+ * the server's mounts as it walked, cold tools do not.  0, or -1 with errno
+ * set (out of memory).
+ */
+static int next_keeper_note(FILE *f, const char *dir)
+{
+	char *escaped = text_escape(dir, strlen(dir));
+
+	if (!escaped)
 		return -1;
-	fputs(" (keeps the server's mounts mounted here)", cmd->f);
+	fprintf(f, "(the server has mounts below %s that this client crossed only as\n"
+		" the audit walked them: cold tools such as find meet loops there)\n",
+		escaped);
+	free(escaped);
 	return 0;
 }
 
-/* After drift: the commands its lines name, in the order to run them. */
+/*
+ * After drift: the commands its lines name, in the order to run them, as
+ * one line a shell runs (suggest --diff applied as README says: patch -d
+ * / -p0).  0, or -1 with errno set.
+ */
 static int next_drift(struct next_command *cmd, const struct audit_next *next)
 {
 	const char *sep = "";
@@ -300,16 +302,15 @@ static int next_drift(struct next_command *cmd, const struct audit_next *next)
 	if (next->drift.diff) {
 		if (next_options(cmd, "suggest --diff", next) != 0)
 			return -1;
-		fputs(" (apply it)", cmd->f);
-		sep = "; ";
+		fputs(" | patch -d / -p0", cmd->f);
+		sep = " && ";
 	}
 	if (next->drift.exportfs) {
 		fprintf(cmd->f, "%sexportfs -ra", sep);
-		sep = "; ";
+		sep = " && ";
 	}
 	if (next->drift.mount_all)
 		fprintf(cmd->f, "%smount -a", sep);
-	fputs("; then audit again", cmd->f);
 	return 0;
 }
 
@@ -319,8 +320,13 @@ static int next_write(FILE *f, const struct next_counts *counts,
 {
 	struct next_command cmd = { f, strlen("next: ") };
 
-	if (counts->client_unsafe)
-		return next_on_client(&cmd, counts);
+	if (next->keeper_dir)
+		return next_keeper(&cmd, next->keeper_dir);
+	if (counts->client_unsafe) {
+		fputs("on this client, mount the paths above (if the server exports "
+		      "them) or run tools under 'btrfs-ino exec --'", f);
+		return 0;
+	}
 	if (next->drift.diff || next->drift.exportfs || next->drift.mount_all)
 		return next_drift(&cmd, next);
 	if (!counts->unsafe) {
@@ -345,13 +351,18 @@ int audit_next_line(struct output *out, const struct bino_audit *audit,
 	FILE *f;
 	int written;
 
-	if (!counts.audited || (counts.unsafe && !counts.client_unsafe && suggested))
+	if (!counts.audited ||
+	    (counts.unsafe && !counts.client_unsafe && !next->keeper_dir && suggested))
 		return 0; /* nothing to go on (the errors say why), or said above */
 	f = open_memstream(&text, &len);
 	if (!f)
 		return -1;
-	fputs(blank ? "\nnext: " : "next: ", f);
-	written = next_write(f, &counts, next);
+	if (blank)
+		fputc('\n', f);
+	written = next->keeper_dir ? next_keeper_note(f, next->keeper_dir) : 0;
+	fputs("next: ", f);
+	if (written == 0)
+		written = next_write(f, &counts, next);
 	fputc('\n', f);
 	if (memstream_close(f, &text) != 0 || written != 0) {
 		free(text);

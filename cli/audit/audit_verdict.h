@@ -25,6 +25,12 @@ struct audit_next {
 	 * (suggest --diff would print nothing): only mounts remain.
 	 */
 	bool files_right;
+	/*
+	 * On an NFS client: its NFS mount (DIR) of a path below which the
+	 * server has mounts this client had not crossed before the audit
+	 * walked into them, or NULL.
+	 */
+	const char *keeper_dir;
 };
 
 /*
@@ -39,8 +45,8 @@ int audit_verdict_lines(struct output *out, const struct bino_audit *audit,
 /*
  * "next: " and the one step that remains, or nothing when nothing was
  * audited: on a client, the client keeper ("btrfs-ino mount --watch
- * --client DIR") when the server has mounts below an unsafe path, else
- * what the client can do; after drift, the commands its lines name
+ * --client DIR") for @next->keeper_dir, else for an unsafe path what the
+ * client can do; after drift, the commands its lines name
  * (suggest --diff, exportfs -ra, mount -a); for unsafe paths, "btrfs-ino
  * suggest [OPTION]... PATH", or "btrfs-ino mount PATH" when the files are
  * right; else that nothing is to change.  @blank: a blank line first;
