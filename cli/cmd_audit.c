@@ -28,11 +28,13 @@
 #include "color.h"
 #include "diag.h"
 #include "output.h"
+#include "path.h"
 #include "audit_prometheus.h"
 #include "report.h"
 #include "safe_file.h"
 #include "suggest_options.h"
 #include "suggestion.h"
+#include "suggestion_edits.h"
 #include "audit_session.h"
 #include "server_fstab.h"
 
@@ -79,7 +81,8 @@ void usage_audit(FILE *stream)
 		"Drift is a finding.\n\n"
 		"Output:\n"
 		"  -J, --json            one JSON document (btrfs-ino(1), JSON OUTPUT);\n"
-		"                        the table's values are in it too\n"
+		"                        the table's values are in it too; with -o or\n"
+		"                        --list, the table alone in JSON (findmnt -J)\n"
 		"      --format FORMAT   text (default) or prometheus: node_exporter\n"
 		"                        textfile collector metrics\n"
 		"      --output-file FILE  write the output to FILE, mode 0644, instead of\n"
@@ -217,9 +220,7 @@ static int audit_output_option(int opt, const char *arg,
 		opts->prometheus = strcmp(arg, "prometheus") == 0;
 		return OPTIONS_GO_ON;
 	case OPT_COLOR:
-		if (color_parse_when(arg, &opts->color) != 0)
-			return usage_error("audit", "unknown --color '%s'", arg);
-		return OPTIONS_GO_ON;
+		return color_parse_when("audit", arg, &opts->color);
 	case 'o':
 		return audit_tree_parse_columns(arg, &opts->tree);
 	case 'l':
@@ -281,6 +282,14 @@ static int audit_options_check(struct audit_options *opts)
 				   "--server and --client-dir go with --suggest");
 	if (opts->prometheus && opts->format == OUTPUT_JSON)
 		return usage_error("audit", "--json and --format exclude each other");
+	/* findmnt -J -o: the table alone, in JSON, with those columns. */
+	if (opts->format == OUTPUT_JSON &&
+	    (opts->tree.n_cols || opts->tree.mode == AUDIT_TREE_LIST) &&
+	    !opts->tree.noheadings && !opts->verbose && !opts->suggest) {
+		opts->format = OUTPUT_TEXT;
+		opts->tree.json = true;
+		opts->table_only = true;
+	}
 	if ((opts->prometheus || opts->format == OUTPUT_JSON) &&
 	    (opts->tree.mode != AUDIT_TREE_TREE || opts->tree.n_cols ||
 	     opts->tree.noheadings || opts->verbose))
@@ -289,6 +298,9 @@ static int audit_options_check(struct audit_options *opts)
 	if (opts->table_only && (opts->verbose || opts->suggest))
 		return usage_error("audit", "--raw and --pairs print the table only: "
 				   "not with --verbose or --suggest");
+	if (opts->tree.json && opts->tree.mode != AUDIT_TREE_TREE &&
+	    opts->tree.mode != AUDIT_TREE_LIST)
+		return usage_error("audit", "--json and --raw or --pairs exclude each other");
 	/* A file is no terminal: "auto" means no colour there. */
 	opts->tree.color = color_wanted(opts->output_file && opts->color == COLOR_AUTO ?
 						COLOR_NEVER : opts->color);
@@ -312,6 +324,7 @@ struct audit_summary {
 	size_t audited;
 	bool findings;
 	long drift; /* drift findings, once reported */
+	struct drift_steps steps; /* what they ask to run, once reported */
 };
 
 /* Devices met that the mount table does not explain. */
@@ -356,10 +369,11 @@ static void audit_summarise(const struct audit_session *session,
 
 /*
  * On an NFS client, what the verdict lines cannot say: why a path cannot be
- * told, or what this client can do about an unsafe one.
+ * told, or what this client can do about an unsafe one.  Returns 0, or -1
+ * with the reason on stderr (out of memory).
  */
-static void print_client_views(struct output *out,
-			       const struct bino_audit *audit)
+static int print_client_views(struct output *out,
+			      const struct bino_audit *audit)
 {
 	size_t i, n = bino_audit_count(audit);
 
@@ -375,20 +389,24 @@ static void print_client_views(struct output *out,
 		} else if (audit_target_unsafe(target)) {
 			print_text_path(out, NULL, "\n%s:\n",
 					bino_audit_target_path(target));
-			audit_client_advice(out, target);
+			if (audit_client_advice(out, target) != 0) {
+				diag_no_memory();
+				return -1;
+			}
 		}
 	}
+	return 0;
 }
 
 /*
- * The drift report (audit_drift.c); drift, like a collision, is a finding for the
- * exit status.  0, or -1 with the reason on stderr (print_drift()); the
- * callers below still pass it up as "errno set": see #37.
+ * The drift report (audit_drift.c); drift, like a collision, is a finding
+ * for the exit status, and what it asks to run is the next step.  0, or -1
+ * with the reason on stderr (print_drift()).
  */
 static int note_drift(struct output *out, const struct drift_input *drift,
 		      struct audit_summary *summary)
 {
-	long found = print_drift(out, drift);
+	long found = print_drift(out, drift, &summary->steps);
 
 	if (found < 0)
 		return -1;
@@ -407,7 +425,8 @@ static const char *audited_table(const struct audit_options *opts)
 
 /*
  * --format prometheus: the gauges, drift counted as in text, so that a
- * drifted server exits 1 here as it does there.  0, or -1 with errno set.
+ * drifted server exits 1 here as it does there.  0, or -1 with the reason
+ * on stderr.
  */
 static int audit_prometheus(const struct audit_options *opts,
 			    const struct audit_session *session,
@@ -428,9 +447,10 @@ static int audit_prometheus(const struct audit_options *opts,
 }
 
 /*
- * No PATH and nothing exported: nothing is unsafe, and the drift (an
- * exports file that exportfs has not applied) is still worth saying.
- * 0, or -1 with errno set.
+ * No PATH and nothing exported: nothing is unsafe (a result, exit status
+ * 0: not "nothing could be audited"), and the drift (an exports file that
+ * exportfs has not applied) is still worth saying.  0, or -1 with the
+ * reason on stderr.
  */
 static int audit_nothing_exported(const struct audit_options *opts,
 				  struct output *out,
@@ -438,18 +458,22 @@ static int audit_nothing_exported(const struct audit_options *opts,
 {
 	if (note_drift(out, &opts->drift, summary) != 0)
 		return -1;
-	print_text_path(out, NULL, "nothing exported in %s: nothing to audit\n",
-			audited_table(opts));
+	print_text_path(out, NULL, "nothing exported in %s: no NFS client sees "
+			"a subvolume here\n", audited_table(opts));
 	return 0;
 }
 
-/* The JSON document, or with --verbose the full text report: 0, or -1 with errno set. */
+/*
+ * The JSON document, or with --verbose the full text report: 0, or -1
+ * with the reason on stderr.
+ */
 static int audit_document(const struct audit_options *opts,
 			  const struct audit_session *session,
 			  struct output *out, const struct suggest_config *config,
 			  struct audit_summary *summary)
 {
 	size_t i, n = bino_audit_count(session->audit);
+	enum details_end end = DETAILS_WHOLE;
 
 	output_begin(out);
 	print_u64(out, PRINT_JSON, "version", NULL, AUDIT_SCHEMA_VERSION);
@@ -460,19 +484,236 @@ static int audit_document(const struct audit_options *opts,
 	if (note_drift(out, &opts->drift, summary) != 0)
 		return -1;
 	output_open_array(out, "exports");
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && end != DETAILS_FAILED; i++) {
 		if (i)
 			print_string(out, PRINT_TEXT, NULL, "%s", "\n");
-		audit_details_export(out, session->exports, bino_audit_get(session->audit, i),
-			     opts->suggest ? config : NULL);
+		end = audit_details_export(out, session->exports,
+					   bino_audit_get(session->audit, i),
+					   opts->suggest ? config : NULL);
+		summary->findings = summary->findings || end == DETAILS_NO_SUGGESTION;
 	}
 	output_close(out);
-	return output_end(out);
+	if (output_end(out) != 0 && end != DETAILS_FAILED) {
+		diag_output_error(errno);
+		return -1;
+	}
+	return end == DETAILS_FAILED ? -1 : 0;
 }
 
 /*
- * The report in the form @opts ask.  Returns 0, or -1 with errno set when
- * it could not be made or written (cmd_audit() says it, once).
+ * After the table, a note per path that is no btrfs and where clients see
+ * no subvolume: the audit is about btrfs subvolumes, so an admin who named
+ * the wrong path learns it here (a hint: the path is audited all the same,
+ * and its verdict and exit status are the audit's).
+ */
+static void note_not_btrfs(struct output *out, const struct bino_audit *audit)
+{
+	size_t i, n = bino_audit_count(audit);
+
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_target *target = bino_audit_get(audit, i);
+		const struct bino_mount *mount = bino_audit_target_mount(target);
+
+		if (!mount || bino_audit_target_client_view(target) ||
+		    strcmp(bino_mount_fstype(mount), "btrfs") == 0 ||
+		    bino_audit_target_subvol_count(target) > 0)
+			continue;
+		print_text_path(out, NULL, "(%s: ", bino_audit_target_path(target));
+		print_string(out, PRINT_TEXT, NULL,
+			     "not btrfs but %s: clients see no btrfs subvolume below it)\n",
+			     bino_mount_fstype(mount));
+	}
+}
+
+/*
+ * Whether suggest --diff would change a file for an unsafe server-view
+ * path of @audit (an exports or server fstab edit) into *@change: if not,
+ * what remains is to mount the subvolumes.  Returns 0, or -1 with the
+ * reason on stderr (suggestion_edits()).
+ */
+static int files_change(const struct suggest_config *config,
+			const struct bino_audit *audit, bool *change)
+{
+	static const enum suggest_block blocks[] = {
+		SUGGEST_EXPORTS, SUGGEST_SERVER_FSTAB,
+	};
+	size_t i, b, e, n = bino_audit_count(audit);
+	int rc = 0;
+
+	*change = false;
+	for (i = 0; i < n && rc == 0 && !*change; i++) {
+		const struct bino_audit_target *target = bino_audit_get(audit, i);
+
+		if (bino_audit_target_error(target) || !audit_target_unsafe(target) ||
+		    bino_audit_target_client_view(target))
+			continue;
+		for (b = 0; b < 2 && rc == 0 && !*change; b++) {
+			struct edit_list list = { 0 };
+
+			rc = suggestion_edits(config, target, blocks[b], &list);
+			for (e = 0; rc == 0 && e < list.n; e++)
+				*change = *change || list.edit[e].kind == EDIT_REPLACE ||
+					  list.edit[e].kind == EDIT_REMOVE ||
+					  list.edit[e].kind == EDIT_APPEND;
+			edit_list_free(&list);
+		}
+	}
+	return rc;
+}
+
+/*
+ * The text report's end, without --verbose: the exports problems, the
+ * drift, the client views and with --suggest the suggestions.  @problems:
+ * whether the exports problems were printed (they end with a blank line).
+ * Returns 0, or -1 with the reason on stderr.
+ */
+static int audit_text_rest(const struct audit_options *opts,
+			   const struct audit_session *session, struct output *out,
+			   const struct suggest_config *config,
+			   struct audit_summary *summary)
+{
+	size_t i, n = bino_audit_count(session->audit);
+
+	print_exports_problems(out, session->files);
+	if (note_drift(out, &opts->drift, summary) != 0 ||
+	    print_client_views(out, session->audit) != 0)
+		return -1;
+	for (i = 0; opts->suggest && i < n; i++) {
+		if (audit_details_suggestion(out, config,
+					     bino_audit_get(session->audit, i)) !=
+		    DETAILS_WHOLE)
+			summary->findings = true;
+	}
+	return 0;
+}
+
+/*
+ * On an NFS client, the client's mount of the first audited path below
+ * which the server has mounts this client had not crossed before the
+ * audit: the walk met more client filesystems than the mount table read
+ * before it listed below that mount (the walk crossed the rest).  NULL if
+ * none.
+ */
+static const char *uncrossed_mounts(const struct audit_session *session)
+{
+	size_t i, k, n = bino_audit_count(session->audit);
+	size_t n_mounts = bino_mounts_count(session->mounts);
+
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_target *target = bino_audit_get(session->audit, i);
+		const struct bino_mount *mount = bino_audit_target_mount(target);
+		size_t crossed = 0;
+
+		if (bino_audit_target_error(target) || !mount ||
+		    !bino_audit_target_client_view(target))
+			continue;
+		for (k = 0; k < n_mounts; k++)
+			crossed += bino__path_below(bino_mount_target(
+				bino_mounts_get(session->mounts, k)), bino_mount_target(mount));
+		if (bino_audit_target_client_fs_count(target) > crossed + 1)
+			return bino_mount_target(mount);
+	}
+	return NULL;
+}
+
+/*
+ * The next: line, after the note that an unprivileged audit may have
+ * missed some.  @blank: a blank line before them.  Returns 0, or -1 with
+ * the reason on stderr.
+ */
+static int audit_next(const struct audit_options *opts,
+		      const struct audit_session *session, struct output *out,
+		      const struct suggest_config *config,
+		      const struct audit_summary *summary, bool blank)
+{
+	struct audit_next next = {
+		.exports_file = opts->exports_file,
+		.mountinfo_file = opts->mountinfo_file,
+		.server = opts->client.server,
+		.client_dir = opts->client.client_dir,
+		.drift = summary->steps,
+		.keeper_dir = uncrossed_mounts(session),
+	};
+	bool change;
+
+	if (geteuid() != 0) {
+		print_string(out, PRINT_TEXT, NULL, blank ? "\n%s\n" : "%s\n",
+			     "note: not root: directories others cannot read were not audited,\n"
+			     "and snapshot sources outside the audited trees may be unknown.");
+		blank = false;
+	}
+	if (!opts->suggest) {
+		if (files_change(config, session->audit, &change) != 0)
+			return -1;
+		next.files_right = !change;
+	}
+	if (audit_next_line(out, session->audit, &next, blank, opts->suggest) != 0) {
+		diag_no_memory();
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The text report: verdicts, the table, its notes, the rest (or with
+ * --verbose the details) and the next step.  Returns 0, or -1 with the
+ * reason on stderr.
+ */
+static int audit_text(const struct audit_options *opts,
+		      const struct audit_session *session, struct output *out,
+		      const struct suggest_config *config,
+		      struct audit_summary *summary)
+{
+	const struct bino_audit *audit = session->audit;
+	struct audit_tree_options tree = opts->tree;
+	size_t i, n = bino_audit_count(audit);
+	bool counted = false, problems = false;
+
+	tree.exports = session->exports;
+	if (!opts->table_only) {
+		if (audit_verdict_lines(out, audit, opts->tree.color) != 0) {
+			diag_no_memory();
+			return -1;
+		}
+		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
+	}
+	fflush(stdout);
+	if (audit_tree_print(stdout, audit, &tree) != 0) {
+		diag_output_error(errno);
+		return -1;
+	}
+	if (opts->table_only)
+		return 0;
+	for (i = 0; i < n; i++)
+		counted = counted || !bino_audit_target_error(bino_audit_get(audit, i));
+	/* The note is about counts: none when nothing was audited. */
+	if (counted)
+		print_string(out, PRINT_TEXT, NULL, "%s\n",
+			     "(collisions between two subvolumes are counted once, at the higher ID)");
+	note_not_btrfs(out, audit);
+	if (opts->all_exports)
+		print_text_path(out, NULL, "(audited: every path exported in %s)\n",
+				audited_table(opts));
+	if (opts->verbose) {
+		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
+		if (audit_document(opts, session, out, config, summary) != 0)
+			return -1;
+	} else {
+		/* They end with a blank line of their own. */
+		problems = bino_exports_error_count(session->files) ||
+			   bino_exports_warning_count(session->files);
+		if (problems)
+			print_string(out, PRINT_TEXT, NULL, "%s", "\n");
+		if (audit_text_rest(opts, session, out, config, summary) != 0)
+			return -1;
+	}
+	return audit_next(opts, session, out, config, summary, !problems);
+}
+
+/*
+ * The report in the form @opts ask.  Returns 0, or -1 with the reason on
+ * stderr when it could not be made or written: every part says its own
+ * failure, once (cli.h).
  */
 static int audit_report(const struct audit_options *opts,
 			const struct audit_session *session, struct output *out,
@@ -485,69 +726,14 @@ static int audit_report(const struct audit_options *opts,
 		.client_dir = opts->client.client_dir,
 		.exports_file = opts->exports_file,
 	};
-	struct audit_next next = {
-		.exports_file = opts->exports_file,
-		.mountinfo_file = opts->mountinfo_file,
-		.server = opts->client.server,
-		.client_dir = opts->client.client_dir,
-	};
-	const struct bino_audit *audit = session->audit;
-	struct audit_tree_options tree = opts->tree;
-	size_t i, n = bino_audit_count(audit);
-	bool counted = false, problems = false;
-
-	tree.exports = session->exports;
 
 	if (opts->prometheus)
 		return audit_prometheus(opts, session, seconds, summary);
 	if (output_format(out) == OUTPUT_JSON)
 		return audit_document(opts, session, out, &config, summary);
-	if (n == 0 && opts->all_exports)
+	if (bino_audit_count(session->audit) == 0 && opts->all_exports)
 		return audit_nothing_exported(opts, out, summary);
-	if (!opts->table_only) {
-		audit_verdict_lines(out, audit, opts->tree.color);
-		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
-	}
-	fflush(stdout);
-	if (audit_tree_print(stdout, audit, &tree) != 0)
-		return -1;
-	if (opts->table_only)
-		return 0;
-	for (i = 0; i < n; i++)
-		counted = counted || !bino_audit_target_error(bino_audit_get(audit, i));
-	/* The note is about counts: none when nothing was audited. */
-	if (counted)
-		print_string(out, PRINT_TEXT, NULL, "%s\n",
-			     "(collisions between two subvolumes are counted once, at the higher ID)");
-	if (opts->all_exports)
-		print_text_path(out, NULL, "(audited: every path exported in %s)\n",
-				audited_table(opts));
-	if (opts->verbose) {
-		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
-		if (audit_document(opts, session, out, &config, summary) != 0)
-			return -1;
-	} else {
-		/* They end with a blank line of their own. */
-		problems = bino_exports_error_count(session->files) ||
-			   bino_exports_warning_count(session->files);
-		if (problems)
-			print_string(out, PRINT_TEXT, NULL, "%s", "\n");
-		print_exports_problems(out, session->files);
-		if (note_drift(out, &opts->drift, summary) != 0)
-			return -1;
-		print_client_views(out, audit);
-		for (i = 0; opts->suggest && i < n; i++)
-			audit_details_suggestion(out, &config, bino_audit_get(audit, i));
-	}
-	if (geteuid() != 0) {
-		print_string(out, PRINT_TEXT, NULL, problems ? "%s\n" : "\n%s\n",
-			     "note: not root: directories others cannot read were not audited,\n"
-			     "and snapshot sources outside the audited trees may be unknown.");
-		problems = false;
-	}
-	next.drift = summary->drift > 0;
-	audit_next_line(out, audit, &next, !problems, opts->suggest);
-	return 0;
+	return audit_text(opts, session, out, &config, summary);
 }
 
 /*
@@ -678,6 +864,7 @@ int cmd_audit(int argc, char **argv)
 		.files_name = opts.exports_file ? opts.exports_file :
 			"/etc/exports and /etc/exports.d",
 		.fstab_file = opts.fstab_file,
+		.note_etab = opts.etab_file || opts.all_exports,
 	};
 	if (!opts.fstab_file && !opts.exports_file && !opts.mountinfo_file)
 		opts.drift.fstab_file = SYSTEM_FSTAB;
@@ -693,9 +880,11 @@ int cmd_audit(int argc, char **argv)
 	if (audit_report(&opts, &session, out,
 			 (double)(end.tv_sec - start.tv_sec) +
 				 (double)(end.tv_nsec - start.tv_nsec) / 1e9,
-			 &summary) != 0 ||
-	    fflush(stdout) != 0 || ferror(stdout)) {
-		diag_output_error(errno);
+			 &summary) != 0)
+		goto out_output; /* it said why */
+	errno = 0; /* what ferror() finds may be an earlier write's, errno gone */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		diag_write_error(errno ? errno : EIO);
 		goto out_output;
 	}
 	if (summary.audited == 0 &&

@@ -45,7 +45,11 @@ struct walk_result {
 	uint64_t events; /* everything the walk returned */
 	struct progress progress;
 	struct walk_table *table; /* the table form, or NULL */
-	int table_errno; /* 0, or why a row could not be added or printed */
+	/*
+	 * 0, or why the output failed first: a row or record not made (no
+	 * memory) or a table not printed; said once, at the end.
+	 */
+	int output_errno;
 };
 
 void usage_walk(FILE *stream)
@@ -280,6 +284,13 @@ static bool problem_record_begin(struct output *out, struct bino_entry *entry,
 	return true;
 }
 
+/* End a record; its failure (no memory: the record is lost) is the output's. */
+static void walk_record_end(struct output *out, struct walk_result *result)
+{
+	if (output_end(out) != 0 && !result->output_errno)
+		result->output_errno = errno;
+}
+
 /* An entry that could not be read: stderr, and a record in JSON. */
 static void report_error(const struct walk_options *opts, struct output *out,
 			 struct walk_result *result, struct bino_entry *entry,
@@ -293,7 +304,7 @@ static void report_error(const struct walk_options *opts, struct output *out,
 	print_i64(out, PRINT_JSON, "errno", NULL, error_errno);
 	print_string(out, PRINT_JSON, "error", NULL, strerror(error_errno));
 	print_string(out, PRINT_JSON, "step", NULL, error_step(step));
-	output_end(out);
+	walk_record_end(out, result);
 }
 
 /* A directory that is its own ancestor: stderr, and a record in JSON. */
@@ -309,9 +320,13 @@ static void report_loop(const struct walk_options *opts, struct output *out,
 	if (!opts->quiet) {
 		char *escaped = text_escape(ancestor, strlen(ancestor));
 
-		diag_path(bino_entry_path(entry),
-			  "File system loop detected: the same directory as its ancestor '%s', not entered",
-			  escaped ? escaped : ancestor);
+		/* Never the name unescaped: it may hold a newline. */
+		if (escaped)
+			diag_path(bino_entry_path(entry),
+				  "File system loop detected: the same directory as its ancestor '%s', not entered",
+				  escaped);
+		else if (!result->output_errno)
+			result->output_errno = ENOMEM;
 		free(escaped);
 	}
 	if (!problem_record_begin(out, entry, "loop"))
@@ -320,7 +335,7 @@ static void report_loop(const struct walk_options *opts, struct output *out,
 	print_dev(out, PRINT_JSON, "dev", NULL, key.dev);
 	print_u64(out, PRINT_JSON, "subvolid", NULL, key.subvolid);
 	print_u64(out, PRINT_JSON, "ino", NULL, key.ino);
-	output_end(out);
+	walk_record_end(out, result);
 }
 
 static void print_timestamp(struct output *out, const char *key,
@@ -349,8 +364,8 @@ static void print_stat(struct output *out, const struct bino_stat *st)
 	print_u64(out, PRINT_JSON, "mnt_id", NULL, st->mnt_id);
 }
 
-static void print_entry(struct output *out, struct bino_entry *entry,
-			const struct bino_stat *st)
+static void print_entry(struct output *out, struct walk_result *result,
+			struct bino_entry *entry, const struct bino_stat *st)
 {
 	struct bino_key key = bino_entry_key(entry);
 	int flags = bino_entry_flags(entry);
@@ -383,7 +398,7 @@ static void print_entry(struct output *out, struct bino_entry *entry,
 	}
 	print_string(out, PRINT_JSON, "fstype", NULL,
 		     mount ? bino_mount_fstype(mount) : NULL);
-	output_end(out);
+	walk_record_end(out, result);
 }
 
 /* Whether this visit of the entry is the one that prints it. */
@@ -475,13 +490,13 @@ static void walk_entry(const struct walk_options *opts, struct output *out,
 	}
 	if (result->table) {
 		/* None after a failure: each would print all again. */
-		if (!result->table_errno &&
+		if (!result->output_errno &&
 		    walk_table_add(result->table, entry,
 				   opts->stat ? &st : NULL) != 0)
-			result->table_errno = errno ? errno : EIO;
+			result->output_errno = errno ? errno : EIO;
 		return;
 	}
-	print_entry(out, entry, opts->stat ? &st : NULL);
+	print_entry(out, result, entry, opts->stat ? &st : NULL);
 }
 
 /*
@@ -537,9 +552,10 @@ static int walk_paths(const struct walk_options *opts, char **paths,
  */
 static int walk_exit_status(const struct walk_result *result, bool walked)
 {
-	if (result->table_errno || fflush(stdout) != 0 || ferror(stdout)) {
-		diag_output_error(result->table_errno ? result->table_errno :
-						        errno);
+	errno = 0; /* what ferror() finds may be an earlier write's, errno gone */
+	if (result->output_errno || fflush(stdout) != 0 || ferror(stdout)) {
+		diag_output_error(result->output_errno ? result->output_errno :
+				  errno ? errno : EIO);
 		return EXIT_USAGE;
 	}
 	if (!walked || result->usable_starts == 0)
@@ -572,9 +588,9 @@ int cmd_walk(int argc, char **argv)
 	walked = walk_paths(&opts, argv + optind, (size_t)(argc - optind), out,
 			    &result) == 0;
 	output_destroy(out);
-	if (result.table && !result.table_errno &&
+	if (result.table && !result.output_errno &&
 	    walk_table_finish(result.table) != 0)
-		result.table_errno = errno ? errno : EIO;
+		result.output_errno = errno ? errno : EIO;
 	walk_table_destroy(result.table);
 	return walk_exit_status(&result, walked);
 }

@@ -105,22 +105,26 @@ struct advice {
 	const char *fstype;
 };
 
-/* One fstab line: the server's directory of client path @path. */
-static void put_fstab_line(FILE *f, const struct advice *adv, const char *path)
+/*
+ * One fstab line: the server's directory of client path @path.  Returns 0,
+ * or -1 with errno set (out of memory).
+ */
+static int put_fstab_line(FILE *f, const struct advice *adv, const char *path)
 {
 	const char *target = bino_mount_target(adv->mount);
 	const char *rel = path + strlen(target);
 	char *server;
 
-	fputs(adv->host, f);
 	if (asprintf(&server, "%s%s", server_path(adv->mount), rel) < 0)
-		return;
+		return -1;
+	fputs(adv->host, f);
 	quote_fstab_field(f, server);
 	free(server);
 	fputc(' ', f);
 	quote_fstab_field(f, path);
 	fprintf(f, " %s _netdev%s%s 0 0", adv->fstype, *adv->vers ? "," : "",
 		adv->vers);
+	return 0;
 }
 
 /* The subvolumes this client shows as plain directories, below the path. */
@@ -135,14 +139,18 @@ static void print_line(struct output *out, const char *line)
 	print_string(out, PRINT_ANY, NULL, "    %s\n", line);
 }
 
-/* Client fstab lines: the mount itself, then each plain subvolume. */
-static void print_fstab(struct output *out, const struct advice *adv,
-			const struct bino_audit_target *target)
+/*
+ * Client fstab lines: the mount itself, then each plain subvolume.
+ * Returns 0, or -1 with errno set (out of memory).
+ */
+static int print_fstab(struct output *out, const struct advice *adv,
+		       const struct bino_audit_target *target)
 {
 	size_t i, n = bino_audit_target_subvol_count(target);
-	char *line;
+	char *line = NULL;
 	size_t len;
 	FILE *f;
+	int put;
 
 	output_open_array(out, "fstab");
 	for (i = 0; i <= n; i++) {
@@ -158,14 +166,18 @@ static void print_fstab(struct output *out, const struct advice *adv,
 		}
 		f = open_memstream(&line, &len);
 		if (!f)
-			continue;
-		put_fstab_line(f, adv, i ? path : bino_mount_target(adv->mount));
-		if (fclose(f) == 0) {
-			print_line(out, line);
+			return -1;
+		put = put_fstab_line(f, adv, i ? path : bino_mount_target(adv->mount));
+		if (memstream_close(f, &line) != 0 || put != 0) {
 			free(line);
+			errno = ENOMEM;
+			return -1;
 		}
+		print_line(out, line);
+		free(line);
 	}
 	output_close(out);
+	return 0;
 }
 
 /* "/OFFSET HOST:SERVER" of an autofs entry, malloc'ed, or NULL with errno set. */
@@ -180,9 +192,59 @@ static char *autofs_offset(const char *rel, const char *host, const char *server
 	quote_autofs_path(f, rel);
 	fputc(' ', f);
 	quote_autofs_location(f, host, server);
-	if (fclose(f) != 0)
-		return NULL;
-	return text;
+	return memstream_close(f, &text) == 0 ? text : NULL;
+}
+
+/* The autofs entry being written: its text, the notes after it, its size. */
+struct autofs_entry {
+	FILE *f; /* the entry */
+	FILE *notes; /* "# not written: ..." lines */
+	const char *host; /* without the ':' */
+	const char *root; /* the server path of the mount */
+	const char *mount_point;
+	size_t used; /* what automount counts of the entry so far */
+	bool full; /* an offset did not fit: none after it either */
+};
+
+/*
+ * Add @subvol's offset to @entry, or a note saying why it is left out.
+ * Returns 0, or -1 with errno set (out of memory).
+ */
+static int autofs_add_offset(struct autofs_entry *entry,
+			     const struct bino_audit_subvol *subvol)
+{
+	const char *path = bino_audit_subvol_path(subvol);
+	const char *rel = path + strlen(entry->mount_point);
+	const char *reason;
+	char *server, *text = NULL;
+
+	if (asprintf(&server, "%s%s", entry->root, rel) < 0)
+		return -1;
+	reason = quote_autofs_refusal(server);
+	if (!reason)
+		reason = quote_autofs_refusal(path);
+	if (!reason && !entry->full) {
+		text = autofs_offset(rel, entry->host, server);
+		if (!text) {
+			free(server);
+			return -1;
+		}
+		entry->full = quote_autofs_entry_refusal(entry->used + 1 +
+							strlen(text)) != NULL;
+	}
+	if (!reason && entry->full)
+		reason = quote_autofs_entry_refusal(SIZE_MAX);
+	if (reason) {
+		fputs("    # not written: ", entry->notes);
+		quote_comment(entry->notes, path);
+		fprintf(entry->notes, ": %s\n", reason);
+	} else {
+		fprintf(entry->f, " %s", text);
+		entry->used += 1 + strlen(text);
+	}
+	free(text);
+	free(server);
+	return 0;
 }
 
 /*
@@ -190,98 +252,79 @@ static char *autofs_offset(const char *rel, const char *host, const char *server
  * as suggest quotes its map (quote.h); a subvolume the map cannot carry, or
  * that no longer fits in what automount reads of an entry, is left out and
  * said why after it, and an entry whose own key or location it cannot
- * carry is not written (null), with the reason.
+ * carry is not written (null), with the reason.  Returns 0, or -1 with
+ * errno set (out of memory: nothing printed).
  */
-static void print_autofs(struct output *out, const struct advice *adv,
-			 const struct bino_audit_target *target)
+static int print_autofs(struct output *out, const struct advice *adv,
+			const struct bino_audit_target *target)
 {
-	size_t i, n = bino_audit_target_subvol_count(target);
-	const char *mount_point = bino_mount_target(adv->mount);
-	const char *root = server_path(adv->mount);
-	const char *reason = quote_autofs_root_refusal(root);
-	char *host = strndup(adv->host, strlen(adv->host) - 1); /* no ':' */
-	char *entry = NULL, *refused = NULL;
-	size_t len, refused_len, used = 0;
-	bool full = false;
-	FILE *f = NULL, *notes = NULL;
+	size_t i, len, refused_len, n = bino_audit_target_subvol_count(target);
+	struct autofs_entry entry = {
+		.root = server_path(adv->mount),
+		.mount_point = bino_mount_target(adv->mount),
+	};
+	const char *reason = quote_autofs_root_refusal(entry.root);
+	char *host = NULL, *text = NULL, *refused = NULL;
+	int ret = -1;
 	long start;
 
 	if (!reason)
-		reason = quote_autofs_key_refusal(mount_point);
+		reason = quote_autofs_key_refusal(entry.mount_point);
 	if (reason) {
 		print_string(out, PRINT_TEXT, NULL, "    # not written: %s\n", reason);
 		print_string(out, PRINT_JSON, "autofs", NULL, NULL);
-		goto out_host;
+		return 0;
 	}
-	f = open_memstream(&entry, &len);
-	notes = open_memstream(&refused, &refused_len);
-	if (!host || !f || !notes)
+	host = strndup(adv->host, strlen(adv->host) - 1); /* no ':' */
+	entry.host = host;
+	entry.f = open_memstream(&text, &len);
+	entry.notes = open_memstream(&refused, &refused_len);
+	if (!host || !entry.f || !entry.notes)
 		goto out_streams;
-	quote_autofs_path(f, mount_point);
-	fputc(' ', f);
-	start = ftell(f);
-	fprintf(f, "-fstype=nfs%s%s / ", *adv->vers ? "," : "", adv->vers);
-	quote_autofs_location(f, host, root);
-	used = (size_t)(ftell(f) - start);
-	for (i = 0; i < n; i++) {
+	quote_autofs_path(entry.f, entry.mount_point);
+	fputc(' ', entry.f);
+	start = ftell(entry.f);
+	fprintf(entry.f, "-fstype=nfs%s%s / ", *adv->vers ? "," : "", adv->vers);
+	quote_autofs_location(entry.f, host, entry.root);
+	entry.used = (size_t)(ftell(entry.f) - start);
+	ret = 0;
+	for (i = 0; i < n && ret == 0; i++) {
 		const struct bino_audit_subvol *subvol =
 			bino_audit_target_subvol(target, i);
-		const char *path = bino_audit_subvol_path(subvol);
-		const char *rel;
-		char *server, *text = NULL;
 
-		if (!plain_subvol(subvol))
-			continue;
-		rel = path + strlen(mount_point);
-		if (asprintf(&server, "%s%s", root, rel) < 0)
-			continue;
-		reason = quote_autofs_refusal(server);
-		if (!reason)
-			reason = quote_autofs_refusal(path);
-		if (!reason) {
-			text = autofs_offset(rel, host, server);
-			full = full || !text ||
-			       quote_autofs_entry_refusal(used + 1 + strlen(text));
-			if (full)
-				reason = quote_autofs_entry_refusal(SIZE_MAX);
-		}
-		if (reason) {
-			fputs("    # not written: ", notes);
-			quote_comment(notes, path);
-			fprintf(notes, ": %s\n", reason);
-		} else if (text) { /* never NULL here: a missing one is "full" */
-			fprintf(f, " %s", text);
-			used += 1 + strlen(text);
-		}
-		free(text);
-		free(server);
+		if (plain_subvol(subvol))
+			ret = autofs_add_offset(&entry, subvol);
 	}
 out_streams:
-	if (notes && fclose(notes) != 0)
-		refused = NULL;
-	if (f && fclose(f) == 0 && notes) {
-		print_string(out, PRINT_ANY, "autofs", "    %s\n", entry);
-		if (refused)
-			print_string(out, PRINT_TEXT, NULL, "%s", refused);
+	if (entry.notes && memstream_close(entry.notes, &refused) != 0)
+		ret = -1;
+	if (entry.f && memstream_close(entry.f, &text) != 0)
+		ret = -1;
+	if (ret == 0) {
+		print_string(out, PRINT_ANY, "autofs", "    %s\n", text);
+		print_string(out, PRINT_TEXT, NULL, "%s", refused);
 	}
-	free(entry);
+	free(text);
 	free(refused);
-out_host:
 	free(host);
+	if (ret != 0)
+		errno = ENOMEM; /* what every step above fails for */
+	return ret;
 }
 
-void audit_client_advice(struct output *out, const struct bino_audit_target *target)
+int audit_client_advice(struct output *out, const struct bino_audit_target *target)
 {
 	const struct bino_mount *mount = bino_audit_target_mount(target);
 	const char *path = server_path(mount);
 	struct advice adv = { .mount = mount, .fstype = "nfs" };
 	char *host = NULL, *vers;
+	int ret;
 
 	if (!bino_audit_target_client_view(target))
-		return;
+		return 0;
 	if (!audit_target_unsafe(target) || !path) {
 		print_string(out, PRINT_JSON, "client_advice", NULL, NULL);
-		return;
+		return 0;
 	}
 	vers = mount_vers(mount);
 	host = strndup(bino_mount_source(mount),
@@ -289,7 +332,8 @@ void audit_client_advice(struct output *out, const struct bino_audit_target *tar
 	if (!vers || !host) {
 		free(vers);
 		free(host);
-		return;
+		errno = ENOMEM;
+		return -1;
 	}
 	adv.host = host;
 	adv.vers = vers;
@@ -300,14 +344,18 @@ void audit_client_advice(struct output *out, const struct bino_audit_target *tar
 		     "  (btrfs-ino suggest on the server; this client cannot know):\n"
 		     "  client /etc/fstab (parents first):\n");
 	print_bool(out, PRINT_JSON, "if_server_exports", NULL, true);
-	print_fstab(out, &adv, target);
-	print_string(out, PRINT_TEXT, NULL, "%s",
-		     "  or an autofs direct-map entry (in a map named in /etc/auto.master as \"/-\"):\n");
-	print_autofs(out, &adv, target);
-	print_string(out, PRINT_ANY, "exec",
-		     "  else, with the server unchanged: %s\n",
-		     "btrfs-ino exec -- COMMAND [ARG]...");
+	ret = print_fstab(out, &adv, target);
+	if (ret == 0) {
+		print_string(out, PRINT_TEXT, NULL, "%s",
+			     "  or an autofs direct-map entry (in a map named in /etc/auto.master as \"/-\"):\n");
+		ret = print_autofs(out, &adv, target);
+	}
+	if (ret == 0)
+		print_string(out, PRINT_ANY, "exec",
+			     "  else, with the server unchanged: %s\n",
+			     "btrfs-ino exec -- COMMAND [ARG]...");
 	output_close(out);
 	free(vers);
 	free(host);
+	return ret;
 }

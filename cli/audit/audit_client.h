@@ -26,9 +26,10 @@ const char *audit_client_unsafe_word(const struct bino_audit_target *target);
 
 /*
  * After the verdict of an unsafe client-view path: what this client can do
- * ("client_advice" in JSON, null when there is nothing to do).
+ * ("client_advice" in JSON, null when there is nothing to do).  Returns 0,
+ * or -1 with errno set (out of memory: the advice is not whole).
  */
-void audit_client_advice(struct output *out,
+int audit_client_advice(struct output *out,
 			 const struct bino_audit_target *target);
 
 #endif

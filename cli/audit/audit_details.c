@@ -329,31 +329,35 @@ static void print_devices(struct output *out,
 	output_close(out);
 }
 
-void audit_details_suggestion(struct output *out,
-			     const struct suggest_config *config,
-			     const struct bino_audit_target *target)
+enum details_end audit_details_suggestion(struct output *out,
+					  const struct suggest_config *config,
+					  const struct bino_audit_target *target)
 {
 	bool needed;
+	int made;
 
-	if (output_format(out) == OUTPUT_JSON) {
-		if (bino_audit_target_error(target))
-			print_string(out, PRINT_JSON, "suggestion", NULL, NULL);
-		else
-			suggestion_json(out, "suggestion", config, target);
-		return;
+	if (output_format(out) == OUTPUT_JSON && bino_audit_target_error(target)) {
+		print_string(out, PRINT_JSON, "suggestion", NULL, NULL);
+		return DETAILS_WHOLE;
 	}
-	if (bino_audit_target_error(target) || !audit_target_unsafe(target))
-		return;
-	print_string(out, PRINT_TEXT, NULL, "%s", "\n");
-	fflush(stdout);
-	suggestion_write(config, target, SUGGEST_ALL, stdout, &needed);
+	if (output_format(out) == OUTPUT_JSON)
+		made = suggestion_json(out, "suggestion", config, target);
+	else if (bino_audit_target_error(target) || !audit_target_unsafe(target))
+		return DETAILS_WHOLE;
+	else {
+		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
+		fflush(stdout);
+		made = suggestion_write(config, target, SUGGEST_ALL, stdout, &needed);
+	}
+	return made == 0 ? DETAILS_WHOLE : DETAILS_NO_SUGGESTION;
 }
 
-void audit_details_export(struct output *out, const struct bino_exports *exports,
+enum details_end audit_details_export(struct output *out, const struct bino_exports *exports,
 			 const struct bino_audit_target *target,
 			 const struct suggest_config *suggest)
 {
 	enum bino_error err = bino_audit_target_error(target);
+	enum details_end end;
 	uint64_t anomalies = 0;
 
 	output_open_object(out, NULL);
@@ -375,10 +379,10 @@ void audit_details_export(struct output *out, const struct bino_exports *exports
 				     "  not audited: absent on this machine" :
 				     "  not audited (see the error above)");
 		audit_client_cannot_tell(out, target);
-		if (suggest)
-			audit_details_suggestion(out, suggest, target);
+		end = suggest ? audit_details_suggestion(out, suggest, target) :
+				DETAILS_WHOLE;
 		output_close(out);
-		return;
+		return end;
 	}
 	print_string(out, PRINT_JSON, "error", NULL, NULL);
 	/* The server table's, as suggest says it: the same offline too. */
@@ -401,9 +405,13 @@ void audit_details_export(struct output *out, const struct bino_exports *exports
 	print_devices(out, target, &anomalies);
 	print_u64(out, PRINT_JSON, "device_anomalies", NULL, anomalies);
 	print_verdict(out, target);
-	audit_client_advice(out, target);
-	if (suggest)
-		audit_details_suggestion(out, suggest, target);
+	if (audit_client_advice(out, target) != 0) {
+		diag_no_memory();
+		output_close(out);
+		return DETAILS_FAILED;
+	}
+	end = suggest ? audit_details_suggestion(out, suggest, target) : DETAILS_WHOLE;
 	output_close(out);
+	return end;
 }
 

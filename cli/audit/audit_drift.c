@@ -158,19 +158,26 @@ static int compare_entry(struct output *out, const struct bino_export *file,
 	return 1;
 }
 
-/* put_confpath_why() in text: ": DIR is owned by uid 1000". */
-static void print_why_text(struct output *out, const struct bino_confpath *cp)
+/*
+ * put_confpath_why() in text: ": DIR is owned by uid 1000".  Returns 0, or
+ * -1 with the reason on stderr (out of memory: nothing printed).
+ */
+static int print_why_text(struct output *out, const struct bino_confpath *cp)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
-	if (!f)
-		return;
-	put_confpath_why(f, cp);
-	if (fclose(f) == 0)
-		print_string(out, PRINT_TEXT, NULL, ": %s", text);
+	if (f)
+		put_confpath_why(f, cp);
+	if (!f || memstream_close(f, &text) != 0) {
+		free(text);
+		diag_no_memory();
+		return -1;
+	}
+	print_string(out, PRINT_TEXT, NULL, ": %s", text);
 	free(text);
+	return 0;
 }
 
 /*
@@ -191,7 +198,11 @@ static int check_path(struct output *out, const struct bino_exports *files,
 		return 0;
 	open_finding(out, "path_not_safe", e);
 	print_place(out, "files", e);
-	print_why_text(out, cp);
+	if (print_why_text(out, cp) != 0) {
+		output_close(out);
+		bino_confpath_destroy(cp);
+		return -1;
+	}
 	print_confpath(out, "unsafe_path", cp);
 	print_string(out, PRINT_TEXT, NULL, "%s\n",
 		     ": a user could make it export another directory; "
@@ -201,13 +212,17 @@ static int check_path(struct output *out, const struct bino_exports *files,
 	return 1;
 }
 
-/* The "exports_drift" array: the number of findings, or -1 with the reason on stderr. */
+/*
+ * The "exports_drift" array: the number of findings, or -1 with the reason
+ * on stderr; what they ask to run into @steps.
+ */
 static long print_exports_drift(struct output *out,
 				const struct bino_exports *files,
-				const struct bino_exports *live)
+				const struct bino_exports *live,
+				struct drift_steps *steps)
 {
 	size_t i;
-	long n = 0;
+	long n = 0, unsafe;
 	int found;
 
 	output_open_array(out, "exports_drift");
@@ -223,6 +238,8 @@ static long print_exports_drift(struct output *out,
 		}
 		n += found;
 	}
+	unsafe = n;
+	steps->diff = steps->diff || unsafe > 0;
 	for (i = 0; live && i < bino_exports_count(files); i++) {
 		const struct bino_export *e = bino_exports_get(files, i);
 		const struct bino_export *l = find_entry(live, e);
@@ -257,14 +274,18 @@ static long print_exports_drift(struct output *out,
 		n++;
 	}
 	output_close(out);
+	steps->exportfs = steps->exportfs || n > unsafe;
 	return n;
 }
 
 /* ---- the fstab drift --------------------------------------------------- */
 
-/* One line that must change: removed, or mounted. */
-static void print_fstab_line(struct output *out, const char *file,
-			     const struct fstab_line *line)
+/*
+ * One line that must change: removed, or mounted.  Returns 0, or -1 with
+ * the reason on stderr (out of memory).
+ */
+static int print_fstab_line(struct output *out, const char *file,
+			    const struct fstab_line *line)
 {
 	static const char *const kinds[] = {
 		[FSTAB_NOT_MOUNTED] = "not_mounted",
@@ -281,8 +302,10 @@ static void print_fstab_line(struct output *out, const char *file,
 		print_text_path(out, "file", "fstab drift: remove %s", file);
 		print_u64(out, PRINT_ANY, "line", " line %" PRIu64 ": ", line->number);
 		print_string(out, PRINT_TEXT, NULL, "%s", removal);
-		if (line->confpath)
-			print_why_text(out, line->confpath);
+		if (line->confpath && print_why_text(out, line->confpath) != 0) {
+			output_close(out);
+			return -1;
+		}
 		print_string(out, PRINT_TEXT, NULL, "%s", " (");
 	} else {
 		print_text_path(out, "file", "fstab drift: %s", file);
@@ -299,10 +322,15 @@ static void print_fstab_line(struct output *out, const char *file,
 		     removal ? "); suggest --diff removes it" :
 			       " is below an export but not mounted; run mount -a");
 	output_close(out);
+	return 0;
 }
 
-/* The "fstab_drift" array: the number of findings, or -1 with the reason on stderr. */
-static long print_fstab_drift(struct output *out, const struct drift_input *in)
+/*
+ * The "fstab_drift" array: the number of findings, or -1 with the reason
+ * on stderr; what they ask to run into @steps.
+ */
+static long print_fstab_drift(struct output *out, const struct drift_input *in,
+			      struct drift_steps *steps)
 {
 	struct server_fstab fstab = { 0 };
 	size_t i;
@@ -315,7 +343,14 @@ static long print_fstab_drift(struct output *out, const struct drift_input *in)
 	for (i = 0; i < fstab.n_lines; i++) {
 		if (fstab.line[i].state == FSTAB_MOUNTED)
 			continue;
-		print_fstab_line(out, in->fstab_file, &fstab.line[i]);
+		if (print_fstab_line(out, in->fstab_file, &fstab.line[i]) != 0) {
+			n = -1;
+			break;
+		}
+		if (fstab.line[i].state == FSTAB_NOT_MOUNTED)
+			steps->mount_all = true;
+		else
+			steps->diff = true;
 		n++;
 	}
 	output_close(out);
@@ -336,47 +371,81 @@ static const char *etab_state_name(enum etab_state state)
 		return "absent";
 	case ETAB_EMPTY:
 		return "empty";
+	case ETAB_NO_PATH:
+		return "no_path";
 	case ETAB_NOT_READ:
 		break;
 	}
 	return NULL;
 }
 
+/*
+ * Why the etab is not the table audited, on stderr: a note about the
+ * machine, not a finding, so never between the table and next: (text
+ * only: the JSON says it as etab_state).
+ */
+static void note_etab_not_audited(const struct drift_input *in)
+{
+	const struct audit_session *session = in->session;
+
+	if (session->etab_state == ETAB_NO_PATH)
+		diag_path(in->etab_file, "no line exports an absolute path "
+			  "(line %u: %s): auditing %s instead",
+			  session->etab_problem.line, session->etab_problem.message,
+			  in->files_name);
+	else
+		diag_path(in->etab_file, "%s (no NFS server running?): "
+			  "auditing %s instead",
+			  session->etab_state == ETAB_ABSENT ? "absent" : "empty",
+			  in->files_name);
+}
+
 static void print_export_table(struct output *out, const struct drift_input *in)
 {
-	enum etab_state state = in->session->etab_state;
-	bool live = in->session->etab != NULL;
+	const struct audit_session *session = in->session;
+	const struct bino_syntax_error *problem = &session->etab_problem;
+	enum etab_state state = session->etab_state;
 
 	output_open_object(out, "export_table");
-	print_string(out, PRINT_JSON, "audited", NULL, live ? "etab" : "files");
+	print_string(out, PRINT_JSON, "audited", NULL, session->etab ? "etab" : "files");
 	print_text_path(out, "etab", NULL, in->etab_file);
 	print_string(out, PRINT_JSON, "etab_state", NULL, etab_state_name(state));
+	if (problem->line) {
+		output_open_object(out, "etab_problem");
+		print_u64(out, PRINT_JSON, "line", NULL, problem->line);
+		print_u64(out, PRINT_JSON, "column", NULL, problem->column);
+		print_string(out, PRINT_JSON, "message", NULL, problem->message);
+		output_close(out);
+	} else {
+		print_string(out, PRINT_JSON, "etab_problem", NULL, NULL);
+	}
 	output_close(out);
-	if (state == ETAB_ABSENT || state == ETAB_EMPTY) {
-		print_text_path(out, NULL, "note: %s", in->etab_file);
-		print_string(out, PRINT_TEXT, NULL, " is %s (no NFS server running?): ",
-			     state == ETAB_ABSENT ? "absent" : "empty");
-		print_string(out, PRINT_TEXT, NULL, "auditing %s instead\n",
-			     in->files_name);
-	} else if (state == ETAB_ERROR) {
+	if ((state == ETAB_ABSENT || state == ETAB_EMPTY || state == ETAB_NO_PATH) &&
+	    output_format(out) == OUTPUT_TEXT && in->note_etab)
+		note_etab_not_audited(in);
+	else if (state == ETAB_ERROR)
 		print_text_path(out, NULL,
 				"etab error: %s stops at a syntax error: "
 				"audited as far as it reads\n",
 				in->etab_file);
-	}
 }
 
-long print_drift(struct output *out, const struct drift_input *in)
+long print_drift(struct output *out, const struct drift_input *in,
+		 struct drift_steps *steps)
 {
 	long exports, fstab;
 
+	*steps = (struct drift_steps){
+		/* exportfs -ra writes an etab that reads whole */
+		.exportfs = in->session->etab_state == ETAB_ERROR,
+	};
 	print_export_table(out, in);
-	exports = print_exports_drift(out, in->session->files, in->session->etab);
-	fstab = exports < 0 ? -1 : print_fstab_drift(out, in);
+	exports = print_exports_drift(out, in->session->files, in->session->etab,
+				      steps);
+	fstab = exports < 0 ? -1 : print_fstab_drift(out, in, steps);
 	if (fstab < 0)
 		return -1;
-	if (exports || fstab || (in->session->etab_state != ETAB_NOT_READ &&
-				 in->session->etab_state != ETAB_READ))
+	if (exports || fstab || in->session->etab_state == ETAB_ERROR)
 		print_string(out, PRINT_TEXT, NULL, "%s", "\n");
 	return exports + fstab + (in->session->etab_state == ETAB_ERROR);
 }

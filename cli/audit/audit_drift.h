@@ -3,6 +3,7 @@
 #ifndef BTRFS_INO_AUDIT_DRIFT_H
 #define BTRFS_INO_AUDIT_DRIFT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "btrfsino.h"
@@ -15,6 +16,18 @@ struct drift_input {
 	const char *etab_file; /* the etab asked for, or NULL */
 	const char *files_name; /* what the exports files are, for text */
 	const char *fstab_file; /* the server fstab to check, or NULL */
+	/*
+	 * Say on stderr why the etab is not the table audited: it was named,
+	 * or every export is audited (with PATHs the files give the options).
+	 */
+	bool note_etab;
+};
+
+/* What the drift found asks the admin to run: the steps of audit's next: line. */
+struct drift_steps {
+	bool exportfs; /* exportfs -ra: the etab differs from the files */
+	bool mount_all; /* mount -a: an fstab line below an export is not mounted */
+	bool diff; /* suggest --diff: a line to remove (deleted, snapshot, unsafe path) */
 };
 
 /*
@@ -31,7 +44,9 @@ struct drift_input {
  * Returns the number of findings, or -1 with the reason on stderr (out of
  * memory, or @fstab_file could not be read again for its line numbers:
  * export_confpath(), server_fstab_read()); errno is then not the cause.
+ * *@steps (zeroed first) says what the findings ask to run.
  */
-long print_drift(struct output *out, const struct drift_input *in);
+long print_drift(struct output *out, const struct drift_input *in,
+		 struct drift_steps *steps);
 
 #endif

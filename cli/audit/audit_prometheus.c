@@ -10,6 +10,7 @@
 
 #include <json-c/json.h>
 
+#include "diag.h"
 #include "escape.h"
 #include "output.h"
 #include "report.h"
@@ -20,9 +21,10 @@
  * @path as a label value: the exposition format carries any UTF-8 with \\,
  * \" and \n escaped, so a UTF-8 path is given as it is (a label a query can
  * match against the path itself); a path that is not UTF-8 cannot be, and
- * is given text-escaped as the report prints it.
+ * is given text-escaped as the report prints it.  Returns 0, or -1 with
+ * errno set (out of memory).
  */
-static void put_label(FILE *stream, const char *path)
+static int put_label(FILE *stream, const char *path)
 {
 	size_t len = strlen(path);
 	char *escaped = NULL;
@@ -30,7 +32,9 @@ static void put_label(FILE *stream, const char *path)
 
 	if (!utf8_valid(path, len)) {
 		escaped = text_escape(path, len);
-		p = escaped ? escaped : "?";
+		if (!escaped)
+			return -1;
+		p = escaped;
 	}
 	for (; *p; p++) {
 		if (*p == '\n') {
@@ -42,6 +46,7 @@ static void put_label(FILE *stream, const char *path)
 		fputc(*p, stream);
 	}
 	free(escaped);
+	return 0;
 }
 
 static void put_header(FILE *stream, const char *name, const char *help)
@@ -84,9 +89,10 @@ static uint64_t path_value(const struct bino_audit_target *target,
 	return 0;
 }
 
-static void put_path_metric(FILE *stream, const struct bino_audit *audit,
-			    enum path_metric metric, const char *name,
-			    const char *help)
+/* A per-path metric: 0, or -1 with errno set (out of memory). */
+static int put_path_metric(FILE *stream, const struct bino_audit *audit,
+			   enum path_metric metric, const char *name,
+			   const char *help)
 {
 	size_t i, n = bino_audit_count(audit);
 
@@ -99,22 +105,65 @@ static void put_path_metric(FILE *stream, const struct bino_audit *audit,
 		if (error && metric != METRIC_AUDITED)
 			continue;
 		fprintf(stream, METRIC_PREFIX "%s{path=\"", name);
-		put_label(stream, bino_audit_target_path(target));
+		if (put_label(stream, bino_audit_target_path(target)) != 0)
+			return -1;
 		fprintf(stream, "\"} %" PRIu64 "\n",
 			error ? 0 : path_value(target, metric));
 	}
+	return 0;
+}
+
+/* The per-path metrics after the collisions, in the order written. */
+static const struct {
+	enum path_metric metric;
+	const char *name, *help;
+} path_metrics[] = {
+	{ METRIC_SAFE, "safe", "1 if NFS clients of the path see no collision, 0 if unsafe." },
+	{ METRIC_AUDITED, "audited",
+	  "1 if the path could be audited, 0 if not (absent, unreadable)." },
+	{ METRIC_ENTRIES, "entries", "Entries walked below the path." },
+	{ METRIC_UNREADABLE, "unreadable", "Entries below the path that could not be read." },
+	{ METRIC_ANOMALIES, "device_anomalies",
+	  "Devices met below the path that the mount table does not list." },
+};
+
+/* The collisions per path and class: 0, or -1 with errno set (out of memory). */
+static int put_collisions(FILE *stream, const struct bino_audit *audit)
+{
+	size_t i, n = bino_audit_count(audit);
+	int c;
+
+	put_header(stream, "collisions",
+		   "Entries of the path whose client (st_dev, st_ino) a distinct file shares, per class.");
+	for (i = 0; i < n; i++) {
+		const struct bino_audit_target *target = bino_audit_get(audit, i);
+
+		if (bino_audit_target_error(target))
+			continue;
+		for (c = 0; c < BINO_COLLISION_NR; c++) {
+			fprintf(stream, METRIC_PREFIX "collisions{path=\"");
+			if (put_label(stream, bino_audit_target_path(target)) != 0)
+				return -1;
+			fprintf(stream, "\",class=\"%s\"} %" PRIu64 "\n",
+				bino_collision_name(c),
+				bino_audit_target_collisions(target, c));
+		}
+	}
+	return 0;
 }
 
 /*
  * Whether each audited path is exported (or below an export), with the
  * clients of its export line(s): the paths an alert is about, and that the
- * audit looked at exactly those.
+ * audit looked at exactly those.  Returns 0, or -1 with errno set (out of
+ * memory).
  */
 static int put_exported(FILE *stream, const struct bino_exports *exports,
 			const struct bino_audit *audit)
 {
 	size_t i, n = bino_audit_count(audit), len;
-	char *clients;
+	char *clients = NULL;
+	int put;
 	FILE *f;
 
 	put_header(stream, "exported",
@@ -126,14 +175,17 @@ static int put_exported(FILE *stream, const struct bino_exports *exports,
 		if (!f)
 			return -1;
 		write_export_clients(f, exports, target);
-		if (fclose(f) != 0)
+		if (memstream_close(f, &clients) != 0)
 			return -1;
 		fprintf(stream, METRIC_PREFIX "exported{path=\"");
-		put_label(stream, bino_audit_target_path(target));
+		put = put_label(stream, bino_audit_target_path(target));
 		fputs("\",clients=\"", stream);
-		put_label(stream, clients);
+		if (put == 0)
+			put = put_label(stream, clients);
 		fprintf(stream, "\"} %d\n", bino_audit_target_export(target) != NULL);
 		free(clients);
+		if (put != 0)
+			return -1;
 	}
 	return 0;
 }
@@ -185,48 +237,44 @@ static void count_kinds(struct json_object *list, const char *as,
  * The drift the text report would print, counted by kind: the report is
  * rendered as its JSON and counted there, so that the gauge and the text
  * can never disagree on what is drift.  Returns the total (as
- * print_drift()), or -1: with errno set (out of memory), or with the
- * reason on stderr when print_drift() failed (#37: the callers still take
- * every -1 as "errno set").
+ * print_drift()), or -1 with the reason on stderr (print_drift()'s, or
+ * out of memory for its JSON).
  */
 static long count_drift(const struct drift_input *drift,
 			uint64_t counts[N_DRIFT_KINDS + 1])
 {
-	struct json_object *doc, *list;
+	struct json_object *doc = NULL, *list;
+	struct drift_steps steps;
 	struct output *out;
 	size_t len;
-	char *text;
+	char *text = NULL;
 	long found;
-	int errnum;
+	bool said;
 	FILE *f;
 
 	f = open_memstream(&text, &len);
-	if (!f)
-		return -1;
-	out = output_create(OUTPUT_JSON, f);
+	out = f ? output_create(OUTPUT_JSON, f) : NULL;
 	if (!out) {
-		errnum = errno;
-		fclose(f);
+		if (f)
+			fclose(f);
 		free(text);
-		errno = errnum;
+		diag_no_memory();
 		return -1;
 	}
 	output_begin(out);
-	found = print_drift(out, drift);
-	errnum = ENOMEM; /* print_drift()'s, or our own JSON's: only memory */
-	if (output_end(out) != 0 && found >= 0) {
+	found = print_drift(out, drift, &steps);
+	said = found < 0; /* print_drift() said why; our own JSON fails for memory */
+	if (output_end(out) != 0)
 		found = -1;
-		errnum = errno;
-	}
 	output_destroy(out);
-	if (fclose(f) != 0 && found >= 0) {
+	if (memstream_close(f, &text) != 0)
 		found = -1;
-		errnum = errno;
-	}
-	doc = found < 0 ? NULL : json_tokener_parse(text);
+	if (found >= 0)
+		doc = json_tokener_parse(text);
 	free(text);
 	if (!doc) {
-		errno = errnum;
+		if (!said)
+			diag_no_memory();
 		return -1;
 	}
 	if (json_object_object_get_ex(doc, "exports_drift", &list))
@@ -239,6 +287,7 @@ static long count_drift(const struct drift_input *drift,
 	return found;
 }
 
+/* The drift gauges: 0, or -1 with the reason on stderr (count_drift()). */
 static int put_drift(FILE *stream, const struct drift_input *drift,
 		     long *found)
 {
@@ -262,39 +311,17 @@ static int put_drift(FILE *stream, const struct drift_input *drift,
 int prometheus_write(FILE *stream, const struct prometheus_run *run,
 		     long *drift_found)
 {
-	const struct bino_exports *exports = run->session->exports;
 	const struct bino_audit *audit = run->session->audit;
-	size_t i, n = bino_audit_count(audit);
-	int c;
+	size_t i;
 
-	if (put_exported(stream, exports, audit) != 0)
-		return -1;
-
-	put_header(stream, "collisions",
-		   "Entries of the path whose client (st_dev, st_ino) a distinct file shares, per class.");
-	for (i = 0; i < n; i++) {
-		const struct bino_audit_target *target = bino_audit_get(audit, i);
-
-		if (bino_audit_target_error(target))
-			continue;
-		for (c = 0; c < BINO_COLLISION_NR; c++) {
-			fprintf(stream, METRIC_PREFIX "collisions{path=\"");
-			put_label(stream, bino_audit_target_path(target));
-			fprintf(stream, "\",class=\"%s\"} %" PRIu64 "\n",
-				bino_collision_name(c),
-				bino_audit_target_collisions(target, c));
-		}
+	if (put_exported(stream, run->session->exports, audit) != 0 ||
+	    put_collisions(stream, audit) != 0)
+		goto out_no_memory;
+	for (i = 0; i < sizeof(path_metrics) / sizeof(path_metrics[0]); i++) {
+		if (put_path_metric(stream, audit, path_metrics[i].metric,
+				    path_metrics[i].name, path_metrics[i].help) != 0)
+			goto out_no_memory;
 	}
-	put_path_metric(stream, audit, METRIC_SAFE, "safe",
-			"1 if NFS clients of the path see no collision, 0 if unsafe.");
-	put_path_metric(stream, audit, METRIC_AUDITED, "audited",
-			"1 if the path could be audited, 0 if not (absent, unreadable).");
-	put_path_metric(stream, audit, METRIC_ENTRIES, "entries",
-			"Entries walked below the path.");
-	put_path_metric(stream, audit, METRIC_UNREADABLE, "unreadable",
-			"Entries below the path that could not be read.");
-	put_path_metric(stream, audit, METRIC_ANOMALIES, "device_anomalies",
-			"Devices met below the path that the mount table does not list.");
 	if (put_drift(stream, run->drift, drift_found) != 0)
 		return -1;
 	put_header(stream, "exports_errors",
@@ -308,10 +335,9 @@ int prometheus_write(FILE *stream, const struct prometheus_run *run,
 		   "When the last audit that could audit its paths ended (Unix time).");
 	fprintf(stream, METRIC_PREFIX "last_success_timestamp_seconds %lld\n",
 		(long long)run->finished);
-	if (fflush(stream) != 0 || ferror(stream)) {
-		if (!errno)
-			errno = EIO;
-		return -1;
-	}
 	return 0;
+
+out_no_memory:
+	diag_no_memory();
+	return -1;
 }

@@ -27,8 +27,9 @@ struct prometheus_run {
  * drift by kind, the exports files' errors, how long the audit took and
  * when it ended.  Label values are paths escaped as the text report escapes
  * them, then as the format requires.  *@drift_found: the drift findings, as
- * the text report counts them.  Returns 0, or -1 with errno set if writing
- * failed or memory ran out.
+ * the text report counts them.  Returns 0, or -1 with the reason on stderr
+ * (out of memory, or print_drift()'s).  Writes are not checked here: the
+ * command checks @stream once, at the end (cli.h).
  */
 int prometheus_write(FILE *stream, const struct prometheus_run *run,
 		     long *drift_found);

@@ -90,6 +90,7 @@ struct tree {
 	int cols[COL_NR]; /* per tree_column: its table column, or -1 */
 	bool full;
 	bool color;
+	bool flat; /* --list, --raw or --pairs: no tree to show a row's parent */
 	bool failed;
 	const struct bino_exports *exports; /* to name every client, or NULL */
 	/* The line new rows hang from (NULL: top level). */
@@ -408,8 +409,8 @@ static char *mount_verdict(struct tree *tree, const struct bino_mount *mount,
 					   bino_audit_submount_view(submount)),
 				   client_fs ? ", own fs on clients" : "");
 	case BINO_SUBMOUNT_SAME_CONTENT:
-		return tree_printf(tree, "not crossed: clients see the same content%s",
-				   client_fs ? ", own fs on clients" : "");
+		/* Not crossed: the client filesystem is its parent's. */
+		return tree_printf(tree, "not crossed: clients see the same content");
 	case BINO_SUBMOUNT_HIDDEN:
 		return tree_printf(tree, "not crossed: hidden from clients");
 	case BINO_SUBMOUNT_UNLISTED:
@@ -459,8 +460,11 @@ static char *subvol_name(struct tree *tree, size_t index)
 	char *escaped, *name;
 	size_t len;
 
-	if (index == 0 || !path) {
-		/* The one holding the export: its name inside the filesystem. */
+	/*
+	 * Its name inside the filesystem (mount -o subvol=, findmnt's [/path]):
+	 * without a tree its path would be its mount row's name too.
+	 */
+	if (index == 0 || !path || (tree->flat && fs_path)) {
 		if (!fs_path && bino_audit_subvol_id(subvol) == 5)
 			return tree_printf(tree, "[top level]");
 		if (!fs_path)
@@ -529,6 +533,10 @@ static char *subvol_details(struct tree *tree, size_t index)
 	size_t client_fs = bino_audit_subvol_client_fs(subvol);
 	int info_errno = bino_audit_subvol_info_errno(subvol);
 	char what[64], extra[96], *source = NULL, *counted, *details;
+	/* Own only where not that of the row it hangs from (CLIENT-FS). */
+	size_t parent_fs = tree->parent_of[index] == NO_PARENT ? 0 :
+		bino_audit_subvol_client_fs(bino_audit_target_subvol(
+			tree->target, tree->parent_of[index]));
 
 	if (of) {
 		snprintf(what, sizeof(what), "snapshot %" PRIu64 " of %" PRIu64, id, of);
@@ -545,7 +553,7 @@ static char *subvol_details(struct tree *tree, size_t index)
 			 strerror(info_errno));
 	else if (bino_audit_subvol_read_only(subvol))
 		snprintf(extra, sizeof(extra), ", read-only");
-	if (client_fs)
+	if (client_fs != parent_fs)
 		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
 			 ", own fs on clients");
 	counted = subvol_counted_at(tree, index);
@@ -745,11 +753,8 @@ static char *export_source(struct tree *tree)
 	fputs(bino_audit_target_covered(tree->target) ? "covered by an export to " :
 						      "exported to ", f);
 	write_export_clients(f, tree->exports, tree->target);
-	if (fclose(f) != 0) {
+	if (memstream_close(f, &text) != 0)
 		tree->failed = true;
-		free(text);
-		return NULL;
-	}
 	return text;
 }
 
@@ -919,10 +924,15 @@ static int tree_table(struct tree *tree, const struct audit_tree_options *opts)
 		column = scols_table_new_column(tree->table,
 						tree_columns[cols[i]].name,
 						tree_columns[cols[i]].whint, flags);
-		if (!column)
+		/* In JSON a count is a number (null when the row has none). */
+		if (!column || (flags & SCOLS_FL_RIGHT &&
+				scols_column_set_json_type(column, SCOLS_JSON_NUMBER) != 0))
 			return -1;
 		tree->cols[cols[i]] = (int)i;
 	}
+	if (opts->json && (scols_table_set_name(tree->table, "audit") != 0 ||
+			   scols_table_enable_json(tree->table, 1) != 0))
+		return -1;
 	scols_table_enable_ascii(tree->table, opts->ascii || !locale_is_utf8());
 	scols_table_enable_noheadings(tree->table, opts->noheadings);
 	scols_table_enable_raw(tree->table, opts->mode == AUDIT_TREE_RAW);
@@ -948,6 +958,7 @@ int audit_tree_print(FILE *stream, const struct bino_audit *audit,
 	setlocale(LC_CTYPE, "");
 	memset(&tree, 0, sizeof(tree));
 	tree.full = opts->full;
+	tree.flat = opts->mode != AUDIT_TREE_TREE;
 	tree.exports = opts->exports;
 	if (tree_table(&tree, opts) != 0) {
 		errno = ENOMEM;

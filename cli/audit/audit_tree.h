@@ -21,6 +21,8 @@ struct audit_tree_options {
 	bool full; /* every snapshot, none collapsed into a count */
 	bool noheadings;
 	bool color;
+	/* -J with -o or --list: the table as findmnt -J writes it, "audit": [] */
+	bool json;
 	enum audit_tree_mode mode;
 	int cols[16]; /* from audit_tree_parse_columns(); n_cols 0: default */
 	size_t n_cols;

@@ -108,14 +108,16 @@ int read_mounts(const char *mountinfo_file, struct bino_mounts **ret)
 }
 
 /*
- * The live table: @path read whole (ETAB_READ), or up to a syntax error
- * (ETAB_ERROR), or not there or exporting nothing (ETAB_ABSENT, ETAB_EMPTY:
- * *@ret NULL).  Returns 0, or -1 with the reason on stderr when it cannot
+ * The live table of @session: @path read whole (ETAB_READ), or up to a
+ * syntax error (ETAB_ERROR, where in etab_problem), or not there, empty or
+ * with no line of an absolute path (ETAB_ABSENT, ETAB_EMPTY, ETAB_NO_PATH:
+ * etab NULL).  Returns 0, or -1 with the reason on stderr when it cannot
  * be read.
  */
-static int read_etab(const char *path, struct bino_exports **ret,
-		     enum etab_state *state)
+static int read_etab(const char *path, struct audit_session *session)
 {
+	enum etab_state *state = &session->etab_state;
+	struct bino_exports **ret = &session->etab;
 	struct bino_syntax_error syntax;
 	struct bino_exports *etab;
 	enum bino_error err;
@@ -138,10 +140,15 @@ static int read_etab(const char *path, struct bino_exports **ret,
 		bino_exports_destroy(etab);
 		return -1;
 	}
-	if (err == BINO_ERROR_EXPORTS_SYNTAX)
+	if (err == BINO_ERROR_EXPORTS_SYNTAX) {
 		diag_syntax(path, &syntax);
+		session->etab_problem = syntax;
+	}
 	if (err == BINO_OK && bino_exports_count(etab) == 0) {
-		*state = ETAB_EMPTY;
+		/* Its lines were left out, each with a warning: say which. */
+		*state = bino_exports_warning_count(etab) ? ETAB_NO_PATH : ETAB_EMPTY;
+		if (*state == ETAB_NO_PATH)
+			session->etab_problem = *bino_exports_warning(etab, 0);
 		bino_exports_destroy(etab);
 		return 0;
 	}
@@ -184,8 +191,7 @@ enum audit_session_end audit_session_run(const struct audit_request *request,
 		return AUDIT_SESSION_FAILED;
 	session->exports = session->files;
 	if (request->etab_file) {
-		if (read_etab(request->etab_file, &session->etab,
-			      &session->etab_state) != 0)
+		if (read_etab(request->etab_file, session) != 0)
 			goto out_release;
 		if (session->etab)
 			session->exports = session->etab;

@@ -53,7 +53,9 @@ enum etab_state {
 	ETAB_READ, /* read whole: it is the table audited */
 	ETAB_ERROR, /* reading it stopped at a syntax error: audited as read */
 	ETAB_ABSENT, /* no such file: the exports files are audited */
-	ETAB_EMPTY, /* exports nothing: the exports files are audited */
+	ETAB_EMPTY, /* no line: the exports files are audited */
+	/* lines, but none exports an absolute path: the files are audited */
+	ETAB_NO_PATH,
 };
 
 /* The tables read and the audit run; release with audit_session_release(). */
@@ -62,6 +64,11 @@ struct audit_session {
 	struct bino_exports *files; /* the exports files (may be @exports) */
 	struct bino_exports *etab; /* the etab read, or NULL */
 	enum etab_state etab_state;
+	/*
+	 * ETAB_ERROR: where reading the etab stopped; ETAB_NO_PATH: the first
+	 * line left out.  Else zero.
+	 */
+	struct bino_syntax_error etab_problem;
 	struct bino_mounts *mounts;
 	struct bino_audit *audit;
 };

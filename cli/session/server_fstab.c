@@ -123,13 +123,11 @@ void print_confpath(struct output *out, const char *key,
 		print_string(out, PRINT_JSON, "owner", NULL, NULL);
 	print_i64(out, PRINT_JSON, "errno", NULL, bino_confpath_errno(confpath));
 	f = open_memstream(&text, &len);
-	if (f) {
+	if (f)
 		put_confpath_why(f, confpath);
-		if (fclose(f) != 0) {
-			free(text);
-			text = NULL;
-		}
-	}
+	/* Out of memory: the message is null (the reason still says why). */
+	if (!f || memstream_close(f, &text) != 0)
+		text = NULL;
 	print_string(out, PRINT_JSON, "message", NULL, text);
 	free(text);
 	output_close(out);

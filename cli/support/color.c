@@ -10,7 +10,8 @@
 
 #include "cli.h"
 
-int color_parse_when(const char *arg, enum color_when *when)
+int color_parse_when(const char *command, const char *arg,
+		     enum color_when *when)
 {
 	if (!arg || strcmp(arg, "always") == 0)
 		*when = COLOR_ALWAYS;
@@ -19,8 +20,8 @@ int color_parse_when(const char *arg, enum color_when *when)
 	else if (strcmp(arg, "never") == 0)
 		*when = COLOR_NEVER;
 	else
-		return -1;
-	return 0;
+		return usage_error(command, "unknown --color '%s'", arg);
+	return OPTIONS_GO_ON;
 }
 
 static bool color_file(const char *dir, const char *name)

@@ -12,10 +12,12 @@ enum color_when {
 };
 
 /*
- * Parse --color's argument (NULL: "always", as util-linux reads it) into
- * *@when.  Returns 0, or -1 for an unknown word (the caller says it).
+ * Parse --color's argument (NULL: "always", as util-linux reads it) of
+ * @command into *@when: an option parser (cli.h).  Returns OPTIONS_GO_ON,
+ * or EXIT_USAGE once it said "unknown --color 'WORD'" as usage_error().
  */
-int color_parse_when(const char *arg, enum color_when *when);
+int color_parse_when(const char *command, const char *arg,
+		     enum color_when *when);
 
 /*
  * The decision, util-linux's way: never and always are final; auto colours

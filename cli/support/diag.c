@@ -19,16 +19,33 @@ static void diag_line(const char *prefix, const char *fmt, va_list args)
 	fputc('\n', stderr);
 }
 
+/*
+ * @path on stderr as text output escapes it.  When memory runs out a name
+ * that needs escaping is never written raw (a newline in it would forge a
+ * line): "?" stands for it.
+ */
+static void diag_put_path(const char *path)
+{
+	size_t len = strlen(path);
+	char *escaped;
+
+	if (!text_needs_escape(path, len)) {
+		fputs(path, stderr);
+		return;
+	}
+	escaped = text_escape(path, len);
+	fputs(escaped ? escaped : "?", stderr);
+	free(escaped);
+}
+
 /* "btrfs-ino: [COMMAND: ]PATH: ", PATH escaped; @command may be NULL. */
 static void diag_path_prefix(const char *command, const char *path)
 {
-	char *escaped = text_escape(path, strlen(path));
-
 	fprintf(stderr, "%s: ", PROGRAM_NAME);
 	if (command)
 		fprintf(stderr, "%s: ", command);
-	fprintf(stderr, "%s: ", escaped ? escaped : path);
-	free(escaped);
+	diag_put_path(path);
+	fputs(": ", stderr);
 }
 
 /* The line of diag_path() and diag_command_path(); @command may be NULL. */
@@ -96,12 +113,10 @@ void diag_status_clear(void)
 
 void diag_syntax(const char *file, const struct bino_syntax_error *syntax)
 {
-	char *escaped = text_escape(file, strlen(file));
-
-	fprintf(stderr, "%s: %s:%u:%u: %s\n", PROGRAM_NAME,
-		escaped ? escaped : file, syntax->line, syntax->column,
+	fprintf(stderr, "%s: ", PROGRAM_NAME);
+	diag_put_path(file);
+	fprintf(stderr, ":%u:%u: %s\n", syntax->line, syntax->column,
 		syntax->message);
-	free(escaped);
 }
 
 void diag_no_memory(void)

@@ -205,6 +205,16 @@ static void line_append_i64(struct output *out, int64_t value)
 
 /* ---- records ------------------------------------------------------------ */
 
+int memstream_close(FILE *f, char **text)
+{
+	if (fclose(f) == 0 && *text)
+		return 0;
+	free(*text);
+	*text = NULL;
+	errno = ENOMEM;
+	return -1;
+}
+
 void output_begin(struct output *out)
 {
 	if (out->format != OUTPUT_JSON)
@@ -213,6 +223,18 @@ void output_begin(struct output *out)
 	out->n_fields = 0;
 	out->line_len = 0;
 	line_append(out, "{", 1);
+}
+
+/*
+ * -1 with errno set for a write that failed: the write's own errno, or EIO
+ * when the stream's error flag was set by an earlier write whose errno is
+ * gone (errno was cleared before these writes).
+ */
+static int output_write_failed(void)
+{
+	if (!errno)
+		errno = EIO;
+	return -1;
 }
 
 int output_end(struct output *out)
@@ -231,9 +253,12 @@ int output_end(struct output *out)
 			errno = ENOMEM;
 			return -1;
 		}
+		errno = 0; /* what ferror() finds is this write's (cli.h) */
 		fwrite_unlocked(out->line, 1, out->line_len, out->stream);
-		return ferror_unlocked(out->stream) ? -1 : 0;
-	} else if (out->format == OUTPUT_JSON) {
+		return ferror_unlocked(out->stream) ? output_write_failed() : 0;
+	}
+	errno = 0; /* what ferror() finds is these writes' (cli.h) */
+	if (out->format == OUTPUT_JSON) {
 		const char *text = json_object_to_json_string_ext(
 			out->record,
 			JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
@@ -255,7 +280,7 @@ int output_end(struct output *out)
 		errno = ENOMEM;
 		return -1;
 	}
-	return ferror(out->stream) ? -1 : 0;
+	return ferror(out->stream) ? output_write_failed() : 0;
 }
 
 /* ---- the record as a json-c document ------------------------------------ */

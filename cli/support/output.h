@@ -27,13 +27,25 @@ enum print_where {
 struct output;
 
 /* Returns NULL with errno set (out of memory).  @stream is borrowed. */
+/*
+ * Close @f, an open_memstream() of *@text: 0 when the text is whole, else
+ * -1 with errno ENOMEM and *@text NULL (freed).  glibc's fclose() returns 0
+ * even when its last realloc failed and left *@text NULL, so a memory
+ * stream is closed through this alone.
+ */
+int memstream_close(FILE *f, char **text);
+
 struct output *output_create(enum output_format format, FILE *stream);
 void output_destroy(struct output *out);
 enum output_format output_format(const struct output *out);
 
 /* Start and finish a record; text records end with a newline. */
 void output_begin(struct output *out);
-/* Returns 0, or -1 with errno set: ENOMEM (a record not made), else the write's. */
+/*
+ * Returns 0, or -1 with errno set: ENOMEM (a record not made), else the
+ * write's, or EIO when the stream's error flag is an earlier write's
+ * (errno is cleared before the writes: never a stale one).
+ */
 int output_end(struct output *out);
 
 /*

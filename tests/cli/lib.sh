@@ -19,3 +19,15 @@ run() {
 	RC=0
 	"$BTRFS_INO" "$@" >"$OUT" 2>"$ERR" || RC=$?
 }
+
+# audit_with_etab ETAB [ARG...]: run audit -q with --etab ETAB (and ARGs) on
+# an exports file, $TMP/exports, that exports the directory DIR ($TMP/d) to
+# every client; no fstab is checked.
+audit_with_etab() {
+	local etab=$1
+	shift
+	DIR=$TMP/d
+	mkdir -p -- "$DIR"
+	printf '%s *(rw,no_subtree_check)\n' "$DIR" >"$TMP/exports"
+	run audit -q "$@" --etab "$etab" --exports "$TMP/exports" --fstab /dev/null
+}

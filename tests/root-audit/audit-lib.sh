@@ -358,3 +358,14 @@ exported_plain_dir() {
 	echo one >"$PLAIN/a/one"
 	etab_line "$PLAIN" >"$OUT/etab"
 }
+
+# spool_mounted_crossmnt: the classic fixture (--files 10) with fex/spool
+# mounted on its own path, its snapshots and inner not, and fex exported with
+# crossmnt in $OUT/exports; sets FEX and SPOOL.
+spool_mounted_crossmnt() {
+	setup_fixture --files 10
+	FEX=$MNT/fex
+	SPOOL=$FEX/spool
+	mount -o "subvol=fex/spool" -- "$LOOP" "$SPOOL"
+	write_exports "$OUT/exports" "$FEX *(rw,crossmnt,no_subtree_check)"
+}

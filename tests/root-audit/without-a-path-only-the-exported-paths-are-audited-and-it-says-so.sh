@@ -31,7 +31,7 @@ check_eq "no verdict for the fixture's unexported, unsafe btrfs" \
 audit none --etab "$OUT/empty" --exports "$OUT/empty" --fstab /dev/null
 check_audit_rc none 0
 check_eq "nothing exported is said once, last, on stdout" \
-	"1 nothing exported in $OUT/empty: nothing to audit" \
+	"1 nothing exported in $OUT/empty: no NFS client sees a subvolume here" \
 	"$(grep -c 'nothing exported' "$OUT/none") $(tail -n 1 "$OUT/none")"
 audit none-prom --format prometheus --etab "$OUT/empty" --exports "$OUT/empty" --fstab /dev/null
 check_audit_rc none-prom 0

@@ -9,7 +9,11 @@
  * Usage: client-advice SOURCE TARGET OPTIONS [SUBVOLUME_PATH...]
  * (the mount's source "host:/path", its mount point and options; each path
  * a client path below TARGET that the client shows as a plain directory).
+ * With CLIENT_ADVICE_FAIL_ALLOCATION=N in the environment, the Nth
+ * allocation of the advice fails, as when memory runs out there (not
+ * under a sanitizer, whose allocator this would bypass).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -106,8 +110,43 @@ void print_mount_text(struct output *out, const struct bino_mount *m)
 	print_string(out, PRINT_TEXT, NULL, "%s", m->target);
 }
 
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t n, size_t size);
+extern void *__libc_realloc(void *ptr, size_t size);
+
+void *malloc(size_t size);
+void *calloc(size_t n, size_t size);
+void *realloc(void *ptr, size_t size);
+
+/* Allocations left before the one that fails; 0: none fails. */
+static long fail_countdown;
+
+static bool fail_now(void)
+{
+	if (fail_countdown <= 0 || --fail_countdown > 0)
+		return false;
+	errno = ENOMEM;
+	return true;
+}
+
+void *malloc(size_t size)
+{
+	return fail_now() ? NULL : __libc_malloc(size);
+}
+
+void *calloc(size_t n, size_t size)
+{
+	return fail_now() ? NULL : __libc_calloc(n, size);
+}
+
+void *realloc(void *ptr, size_t size)
+{
+	return fail_now() ? NULL : __libc_realloc(ptr, size);
+}
+
 int main(int argc, char **argv)
 {
+	const char *fail = getenv("CLIENT_ADVICE_FAIL_ALLOCATION");
 	struct bino_audit_target target;
 	struct output *out;
 	int i;
@@ -127,8 +166,11 @@ int main(int argc, char **argv)
 	if (!out)
 		return 2;
 	output_begin(out);
-	audit_client_advice(out, &target);
-	i = output_end(out);
+	fail_countdown = fail ? atol(fail) : 0;
+	i = audit_client_advice(out, &target);
+	fail_countdown = 0;
+	if (output_end(out) != 0)
+		i = -1;
 	output_destroy(out);
 	free(target.subvols);
 	return i ? 2 : 0;

@@ -6,6 +6,7 @@
  */
 #include <criterion/criterion.h>
 #include <json-c/json.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -177,4 +178,43 @@ Test(output, a_path_that_is_not_utf8_keeps_its_bytes_in_base64)
 	cr_assert_str_eq(line,
 			 "{\"path\":\"a\xef\xbf\xbd\",\"path_base64\":\"Yf8=\"}\n");
 	free(line);
+}
+
+/* A stream whose every write fails without setting errno, as a device may. */
+static ssize_t write_fails_silently(void *cookie, const char *buf, size_t size)
+{
+	(void)cookie;
+	(void)buf;
+	(void)size;
+	return -1;
+}
+
+/* An unbuffered stream of write_fails_silently(). */
+static FILE *failing_stream(void)
+{
+	cookie_io_functions_t io = { .write = write_fails_silently };
+	FILE *f = fopencookie(NULL, "w", io);
+
+	cr_assert_not_null(f);
+	setvbuf(f, NULL, _IONBF, 0);
+	return f;
+}
+
+Test(output, a_failed_write_is_reported_as_eio_never_as_a_stale_errno)
+{
+	enum output_format formats[] = { OUTPUT_TEXT, OUTPUT_JSON };
+
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		FILE *f = failing_stream();
+		struct output *out = output_create(formats[i], f);
+
+		cr_assert_not_null(out);
+		output_begin(out);
+		print_u64(out, PRINT_ANY, "n", "%" PRIu64, 1);
+		errno = ENOENT; /* left by some earlier call */
+		cr_assert_eq(output_end(out), -1);
+		cr_assert_eq(errno, EIO, "format %zu: errno %d", i, errno);
+		output_destroy(out);
+		fclose(f);
+	}
 }
