@@ -30,25 +30,27 @@ static const char *rel_path(const struct suggest_ctx *ctx, const char *path)
 	return strncmp(path, ctx->path, len) == 0 ? path + len : path;
 }
 
-/* Where a client mounts the server path @path. */
-static void put_client_path(const struct suggest_ctx *ctx, const char *path,
-			    void (*put)(FILE *, const char *))
+/*
+ * Where a client mounts the server path @path; 0, or -1 with errno set
+ * (out of memory: nothing written, never the server path in its place).
+ */
+static int put_client_path(const struct suggest_ctx *ctx, const char *path,
+			   void (*put)(FILE *, const char *))
 {
 	const char *dir = ctx->config->client_dir ? ctx->config->client_dir : ctx->path;
 	const char *rel = rel_path(ctx, path);
 	size_t len = strlen(dir);
 	char *joined = malloc(len + strlen(rel) + 2);
 
-	if (!joined) {
-		put(ctx->out, path);
-		return;
-	}
+	if (!joined)
+		return -1;
 	strcpy(joined, dir);
 	while (len > 1 && joined[len - 1] == '/')
 		joined[--len] = '\0';
 	strcpy(joined + (strcmp(joined, "/") == 0 && *rel ? 0 : len), rel);
 	put(ctx->out, joined);
 	free(joined);
+	return 0;
 }
 
 /* "line 3 of FILE", or "lines 3-5 of FILE" for a continued entry. */
@@ -175,7 +177,14 @@ static char *client_dir(const struct suggest_ctx *ctx,
 	c.out = text_open(&t);
 	if (!c.out)
 		return NULL;
-	put_client_path(&c, ctx->path, put);
+	if (put_client_path(&c, ctx->path, put) != 0) {
+		int errnum = errno;
+
+		if (text_close(&t) == 0)
+			free(t.buf);
+		errno = errnum;
+		return NULL;
+	}
 	return text_close(&t) == 0 ? t.buf : NULL;
 }
 
@@ -244,18 +253,23 @@ static int put_keeper_comment(const struct suggest_ctx *ctx, const char *what)
 	return 0;
 }
 
-/* One client fstab line: the server's @path on its client mount point. */
-static void put_client_fstab_line(const struct suggest_ctx *ctx,
-				  const char *path, int vers, const char *prefix)
+/*
+ * One client fstab line: the server's @path on its client mount point; 0,
+ * or -1 with errno set (out of memory: the line is left unfinished).
+ */
+static int put_client_fstab_line(const struct suggest_ctx *ctx,
+				 const char *path, int vers, const char *prefix)
 {
 	fprintf(ctx->out, "%s%s:", prefix, ctx->server);
 	quote_fstab_field(ctx->out, mount_path(ctx, path, vers));
 	fputc(' ', ctx->out);
-	put_client_path(ctx, path, quote_fstab_field);
+	if (put_client_path(ctx, path, quote_fstab_field) != 0)
+		return -1;
 	if (vers)
 		fprintf(ctx->out, " nfs _netdev,vers=%d 0 0\n", vers);
 	else
 		fputs(" nfs _netdev 0 0\n", ctx->out);
+	return 0;
 }
 
 int block_client_fstab(const struct suggest_ctx *ctx)
@@ -274,13 +288,16 @@ int block_client_fstab(const struct suggest_ctx *ctx)
 
 		if (v)
 			fputs("# NFSv3:\n", out);
-		put_client_fstab_line(ctx, ctx->path, vers[v], prefix);
+		if (put_client_fstab_line(ctx, ctx->path, vers[v], prefix) != 0)
+			return -1;
 		for (i = 0; i < n; i++) {
-			if (config_safe(ctx, i))
-				put_client_fstab_line(ctx, subvol_path(ctx, i),
-						      vers[v], prefix);
-			else if (v == 0)
+			if (config_safe(ctx, i)) {
+				if (put_client_fstab_line(ctx, subvol_path(ctx, i),
+							  vers[v], prefix) != 0)
+					return -1;
+			} else if (v == 0) {
 				put_left_comment(ctx, i);
+			}
 		}
 	}
 	return 0;
@@ -318,7 +335,7 @@ static void put_autofs_offset(FILE *out, const struct suggest_ctx *ctx,
 	quote_autofs_location(out, ctx->server, mount_path(ctx, path, vers));
 }
 
-/* The length of put_autofs_offset()'s text, or SIZE_MAX. */
+/* The length of put_autofs_offset()'s text, or SIZE_MAX with errno set. */
 static size_t autofs_offset_len(const struct suggest_ctx *ctx,
 				const char *path, int vers)
 {
@@ -336,42 +353,52 @@ static size_t autofs_offset_len(const struct suggest_ctx *ctx,
 }
 
 /*
- * How many of the subvolumes, in order, the entry can hold: automount drops
- * an entry longer than it reads whole (quote_autofs_entry_refusal()), so
- * the ones after are left out.  Counted with the longer locations (NFSv3's,
- * or unpinned) and " \t" before each offset, as automount reads them.
+ * How many of the subvolumes, in order, the entry can hold, in *@fit:
+ * automount drops an entry longer than it reads whole
+ * (quote_autofs_entry_refusal()), so the ones after are left out.  Counted
+ * with the longer locations (NFSv3's, or unpinned) and " \t" before each
+ * offset, as automount reads them.  0, or -1 with errno set (out of memory:
+ * never taken for an entry too long).
  */
-static size_t autofs_fit(const struct suggest_ctx *ctx)
+static int autofs_fit(const struct suggest_ctx *ctx, size_t *fit)
 {
 	size_t i, n = bino_suggestion_subvol_count(ctx->sug), used, len;
 	int vers[2], n_vers = client_versions(ctx, vers), v = vers[n_vers - 1];
 
-	used = strlen("-fstype=nfs,vers=3 \t") + autofs_offset_len(ctx, ctx->path, v);
+	len = autofs_offset_len(ctx, ctx->path, v);
+	if (len == SIZE_MAX)
+		return -1;
+	used = strlen("-fstype=nfs,vers=3 \t") + len;
 	for (i = 0; i < n; i++) {
 		if (autofs_refusal(ctx, subvol_path(ctx, i)) || !config_safe(ctx, i))
 			continue;
 		len = autofs_offset_len(ctx, subvol_path(ctx, i), v);
-		if (len == SIZE_MAX || quote_autofs_entry_refusal(used + 2 + len))
-			return i;
+		if (len == SIZE_MAX)
+			return -1;
+		if (quote_autofs_entry_refusal(used + 2 + len))
+			break;
 		used += 2 + len;
 	}
-	return n;
+	*fit = i;
+	return 0;
 }
 
 /*
  * The autofs multi-mount entry for NFS @vers (0: unpinned), its lines
  * joined by @sep (" \\\n\t", or " " for the one-line commented form), with
  * the first @fit subvolumes.  Subvolumes the map cannot name are left out
- * (block_autofs says why).
+ * (block_autofs says why).  0, or -1 with errno set (out of memory: the
+ * entry is left unfinished).
  */
-static void put_autofs_entry(const struct suggest_ctx *ctx, int vers,
-			     const char *prefix, const char *sep, size_t fit)
+static int put_autofs_entry(const struct suggest_ctx *ctx, int vers,
+			    const char *prefix, const char *sep, size_t fit)
 {
 	size_t i;
 	FILE *out = ctx->out;
 
 	fputs(prefix, out);
-	put_client_path(ctx, ctx->path, quote_autofs_path);
+	if (put_client_path(ctx, ctx->path, quote_autofs_path) != 0)
+		return -1;
 	fputs(" -fstype=nfs", out);
 	if (vers)
 		fprintf(out, ",vers=%d", vers);
@@ -384,6 +411,7 @@ static void put_autofs_entry(const struct suggest_ctx *ctx, int vers,
 		put_autofs_offset(out, ctx, subvol_path(ctx, i), vers);
 	}
 	fputc('\n', out);
+	return 0;
 }
 
 int block_autofs(const struct suggest_ctx *ctx)
@@ -405,7 +433,8 @@ int block_autofs(const struct suggest_ctx *ctx)
 		put_refusal(ctx, ctx->path, reason);
 		return 0;
 	}
-	fit = autofs_fit(ctx);
+	if (autofs_fit(ctx, &fit) != 0)
+		return -1;
 	for (i = 0; i < n; i++) {
 		reason = autofs_refusal(ctx, subvol_path(ctx, i));
 		if (!reason && i >= fit)
@@ -416,10 +445,11 @@ int block_autofs(const struct suggest_ctx *ctx)
 			put_refusal(ctx, subvol_path(ctx, i), reason);
 	}
 	n_vers = client_versions(ctx, vers);
-	put_autofs_entry(ctx, vers[0], "", " \\\n\t", fit);
+	if (put_autofs_entry(ctx, vers[0], "", " \\\n\t", fit) != 0)
+		return -1;
 	if (n_vers > 1) {
 		fputs("# NFSv3:\n", ctx->out);
-		put_autofs_entry(ctx, vers[1], "#", " ", fit);
+		return put_autofs_entry(ctx, vers[1], "#", " ", fit);
 	}
 	return 0;
 }
