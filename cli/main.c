@@ -144,8 +144,9 @@ int main(int argc, char **argv)
 			usage_main(stdout);
 			return stdout_done();
 		case 'V':
+			/* The version built against, and the one loaded. */
 			printf("%s %s (libbtrfsino %s)\n", PROGRAM_NAME,
-			       BTRFS_INO_VERSION, bino_version());
+			       BINO_VERSION_STRING, bino_version());
 			return stdout_done();
 		default:
 			/* getopt said what was wrong, as util-linux tools do. */
