@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # debian/ as a distribution uses it: dpkg-buildpackage -us -uc -b in a copy
 # of the tree gives libbtrfsino1, libbtrfsino-dev and btrfs-ino, lintian
-# reports no error; installed with dpkg -i they work (btrfs-ino --version,
+# reports no error, and the build leaves nothing untracked in the tree (a
+# git repository); installed with dpkg -i they work (each ships README.md
+# and NEWS in /usr/share/doc, btrfs-ino --version,
 # pkg-config --modversion btrfsino, man -w btrfs-ino, exec of a find that is
 # not on NFS, an audit of the classic layout on a loop btrfs); dpkg --purge
 # removes every file they installed.  Installing happens in a mount
@@ -25,18 +27,14 @@ cleanup() {
 	rm -rf -- "$TMP"
 }
 trap cleanup EXIT
-mkdir -p "$TMP/src" "$TMP/layout"
-git -C "$SRCDIR" ls-files -co --exclude-standard -z |
-	(cd "$SRCDIR" && xargs -0 cp --parents -t "$TMP/src")
-(cd "$TMP/src" && dpkg-buildpackage -us -uc -b) >"$TMP/build.log" 2>&1 ||
-	{ tail -n 30 "$TMP/build.log" >&2; fail "dpkg-buildpackage failed"; }
-version=$(dpkg-parsechangelog -l "$TMP/src/debian/changelog" -S Version)
-debs=()
-for package in libbtrfsino1 libbtrfsino-dev btrfs-ino; do
-	deb=$TMP/${package}_${version}_$(dpkg --print-architecture).deb
-	[[ -f $deb ]] || fail "no package $package ($deb)"
-	debs+=("$deb")
-done
+mkdir -p "$TMP/layout"
+debian_packages "$TMP"
+version=$DEB_VERSION
+debs=("${DEBS[@]}")
+# What the build made is ignored (.gitignore) or removed by it: a build in
+# a clone leaves the clone as it was.
+untracked=$(git -C "$TMP/src" status --porcelain)
+[[ -z $untracked ]] || fail "the package build left in the tree: $untracked"
 lintian "$TMP"/btrfs-ino_*.changes >"$TMP/lintian.log" 2>&1 || true
 if grep -q '^E:' "$TMP/lintian.log"; then
 	fail "lintian errors: $(grep '^E:' "$TMP/lintian.log")"
@@ -61,9 +59,15 @@ unshare --mount --propagation private bash -c '
 	done
 	dpkg -i "$@" >"$tmp/dpkg-i.log" 2>&1 || { cat "$tmp/dpkg-i.log"; exit 1; }
 	dpkg-query -L libbtrfsino1 libbtrfsino-dev btrfs-ino | sort -u >"$tmp/listed"
-	[[ $(btrfs-ino --version) == *"$version"* ]] || bad "btrfs-ino --version: $(btrfs-ino --version)"
-	[[ $(pkg-config --modversion btrfsino) == "${version%%-*}" ]] ||
+	[[ $(btrfs-ino --version) == *"${version%-*}"* ]] || bad "btrfs-ino --version: $(btrfs-ino --version)"
+	[[ $(pkg-config --modversion btrfsino) == "${version%-*}" ]] ||
 		bad "pkg-config --modversion btrfsino: $(pkg-config --modversion btrfsino)"
+	for package in libbtrfsino1 libbtrfsino-dev btrfs-ino; do
+		for doc in README.md NEWS; do
+			grep -qx "/usr/share/doc/$package/$doc\(.gz\)\?" "$tmp/listed" ||
+				bad "$package ships no /usr/share/doc/$package/$doc"
+		done
+	done
 	[[ $(man -w btrfs-ino) == /usr/share/man/man1/btrfs-ino.1.gz ]] || bad "man -w btrfs-ino: $(man -w btrfs-ino)"
 	[[ $(btrfs-ino exec -- find /usr/share/btrfs-ino) == "$(find /usr/share/btrfs-ino)" ]] ||
 		bad "btrfs-ino exec -- find differs from find"
