@@ -8,7 +8,10 @@
 #   unsafe   BtrfsInoExportUnsafe for /data/fex, nothing else;
 #   drifted  BtrfsInoDrift of kind options_differ, nothing else;
 #   failing  BtrfsInoAuditFailing for the absent /data/gone, nothing else;
-#   any of them three days on (no newer audit): BtrfsInoAuditStale.
+#   any of them three days on (no newer audit): BtrfsInoAuditStale;
+#   each alert waits 15 minutes (the stale one an hour) before it fires;
+#   removed  the safe file, gone after 2 hours: BtrfsInoMetricsAbsent an
+#            hour later, not before.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -17,13 +20,17 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 rules=$here/contrib/prometheus/btrfs-ino.rules.yml
 data=$here/tests/data/prometheus
 
-# series FILE: the recorded samples as promtool input series, constant for
-# 100 hours from time 0; the last success time becomes 0, the moment the
-# file was written.
+# series FILE [MINUTES]: the recorded samples as promtool input series,
+# scraped each minute from time 0 for 100 hours, or for MINUTES and then
+# stale (the file removed); the last success time becomes 0, the moment
+# the file was written.
 series() {
+	local values
 	grep -v '^#' "$1" | while read -r sample value; do
 		[[ $sample == btrfs_ino_audit_last_success_timestamp_seconds ]] && value=0
-		printf "      - series: '%s'\n        values: '%sx100'\n" "$sample" "$value"
+		values="${value}x6000"
+		[[ -z ${2:-} ]] || values="${value}x$(($2 - 1)) stale"
+		printf "      - series: '%s'\n        values: '%s'\n" "$sample" "$values"
 	done
 }
 # quiet ALERT TIME: the alert does not fire at TIME.
@@ -42,10 +49,11 @@ fires() {
 		printf '              %s: "%s"\n' "${label%%=*}" "${label#*=}"
 	done
 }
-# group FILE: a test group fed the recorded FILE; its alert tests follow.
+# group FILE [MINUTES]: a test group fed the recorded FILE (for MINUTES);
+# its alert tests follow.
 group() {
-	printf '  - interval: 1h\n    input_series:\n'
-	series "$data/$1.prom"
+	printf '  - interval: 1m\n    input_series:\n'
+	series "$data/$1.prom" "${2:-}"
 	printf '    alert_rule_test:\n'
 }
 
@@ -53,11 +61,13 @@ stale="btrfs-ino audit has not succeeded for two days: see systemctl status btrf
 {
 	printf 'rule_files:\n  - %s\nevaluation_interval: 1m\ntests:\n' "$rules"
 	group safe
-	for alert in BtrfsInoExportUnsafe BtrfsInoDrift BtrfsInoAuditFailing BtrfsInoAuditStale; do
+	for alert in BtrfsInoExportUnsafe BtrfsInoDrift BtrfsInoAuditFailing BtrfsInoAuditStale \
+		BtrfsInoMetricsAbsent; do
 		quiet "$alert" 1h
 		quiet "$alert" 24h
 	done
 	group unsafe
+	quiet BtrfsInoExportUnsafe 10m
 	fires BtrfsInoExportUnsafe 1h \
 		"NFS clients of /data/fex see colliding inode numbers: btrfs-ino suggest /data/fex" \
 		path=/data/fex
@@ -66,18 +76,26 @@ stale="btrfs-ino audit has not succeeded for two days: see systemctl status btrf
 	quiet BtrfsInoAuditStale 1h
 	fires BtrfsInoAuditStale 72h "$stale"
 	group drifted
+	quiet BtrfsInoDrift 10m
 	quiet BtrfsInoExportUnsafe 1h
 	fires BtrfsInoDrift 1h \
 		"1 drift finding(s) of kind options_differ: the server does not serve what its files say" \
 		kind=options_differ
 	quiet BtrfsInoAuditFailing 1h
 	group failing
+	quiet BtrfsInoAuditFailing 10m
 	quiet BtrfsInoExportUnsafe 1h
 	quiet BtrfsInoDrift 1h
 	fires BtrfsInoAuditFailing 1h \
 		"btrfs-ino audit could not audit /data/gone, or an exports file has an error" \
 		path=/data/gone
 	fires BtrfsInoAuditStale 72h "$stale"
+	quiet BtrfsInoAuditStale 48h30m
+	group safe 120
+	quiet BtrfsInoMetricsAbsent 1h
+	quiet BtrfsInoMetricsAbsent 2h30m
+	fires BtrfsInoMetricsAbsent 3h30m \
+		"no btrfs-ino audit metrics for an hour: is btrfs-ino-audit.service's .prom file in node_exporter's textfile directory?"
 } >"$TMP/tests.yml"
 
 promtool test rules "$TMP/tests.yml" >"$TMP/promtool.out" 2>&1 ||
