@@ -15,10 +15,10 @@ set -euo pipefail
 # shellcheck source=tests/install/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-[[ $(id -u) -eq 0 ]] || install_skip_or_fail "needs root (dpkg -i, a loop btrfs)"
+[[ $(id -u) -eq 0 ]] || skip_or_fail "needs root (dpkg -i, a loop btrfs)"
 for tool in dpkg-buildpackage dh lintian unshare mkfs.btrfs man; do
 	command -v "$tool" >/dev/null ||
-		install_skip_or_fail "needs $tool (dpkg-dev, debhelper, lintian, util-linux, btrfs-progs, man-db)"
+		skip_or_fail "needs $tool (dpkg-dev, debhelper, lintian, util-linux, btrfs-progs, man-db)"
 done
 
 TMP=$(mktemp -d)
