@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The shipped alert rules (contrib/prometheus/btrfs-ino.rules.yml), judged by
-# promtool test rules against audits recorded on real servers
+# Debian 12's promtool test rules against audits recorded on real servers
 # (tests/data/prometheus, record.sh says how), each file as node_exporter's
 # textfile collector would serve it from the moment it was written:
 #   safe     no alert, a day later still none;
@@ -15,8 +15,33 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-command -v promtool >/dev/null || skip_or_fail "needs promtool (Debian package prometheus)"
 here=$(cd "$(dirname "$0")/../.." && pwd)
+: "${PROMTOOL_DIR:?PROMTOOL_DIR must name where promtool is kept (the build tree)}"
+mirror=${PROMTOOL_MIRROR:-http://deb.debian.org/debian}
+
+# Debian 12's promtool, from its prometheus package, fetched once into
+# PROMTOOL_DIR by a private apt and unpacked: nothing is installed (the
+# package would start a Prometheus server on the machine).
+cannot() { skip_or_fail "$*"; }
+# shellcheck source=tests/lib/debian-apt.sh
+source "$here/tests/lib/debian-apt.sh"
+fetch_promtool() {
+	local deb
+	command -v dpkg-deb >/dev/null || cannot "no dpkg-deb to unpack prometheus"
+	debian_apt "$TMP/apt" \
+		"deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror bookworm main" \
+		"$TMP/apt.log"
+	(cd "$TMP" && apt-get "${APT_OPTS[@]}" download prometheus >>"$TMP/apt.log" 2>&1) ||
+		cannot "apt-get download prometheus failed: $(tail -n 3 "$TMP/apt.log")"
+	deb=$(echo "$TMP"/prometheus_*.deb)
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$TMP" ./usr/bin/promtool ||
+		cannot "$deb has no usr/bin/promtool"
+	mkdir -p "$PROMTOOL_DIR"
+	mv "$TMP/usr/bin/promtool" "$PROMTOOL_DIR/promtool"
+	echo "promtool from ${deb##*/}"
+}
+[[ -x $PROMTOOL_DIR/promtool ]] || fetch_promtool
+promtool=$PROMTOOL_DIR/promtool
 rules=$here/contrib/prometheus/btrfs-ino.rules.yml
 data=$here/tests/data/prometheus
 
@@ -98,6 +123,6 @@ stale="btrfs-ino audit has not succeeded for two days: see systemctl status btrf
 		"no btrfs-ino audit metrics for an hour: is btrfs-ino-audit.service's .prom file in node_exporter's textfile directory?"
 } >"$TMP/tests.yml"
 
-promtool test rules "$TMP/tests.yml" >"$TMP/promtool.out" 2>&1 ||
+"$promtool" test rules "$TMP/tests.yml" >"$TMP/promtool.out" 2>&1 ||
 	fail "promtool test rules: $(cat "$TMP/promtool.out")"
 grep -q SUCCESS "$TMP/promtool.out" || fail "promtool said no SUCCESS: $(cat "$TMP/promtool.out")"

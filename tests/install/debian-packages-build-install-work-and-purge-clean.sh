@@ -1,14 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # debian/ as a distribution uses it: dpkg-buildpackage -us -uc -b in a copy
-# of the tree gives libbtrfsino1, libbtrfsino-dev and btrfs-ino, lintian
-# reports no error, and the build leaves nothing untracked in the tree (a
-# git repository); installed with dpkg -i they work (each ships README.md
-# and NEWS in /usr/share/doc, btrfs-ino --version,
-# pkg-config --modversion btrfsino, man -w btrfs-ino, exec of a find that is
-# not on NFS, an audit of the classic layout on a loop btrfs); dpkg --purge
-# removes every file they installed.  Installing happens in a mount
-# namespace of this test's own, /usr, /etc and /var overlaid, so the
+# of the tree gives libbtrfsino1, libbtrfsino-dev and btrfs-ino, with no
+# warning of dpkg-gensymbols; lintian reports no error, and the build leaves
+# nothing untracked in the tree (a git repository); installed with dpkg -i
+# they work (each ships README.md and NEWS in /usr/share/doc, btrfs-ino
+# --version, pkg-config --modversion btrfsino, man -w btrfs-ino, exec of a
+# find that is not on NFS, an audit of the classic layout on a loop btrfs);
+# dpkg --purge removes every file they installed.  Installing happens in a
+# mount namespace of this test's own, /usr, /etc and /var overlaid, so the
 # machine's package database and files are left as they were whatever
 # happens.
 set -euo pipefail
@@ -35,6 +35,10 @@ debs=("${DEBS[@]}")
 # a clone leaves the clone as it was.
 untracked=$(git -C "$TMP/src" status --porcelain)
 [[ -z $untracked ]] || fail "the package build left in the tree: $untracked"
+# dh_makeshlibs' dpkg-gensymbols: every symbol has its line, none is gone.
+if grep -q 'dpkg-gensymbols: warning' "$TMP/build.log"; then
+	fail "dpkg-gensymbols warned: $(grep -A 20 'dpkg-gensymbols: warning' "$TMP/build.log")"
+fi
 lintian "$TMP"/btrfs-ino_*.changes >"$TMP/lintian.log" 2>&1 || true
 if grep -q '^E:' "$TMP/lintian.log"; then
 	fail "lintian errors: $(grep '^E:' "$TMP/lintian.log")"
