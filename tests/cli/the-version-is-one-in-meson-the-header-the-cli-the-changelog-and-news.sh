@@ -21,8 +21,8 @@ int main(void)
 	return 0;
 }
 C
-# shellcheck disable=SC2086 # CC may be "ccache cc"
-$CC -I "$SRCDIR/include" -I "$BUILD_INCLUDE" -o "$TMP/version" "$TMP/version.c" \
+# shellcheck disable=SC2086 # CC may be "ccache cc"; SANITIZE_FLAGS are words
+$CC ${SANITIZE_FLAGS:-} -I "$SRCDIR/include" -I "$BUILD_INCLUDE" -o "$TMP/version" "$TMP/version.c" \
 	"$LIBRARY" || fail "a program using the version macros does not compile"
 check_eq "BINO_VERSION_MAJOR.MINOR.MICRO, _STRING, bino_version()" "$want $want $want" \
 	"$(LD_LIBRARY_PATH=$(dirname "$LIBRARY") "$TMP/version")"
