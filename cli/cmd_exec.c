@@ -257,26 +257,31 @@ static int set_preload(const char *preload)
 	return ret;
 }
 
+/* exec's options: an option parser (cli.h). */
+static int exec_option(int opt, const char *arg, void *opts)
+{
+	if (opt == 'h') {
+		usage_exec(stdout);
+		return OPTIONS_HELP_SHOWN;
+	}
+	/* getopt said what was wrong: the Try line only (cli.h). */
+	return usage_try("exec");
+}
+
 int cmd_exec(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char preload[PATH_MAX], program[PATH_MAX];
-	int opt, errnum;
-
 	/* '+': the first non-option is COMMAND; its options are its own. */
-	while ((opt = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			usage_exec(stdout);
-			return stdout_done();
-		default:
-			/* getopt said what was wrong: the Try line only (cli.h). */
-			return usage_try("exec");
-		}
-	}
+	static const struct option_parser parser = { "+h", options, exec_option };
+	char preload[PATH_MAX], program[PATH_MAX];
+	int ret, errnum;
+
+	ret = options_parse(&parser, argc, argv, NULL);
+	if (ret != OPTIONS_GO_ON)
+		return options_exit_status(ret);
 	if (optind >= argc)
 		return usage_error("exec", "no COMMAND given");
 	argc -= optind;

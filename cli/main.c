@@ -4,7 +4,6 @@
  * Each command lives in its own cmd_*.c and uses the public API only.
  */
 #include <getopt.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,38 +57,6 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
-/*
- * Edits from @a to @b (insert, delete, substitute, swap two neighbours:
- * the optimal string alignment distance git's "did you mean" uses).
- */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j;
-	size_t d[16][16];
-
-	if (la > 15 || lb > 15)
-		return SIZE_MAX; /* longer than any command: no suggestion */
-	for (i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (i = 1; i <= la; i++) {
-		for (j = 1; j <= lb; j++) {
-			size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-
-			if (d[i - 1][j] + 1 < best)
-				best = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < best)
-				best = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
-				best = d[i - 2][j - 2] + 1;
-			d[i][j] = best;
-		}
-	}
-	return d[la][lb];
-}
-
 /* "unknown command", and the nearest commands (at most 2 edits) as git does. */
 static int unknown_command(const char *name)
 {
@@ -125,6 +92,24 @@ static int cmd_help(int argc, char **argv)
 	return stdout_done();
 }
 
+/* main()'s own options, before the command: an option parser (cli.h). */
+static int main_option(int opt, const char *arg, void *opts)
+{
+	switch (opt) {
+	case 'h':
+		usage_main(stdout);
+		return OPTIONS_HELP_SHOWN;
+	case 'V':
+		/* The version built against, and the one loaded. */
+		printf("%s %s (libbtrfsino %s)\n", PROGRAM_NAME,
+		       BINO_VERSION_STRING, bino_version());
+		return OPTIONS_HELP_SHOWN; /* printed: end as after --help */
+	default:
+		/* getopt said what was wrong, as util-linux tools do. */
+		return usage_try(NULL);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -132,26 +117,16 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	/* '+': stop at the command name: its options are its own. */
+	static const struct option_parser parser = { "+hV", options, main_option };
 	const struct command *command;
-	int opt, first;
+	int ret, first;
 
 	/* getopt names the program after argv[0]: not the install path. */
 	argv[0] = (char *)PROGRAM_NAME;
-	/* Stop at the command name: its options are its own. */
-	while ((opt = getopt_long(argc, argv, "+hV", options, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			usage_main(stdout);
-			return stdout_done();
-		case 'V':
-			printf("%s %s (libbtrfsino %s)\n", PROGRAM_NAME,
-			       BTRFS_INO_VERSION, bino_version());
-			return stdout_done();
-		default:
-			/* getopt said what was wrong, as util-linux tools do. */
-			return usage_try(NULL);
-		}
-	}
+	ret = options_parse(&parser, argc, argv, NULL);
+	if (ret != OPTIONS_GO_ON)
+		return options_exit_status(ret);
 	if (optind >= argc)
 		return usage_error(NULL, "no command given");
 	if (strcmp(argv[optind], "help") == 0)

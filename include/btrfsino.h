@@ -47,9 +47,8 @@
 extern "C" {
 #endif
 
-#define BINO_VERSION_MAJOR 1
-#define BINO_VERSION_MINOR 0
-#define BINO_VERSION_PATCH 0
+/* BINO_VERSION_MAJOR, _MINOR, _MICRO and _STRING: the version compiled against. */
+#include "btrfsino-version.h"
 
 /*
  * BINO_WARN_UNUSED - Marks a function whose enum bino_error result must not
@@ -64,7 +63,9 @@ extern "C" {
 /**
  * bino_version() - The version of the library in use at run time.
  *
- * Return: a static string such as "1.0.0".
+ * Return: a static string such as "1.2.0", the BINO_VERSION_STRING the
+ * library was built with (a program's own copy of the macro is the version
+ * it was compiled against).
  */
 const char *bino_version(void);
 

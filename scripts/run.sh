@@ -23,12 +23,13 @@ run_packages=(
 # NFS VM's parts, the sanitizer/fuzz/leak tools, strace for the tests that
 # count system calls, promtool (in Debian's prometheus package) for the
 # audit's metrics, shellcheck for the test scripts themselves, and
-# debhelper and lintian for the Debian package test.
+# debhelper and lintian for the Debian package test, mmdebstrap for the
+# clean Debian root the -dev package is installed alone into.
 test_packages=(
 	clang libcriterion-dev
 	findutils bfs fd-find xfsprogs bsdutils
 	qemu-system-x86 busybox-static cpio kmod rpcbind nfs-kernel-server nfs-common
-	dpkg-dev libtirpc-dev debhelper lintian
+	dpkg-dev libtirpc-dev debhelper lintian mmdebstrap
 	valgrind time strace systemd man-db rsync abigail-tools
 	groff-base zsh fish
 	prometheus

@@ -104,10 +104,19 @@ struct option_parser {
 /*
  * Read the options of @argv with @parser, each into @opts, up to the first
  * result of @parser->take that is not OPTIONS_GO_ON, which it returns (an
- * option parser); optind is then at the first operand.
+ * option parser); optind is then at the first operand.  An unrecognized
+ * long option gets "Did you mean '--NAME'?" after getopt's message, before
+ * @parser->take is given the '?'.
  */
 int options_parse(const struct option_parser *parser, int argc, char **argv,
 		  void *opts);
+
+/*
+ * Edits from @a to @b (insert, delete, substitute, swap two neighbours: the
+ * optimal string alignment distance git's "did you mean" uses); SIZE_MAX
+ * past 31 characters.  For the "Did you mean" of commands and options.
+ */
+size_t edit_distance(const char *a, const char *b);
 
 /* "btrfs-ino: MESSAGE" and the usage_try() line; returns EXIT_USAGE. */
 int usage_error(const char *command, const char *fmt, ...)

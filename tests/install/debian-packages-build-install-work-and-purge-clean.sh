@@ -1,22 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # debian/ as a distribution uses it: dpkg-buildpackage -us -uc -b in a copy
-# of the tree gives libbtrfsino1, libbtrfsino-dev and btrfs-ino, lintian
-# reports no error; installed with dpkg -i they work (btrfs-ino --version,
-# pkg-config --modversion btrfsino, man -w btrfs-ino, exec of a find that is
-# not on NFS, an audit of the classic layout on a loop btrfs); dpkg --purge
-# removes every file they installed.  Installing happens in a mount
-# namespace of this test's own, /usr, /etc and /var overlaid, so the
+# of the tree gives libbtrfsino1, libbtrfsino-dev and btrfs-ino, with no
+# warning of dpkg-gensymbols; lintian reports no error, and the build leaves
+# nothing untracked in the tree (a git repository); installed with dpkg -i
+# they work (each ships README.md and NEWS in /usr/share/doc, btrfs-ino
+# --version, pkg-config --modversion btrfsino, man -w btrfs-ino, exec of a
+# find that is not on NFS, an audit of the classic layout on a loop btrfs);
+# dpkg --purge removes every file they installed.  Installing happens in a
+# mount namespace of this test's own, /usr, /etc and /var overlaid, so the
 # machine's package database and files are left as they were whatever
 # happens.
 set -euo pipefail
 # shellcheck source=tests/install/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-[[ $(id -u) -eq 0 ]] || install_skip_or_fail "needs root (dpkg -i, a loop btrfs)"
+[[ $(id -u) -eq 0 ]] || skip_or_fail "needs root (dpkg -i, a loop btrfs)"
 for tool in dpkg-buildpackage dh lintian unshare mkfs.btrfs man; do
 	command -v "$tool" >/dev/null ||
-		install_skip_or_fail "needs $tool (dpkg-dev, debhelper, lintian, util-linux, btrfs-progs, man-db)"
+		skip_or_fail "needs $tool (dpkg-dev, debhelper, lintian, util-linux, btrfs-progs, man-db)"
 done
 
 TMP=$(mktemp -d)
@@ -25,18 +27,18 @@ cleanup() {
 	rm -rf -- "$TMP"
 }
 trap cleanup EXIT
-mkdir -p "$TMP/src" "$TMP/layout"
-git -C "$SRCDIR" ls-files -co --exclude-standard -z |
-	(cd "$SRCDIR" && xargs -0 cp --parents -t "$TMP/src")
-(cd "$TMP/src" && dpkg-buildpackage -us -uc -b) >"$TMP/build.log" 2>&1 ||
-	{ tail -n 30 "$TMP/build.log" >&2; fail "dpkg-buildpackage failed"; }
-version=$(dpkg-parsechangelog -l "$TMP/src/debian/changelog" -S Version)
-debs=()
-for package in libbtrfsino1 libbtrfsino-dev btrfs-ino; do
-	deb=$TMP/${package}_${version}_$(dpkg --print-architecture).deb
-	[[ -f $deb ]] || fail "no package $package ($deb)"
-	debs+=("$deb")
-done
+mkdir -p "$TMP/layout"
+debian_packages "$TMP"
+version=$DEB_VERSION
+debs=("${DEBS[@]}")
+# What the build made is ignored (.gitignore) or removed by it: a build in
+# a clone leaves the clone as it was.
+untracked=$(git -C "$TMP/src" status --porcelain)
+[[ -z $untracked ]] || fail "the package build left in the tree: $untracked"
+# dh_makeshlibs' dpkg-gensymbols: every symbol has its line, none is gone.
+if grep -q 'dpkg-gensymbols: warning' "$TMP/build.log"; then
+	fail "dpkg-gensymbols warned: $(grep -A 20 'dpkg-gensymbols: warning' "$TMP/build.log")"
+fi
 lintian "$TMP"/btrfs-ino_*.changes >"$TMP/lintian.log" 2>&1 || true
 if grep -q '^E:' "$TMP/lintian.log"; then
 	fail "lintian errors: $(grep '^E:' "$TMP/lintian.log")"
@@ -61,9 +63,15 @@ unshare --mount --propagation private bash -c '
 	done
 	dpkg -i "$@" >"$tmp/dpkg-i.log" 2>&1 || { cat "$tmp/dpkg-i.log"; exit 1; }
 	dpkg-query -L libbtrfsino1 libbtrfsino-dev btrfs-ino | sort -u >"$tmp/listed"
-	[[ $(btrfs-ino --version) == *"$version"* ]] || bad "btrfs-ino --version: $(btrfs-ino --version)"
-	[[ $(pkg-config --modversion btrfsino) == "${version%%-*}" ]] ||
+	[[ $(btrfs-ino --version) == *"${version%-*}"* ]] || bad "btrfs-ino --version: $(btrfs-ino --version)"
+	[[ $(pkg-config --modversion btrfsino) == "${version%-*}" ]] ||
 		bad "pkg-config --modversion btrfsino: $(pkg-config --modversion btrfsino)"
+	for package in libbtrfsino1 libbtrfsino-dev btrfs-ino; do
+		for doc in README.md NEWS; do
+			grep -qx "/usr/share/doc/$package/$doc\(.gz\)\?" "$tmp/listed" ||
+				bad "$package ships no /usr/share/doc/$package/$doc"
+		done
+	done
 	[[ $(man -w btrfs-ino) == /usr/share/man/man1/btrfs-ino.1.gz ]] || bad "man -w btrfs-ino: $(man -w btrfs-ino)"
 	[[ $(btrfs-ino exec -- find /usr/share/btrfs-ino) == "$(find /usr/share/btrfs-ino)" ]] ||
 		bad "btrfs-ino exec -- find differs from find"

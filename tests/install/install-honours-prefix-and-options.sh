@@ -18,7 +18,8 @@ lib=${LIBDIR#/}
 sort >"$TMP/expected" <<EOT
 opt/bino/bin/btrfs-ino
 opt/bino/include/btrfsino.h
-$lib/libbtrfsino.so.1.1.0
+opt/bino/include/btrfsino-version.h
+$lib/libbtrfsino.so.$EXPECTED_VERSION
 $lib/libbtrfsino.so.1
 $lib/libbtrfsino.so
 $lib/btrfs-ino/libbtrfsino-exec.so

@@ -34,8 +34,9 @@ fi
 sort >"$TMP/expected" <<EOT
 f usr/bin/btrfs-ino
 f usr/include/btrfsino.h
-f $lib/libbtrfsino.so.1.1.0
-l $lib/libbtrfsino.so.1 -> libbtrfsino.so.1.1.0
+f usr/include/btrfsino-version.h
+f $lib/libbtrfsino.so.$EXPECTED_VERSION
+l $lib/libbtrfsino.so.1 -> libbtrfsino.so.$EXPECTED_VERSION
 l $lib/libbtrfsino.so -> libbtrfsino.so.1
 f $lib/btrfs-ino/libbtrfsino-exec.so
 f $lib/pkgconfig/btrfsino.pc
@@ -61,7 +62,7 @@ cmp -s "$SRCDIR/include/btrfsino.h" "$DEST/usr/include/btrfsino.h" || fail "inst
 cmp -s "$SRCDIR/man/btrfs-ino.1" "$DEST/usr/share/man/man1/btrfs-ino.1" || fail "installed btrfs-ino.1 differs"
 
 # The library's SONAME is the name of the link ldconfig makes.
-soname=$(readelf -d "$DEST$LIBDIR/libbtrfsino.so.1.1.0" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
+soname=$(readelf -d "$DEST$LIBDIR/libbtrfsino.so.$EXPECTED_VERSION" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
 [[ $soname == libbtrfsino.so.1 ]] || fail "SONAME is '$soname'"
 
 # btrfsino.pc describes the tree as installed, not the DESTDIR.

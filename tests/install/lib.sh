@@ -173,3 +173,28 @@ help_commands() {
 	"$BTRFS_INO" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit }
 		on { print $1 }'
 }
+
+# debian_packages DIR: debian/ as a distribution uses it: the tracked and
+# not ignored files of SRCDIR copied into DIR/src, made a git repository
+# (so that what the build leaves can be asked of git), and
+# dpkg-buildpackage -us -uc -b there.  Sets DEB_VERSION (debian/changelog's)
+# and DEBS: the paths of libbtrfsino1, libbtrfsino-dev and btrfs-ino, in
+# that order.  A build failure fails the test.
+debian_packages() {
+	local dir=$1 package deb
+	mkdir -p "$dir/src"
+	git -C "$SRCDIR" ls-files -co --exclude-standard -z |
+		(cd "$SRCDIR" && xargs -0 cp --parents -t "$dir/src")
+	git -C "$dir/src" init -q
+	git -C "$dir/src" add -A
+	git -C "$dir/src" -c user.name=test -c user.email=test@localhost commit -qm source
+	(cd "$dir/src" && dpkg-buildpackage -us -uc -b) >"$dir/build.log" 2>&1 ||
+		{ tail -n 30 "$dir/build.log" >&2; fail "dpkg-buildpackage failed"; exit 1; }
+	DEB_VERSION=$(dpkg-parsechangelog -l "$dir/src/debian/changelog" -S Version)
+	DEBS=()
+	for package in libbtrfsino1 libbtrfsino-dev btrfs-ino; do
+		deb=$dir/${package}_${DEB_VERSION}_$(dpkg --print-architecture).deb
+		[[ -f $deb ]] || { fail "no package $package ($deb)"; exit 1; }
+		DEBS+=("$deb")
+	done
+}
