@@ -61,6 +61,21 @@ static void probe_show(const char *what, int dirfd, const char *name, int flags)
 	putchar('\n');
 }
 
+/* The fd @fd opened as @what, and the NFS mounts there are after it. */
+static void probe_opened(const char *what, int fd)
+{
+	FILE *table = fopen("/proc/self/mountinfo", "r");
+	char line[4096];
+	int n = 0;
+
+	probe_show(what, fd, "", AT_EMPTY_PATH);
+	while (table && fgets(line, sizeof(line), table))
+		n += strstr(line, " - nfs") != NULL;
+	if (table)
+		fclose(table);
+	printf("nfs mounts after %s: %d\n", what, n);
+}
+
 int main(int argc, char **argv)
 {
 	char proc[64];
@@ -77,17 +92,13 @@ int main(int argc, char **argv)
 		printf("o_path: errno=%s\n", strerrorname_np(errno));
 		return 1;
 	}
-	probe_show("o_path", pathfd, "", AT_EMPTY_PATH);
-	fflush(stdout);
-	system("echo \"mounts after O_PATH: $(grep -c ' nfs' /proc/self/mountinfo)\"");
+	probe_opened("o_path", pathfd);
 	subfd = probe_openat2(dirfd, argv[2], O_DIRECTORY | O_RDONLY);
 	if (subfd < 0) {
 		printf("o_directory: errno=%s\n", strerrorname_np(errno));
 		return 1;
 	}
-	probe_show("o_directory", subfd, "", AT_EMPTY_PATH);
-	fflush(stdout);
-	system("echo \"mounts after O_DIRECTORY: $(grep -c ' nfs' /proc/self/mountinfo)\"");
+	probe_opened("o_directory", subfd);
 	clone = (int)syscall(SYS_open_tree, subfd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
 	if (clone < 0) {
 		printf("open_tree: errno=%s\n", strerrorname_np(errno));

@@ -5,8 +5,9 @@
 # crossed it (statx's automount and mount-root attributes, st_dev, inode, handle),
 # whether an O_PATH or an O_DIRECTORY openat2 triggers the submount, and whether a
 # clone of the triggered submount moved onto the entry (submount-probe) outlives
-# fs.nfs.nfs_mountpoint_timeout.  A transcript for reading; it checks only that
-# the clone holds.
+# fs.nfs.nfs_mountpoint_timeout; then what the clients see of it once the server
+# deletes the snapshot.  A transcript for reading; it checks only that the clone
+# holds.
 set -euo pipefail
 . ./lib.sh
 
@@ -39,15 +40,11 @@ for v in 3 4.2; do
 	find "/mnt/v$v" >/tmp/find.out 2>/tmp/find.err || true
 	say "vers=$v: find: $(wc -l </tmp/find.out) entries, $(grep -c loop /tmp/find.err || true) loops"
 done
-say "server: umount a, delete a"
-umount /data/vol/.snapshot/a
+say "server: delete a (mounted on its own path: the mount goes with it)"
 btrfs -q subvolume delete /data/vol/.snapshot/a
 for v in 3 4.2; do
 	say "vers=$v after the deletion: ls .snapshot: $(ls "/mnt/v$v/.snapshot" 2>&1 | tr '\n' ' ')"
-	say "vers=$v: stat a: $(stat -c 'dev=%d ino=%i' "/mnt/v$v/.snapshot/a" 2>&1)"
-	sleep 2
-	say "vers=$v: after 2s ls .snapshot: $(ls "/mnt/v$v/.snapshot" 2>&1 | tr '\n' ' ')"
-	submount-probe "/mnt/v$v/.snapshot" a || true
+	say "vers=$v: stat a: $(stat -c 'dev=%d ino=%i' "/mnt/v$v/.snapshot/a" 2>&1 || true)"
+	say "vers=$v: the clone of a: $(grep -c " /mnt/v$v/.snapshot/a " /proc/self/mountinfo || true) mount(s) left"
 done
-cat /proc/self/mountstats | grep -A3 "mounted on /mnt/v4.2 " | head -5
 finish
