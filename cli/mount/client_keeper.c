@@ -22,9 +22,14 @@
  * it a second or so after the snapshot) keeps its directory read again for
  * PENDING_TICKS ticks.  A server mount somewhere new (not below a
  * directory watched) is found by the next SIGHUP (systemctl reload).
- * A server mount someone else crossed (a submount that will expire, or a
- * mount made by hand) is left to them and looked at again each tick; once
- * it is an untriggered server mount again, the keeper holds it.
+ * A server mount someone else crossed (the kernel's submount, a mount made
+ * by hand, or one an earlier run of the keeper made: mount IDs are not
+ * kept across runs) is left to them, and looked at again in turn,
+ * FOREIGN_PER_TICK a tick: once it is an untriggered server mount again,
+ * the keeper holds it.  A look goes through the mount, and that alone
+ * keeps the kernel's submount from expiring while it comes round more
+ * often than fs.nfs.nfs_mountpoint_timeout (500 s by default: 1,000
+ * foreign mounts come round every 125 s).
  *
  * The owner bound is the server keeper's (--max-user-mounts,
  * --max-total-user-mounts): the owner is the numeric uid the server
@@ -51,6 +56,7 @@
 #include "cli.h"
 #include "client_hold.h"
 #include "diag.h"
+#include "escape.h"
 #include "resolve.h"
 
 /* How often the watched directories are looked at. */
@@ -66,10 +72,12 @@
  * changes again.
  */
 #define SETTLE_TICKS 2
+/* How many mounts of others are looked at again each tick (in turn). */
+#define FOREIGN_PER_TICK 8
 
 enum point_state {
 	POINT_HELD, /* the keeper's mount (mnt_id) */
-	POINT_FOREIGN, /* crossed or mounted by someone else: looked at each tick */
+	POINT_FOREIGN, /* crossed or mounted by someone else: looked at in turn */
 	POINT_SKIPPED, /* over the owner bound: said once */
 	POINT_FAILED, /* the hold failed: tried again when its directory changes */
 };
@@ -101,6 +109,7 @@ struct client_root {
 	size_t n_points, cap_points;
 	struct watched_dir *dirs;
 	size_t n_dirs, cap_dirs;
+	size_t next_look; /* the point the next look at others' mounts starts from */
 };
 
 struct keeper {
@@ -132,17 +141,11 @@ static bool rel_in(const char *rel, const char *dir)
 	return strlen(dir) == len && strncmp(rel, dir, len) == 0;
 }
 
-/* DIR/@rel, for the words: the caller frees it.  NULL with errno set. */
-static char *full_path(const struct client_root *root, const char *rel)
-{
-	return rel_join(root->path, rel);
-}
-
 /* Say @what about DIR/@rel on stderr ("btrfs-ino: mount: PATH: WHAT"). */
 static void say_path(struct keeper *k, const struct client_root *root,
 		     const char *rel, const char *what)
 {
-	char *path = full_path(root, rel);
+	char *path = rel_join(root->path, rel);
 
 	if (!path) {
 		k->no_memory = true;
@@ -152,12 +155,27 @@ static void say_path(struct keeper *k, const struct client_root *root,
 	free(path);
 }
 
-/* Print "ACTION DIR/@rel" and @tail on stdout, flushed (a keeper's log). */
-static void print_action(const struct client_root *root, const char *action,
-			 const char *rel, const char *tail)
+/*
+ * Print "ACTION DIR/@rel" and @tail on stdout, flushed (a keeper's log),
+ * the path escaped as walk and audit print paths: the server's users
+ * choose the names, a newline included.
+ */
+static void print_action(struct keeper *k, const struct client_root *root,
+			 const char *action, const char *rel, const char *tail)
 {
-	printf("%s %s%s%s%s\n", action, root->path, *rel ? "/" : "", rel, tail);
-	fflush(stdout);
+	char *path = rel_join(root->path, rel), *shown = path;
+
+	if (path && text_needs_escape(path, strlen(path)))
+		shown = text_escape(path, strlen(path));
+	if (shown) {
+		printf("%s %s%s\n", action, shown, tail);
+		fflush(stdout);
+	} else {
+		k->no_memory = true;
+	}
+	if (shown != path)
+		free(shown);
+	free(path);
 }
 
 static ssize_t point_find(const struct client_root *root, const char *rel)
@@ -291,7 +309,7 @@ static void point_hold(struct keeper *k, struct client_root *root, size_t i)
 	if (k->opts->dry_run ||
 	    client_hold(root->fd, p->rel, p->uid, &p->mnt_id) == 0) {
 		p->state = POINT_HELD;
-		print_action(root, "mount", p->rel, tail);
+		print_action(k, root, "mount", p->rel, tail);
 		return;
 	}
 	p->state = POINT_FAILED;
@@ -347,7 +365,7 @@ static void point_gone(struct keeper *k, struct client_root *root, size_t i)
 	struct point *p = &root->points[i];
 
 	if (p->state == POINT_HELD) {
-		print_action(root, "umount", p->rel, ": gone from the server");
+		print_action(k, root, "umount", p->rel, ": gone from the server");
 		if (!k->opts->dry_run &&
 		    client_release(root->fd, p->rel, p->mnt_id) != 0) {
 			say_path(k, root, p->rel, errno == ESTALE ?
@@ -509,6 +527,21 @@ static void point_look_again(struct keeper *k, struct client_root *root, size_t 
 	close(fd);
 }
 
+/* Look again at the next FOREIGN_PER_TICK mounts of others, in turn. */
+static void root_look_again(struct keeper *k, struct client_root *root)
+{
+	size_t seen, looked = 0;
+
+	for (seen = 0; seen < root->n_points && looked < FOREIGN_PER_TICK; seen++) {
+		size_t i = root->next_look++ % root->n_points;
+
+		if (root->points[i].state == POINT_FOREIGN) {
+			point_look_again(k, root, i);
+			looked++;
+		}
+	}
+}
+
 /* One tick over DIR: the watched directories, and the points of others. */
 static void root_tick(struct keeper *k, struct client_root *root)
 {
@@ -530,10 +563,7 @@ static void root_tick(struct keeper *k, struct client_root *root)
 		if (read)
 			read_dir(k, root, w->rel, NULL);
 	}
-	for (i = 0; i < root->n_points; i++) {
-		if (root->points[i].state == POINT_FOREIGN)
-			point_look_again(k, root, i);
-	}
+	root_look_again(k, root);
 }
 
 /*
