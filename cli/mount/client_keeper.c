@@ -21,7 +21,10 @@
  * root seen there that the server has not mounted yet (its keeper mounts
  * it a second or so after the snapshot) keeps its directory read again for
  * PENDING_TICKS ticks.  A server mount somewhere new (not below a
- * directory watched) is found by the next SIGHUP (systemctl reload).
+ * directory watched) is found by the next SIGHUP (systemctl reload): a
+ * layout with a new directory per snapshot (snapper's .snapshots/N/snapshot)
+ * needs one, and costs a GETATTR a second per snapshot, its directory
+ * being watched; flat layouts (.snapshot/NAME, btrbk's) cost one in all.
  * A server mount someone else crossed (the kernel's submount, a mount made
  * by hand, or one an earlier run of the keeper made: mount IDs are not
  * kept across runs) is left to them, and looked at again in turn,
