@@ -93,8 +93,8 @@ void usage_mount(FILE *stream)
 		"owner's mounts and all users' against the limits).\n"
 		"Exit status: 0 done (or nothing to do, or only skips and refusals), 1 some\n"
 		"mount or umount failed or some PATH could not be planned, 2 usage error, a\n"
-		"PATH not exported, or not root.  With --watch: 0 when ended by SIGTERM or\n"
-		"SIGINT, 2 if it cannot start.\n",
+		"PATH not exported (with --client: a DIR not on NFS), or not root.  With\n"
+		"--watch: 0 when ended by SIGTERM or SIGINT, 2 if it cannot start.\n",
 		PROGRAM_NAME, PROGRAM_NAME, BINO_MOUNTPLAN_DEFAULT_MAX_USER_MOUNTS,
 		BINO_MOUNTPLAN_DEFAULT_MAX_TOTAL_USER_MOUNTS);
 }
