@@ -51,6 +51,7 @@ install_tree() {
 # the tree in DESTDIR, so that ExecStart= names an executable file as
 # systemd-analyze verify requires.  Sets UNITDIR: where the units are, as
 # systemd.pc says for that prefix.
+# shellcheck disable=SC2034 # UNITDIR is the result: the sourcing test reads it
 install_units() {
 	install_tree "$1" "$1/root"
 	ln -s -- "$DEST$1/root" "$1/root"
