@@ -37,6 +37,7 @@
 #include "commands.h"
 #include "diag.h"
 #include "array.h"
+#include "client_keeper.h"
 #include "escape.h"
 #include "mount_watch.h"
 #include "report.h"
@@ -52,12 +53,14 @@ struct mount_options {
 	bool dry_run;
 	bool quiet;
 	bool watch;
+	bool client; /* --client: the PATHs are a client's NFS mounts */
 };
 
 void usage_mount(FILE *stream)
 {
 	fprintf(stream,
 		"Usage: %s mount [OPTION]... [PATH]...\n"
+		"  or:  %s mount [--watch] --client DIR...\n"
 		"Make the server's mounts what NFS clients need below each PATH (default:\n"
 		"every path in the system's NFS exports): mount every btrfs subvolume below\n"
 		"it that has no mount of its own on its own path (as 'suggest --format\n"
@@ -79,15 +82,20 @@ void usage_mount(FILE *stream)
 		"                        change (a subvolume created or deleted, a mount,\n"
 		"                        the exports), until SIGTERM\n"
 		"  -q, --quiet           no progress on stderr\n"
+		"  -c, --client          on an NFS client: make each mount the server has\n"
+		"                        below each DIR (its NFS mount of an export) a\n"
+		"                        mount here before tools look, and unmount it\n"
+		"                        once the server's is gone (with --watch: keep\n"
+		"                        doing so)\n"
 		"  -h, --help            show this help and exit\n\n"
 		"Subvolumes the policy skips, and steps refused because their path changed\n"
 		"since the plan, are told on stderr (--dry-run lists the skips, and each\n"
 		"owner's mounts and all users' against the limits).\n"
 		"Exit status: 0 done (or nothing to do, or only skips and refusals), 1 some\n"
 		"mount or umount failed or some PATH could not be planned, 2 usage error, a\n"
-		"PATH not exported, or not root.  With --watch: 0 when ended by SIGTERM or\n"
-		"SIGINT, 2 if it cannot start.\n",
-		PROGRAM_NAME, BINO_MOUNTPLAN_DEFAULT_MAX_USER_MOUNTS,
+		"PATH not exported (with --client: a DIR not on NFS), or not root.  With\n"
+		"--watch: 0 when ended by SIGTERM or SIGINT, 2 if it cannot start.\n",
+		PROGRAM_NAME, PROGRAM_NAME, BINO_MOUNTPLAN_DEFAULT_MAX_USER_MOUNTS,
 		BINO_MOUNTPLAN_DEFAULT_MAX_TOTAL_USER_MOUNTS);
 }
 
@@ -122,6 +130,7 @@ static const struct option mount_long_options[] = {
 	  OPT_MAX_TOTAL_USER_MOUNTS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "watch", no_argument, NULL, 'w' },
+	{ "client", no_argument, NULL, 'c' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -150,6 +159,9 @@ static int mount_option(int opt, const char *arg, void *data)
 	case 'w':
 		opts->watch = true;
 		return OPTIONS_GO_ON;
+	case 'c':
+		opts->client = true;
+		return OPTIONS_GO_ON;
 	case 'h':
 		usage_mount(stdout);
 		return OPTIONS_HELP_SHOWN;
@@ -160,7 +172,7 @@ static int mount_option(int opt, const char *arg, void *data)
 }
 
 static const struct option_parser mount_parser = {
-	"fqwh", mount_long_options, mount_option,
+	"fqwch", mount_long_options, mount_option,
 };
 
 /* mount's options into @opts: an option parser (cli.h). */
@@ -785,6 +797,32 @@ static int mount_pass(struct mount_watch *watch, const struct mount_quick *quick
 	return ret;
 }
 
+/*
+ * --client: the client keeper over the DIRs @dirs (client_keeper.c), once
+ * the options that belong to the server's side are refused.
+ */
+static int mount_client(const struct mount_options *opts, char *const *dirs,
+			size_t n_dirs)
+{
+	struct client_options client = {
+		.max_user_mounts = opts->max_user_mounts,
+		.max_total_user_mounts = opts->max_total_user_mounts,
+		.dry_run = opts->dry_run, .quiet = opts->quiet,
+		.watch = opts->watch,
+	};
+
+	if (opts->exports_file)
+		return usage_error("mount", "--client reads no exports: "
+				   "--exports is the server's option");
+	if (n_dirs == 0)
+		return usage_error("mount", "--client needs a DIR: the "
+				   "client's NFS mount of an export");
+	if (opts->dry_run && opts->watch)
+		return usage_error("mount", "--dry-run looks once: not with "
+				   "--watch");
+	return client_keeper_run(&client, dirs, n_dirs);
+}
+
 int cmd_mount(int argc, char **argv)
 {
 	struct mount_options opts;
@@ -802,6 +840,8 @@ int cmd_mount(int argc, char **argv)
 	}
 	run.paths = argv + optind;
 	run.n_paths = (size_t)(argc - optind);
+	if (opts.client)
+		return mount_client(&opts, run.paths, run.n_paths);
 	if (!opts.watch)
 		return mount_pass(NULL, NULL, &run);
 	config = (struct mount_watch_config){

@@ -136,7 +136,7 @@ _btrfs_ino()
 			return
 			;;
 		esac
-		opts='-f --dry-run --exports --max-user-mounts --max-total-user-mounts -w --watch -q --quiet -h --help'
+		opts='-f --dry-run --exports --max-user-mounts --max-total-user-mounts -w --watch -c --client -q --quiet -h --help'
 		;;
 	exec)
 		# Before COMMAND: its options or a command; after: COMMAND's arguments.

@@ -91,7 +91,7 @@ complete -c btrfs-ino -n $suggest -l client-dir -x -a '(__fish_complete_director
 complete -c btrfs-ino -n $suggest -s q -l quiet -d 'No progress on stderr'
 complete -c btrfs-ino -n $suggest -s h -l help -d 'Show help and exit'
 
-# mount [OPTION]... [PATH]...
+# mount [OPTION]... [PATH]...  or  mount [--watch] --client DIR...
 set -l mount '__fish_seen_subcommand_from mount'
 complete -c btrfs-ino -n $mount -F
 complete -c btrfs-ino -n $mount -s f -l dry-run -d 'Print what would be done; change nothing'
@@ -99,6 +99,7 @@ complete -c btrfs-ino -n $mount -l exports -r -F -d 'Use this exports(5) file'
 complete -c btrfs-ino -n $mount -l max-user-mounts -x -d 'Mount at most N subvolumes of each owner other than root'
 complete -c btrfs-ino -n $mount -l max-total-user-mounts -x -d 'Mount at most N subvolumes of all owners but root together'
 complete -c btrfs-ino -n $mount -s w -l watch -d 'Keep running: do it again on any change'
+complete -c btrfs-ino -n $mount -s c -l client -d 'On an NFS client: mount the server mounts below each DIR'
 complete -c btrfs-ino -n $mount -s q -l quiet -d 'No progress on stderr'
 complete -c btrfs-ino -n $mount -s h -l help -d 'Show help and exit'
 

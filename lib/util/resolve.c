@@ -132,3 +132,16 @@ int bino__resolve_beneath(int dirfd, const char *path, int flags)
 	return fd;
 }
 
+/*
+ * As bino__resolve_beneath(), for any file and without O_DIRECTORY: with
+ * O_PATH, the last component is opened as it is, an automount point (an
+ * NFS client's view of a server mount) not triggered, which O_DIRECTORY
+ * would do.  No fallback before openat2 (Linux 5.6): opening name by name
+ * would trigger it (-1 with ENOSYS then).
+ */
+int bino__resolve_beneath_as_is(int dirfd, const char *path, int flags)
+{
+	return openat2_call(dirfd, path, flags | O_CLOEXEC,
+			    RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+				    RESOLVE_NO_MAGICLINKS);
+}

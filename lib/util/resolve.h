@@ -20,6 +20,14 @@ int bino__resolve_no_symlinks(const char *path, int flags);
 int bino__resolve_beneath(int dirfd, const char *path, int flags);
 
 /*
+ * Open @path relative to @dirfd with @flags as bino__resolve_beneath()
+ * does, but whatever it is and without O_DIRECTORY: with O_PATH, an
+ * automount point at the end of @path is opened, not triggered.  Needs
+ * openat2 (ENOSYS before Linux 5.6).
+ */
+int bino__resolve_beneath_as_is(int dirfd, const char *path, int flags);
+
+/*
  * @path below @dirfd one name at a time, each opened with O_NOFOLLOW |
  * O_DIRECTORY and ".." refused (EXDEV), as RESOLVE_BENEATH |
  * RESOLVE_NO_SYMLINKS would; for paths beyond PATH_MAX, which openat2

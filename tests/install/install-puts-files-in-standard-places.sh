@@ -47,6 +47,7 @@ f usr/share/zsh/vendor-completions/_btrfs-ino
 f usr/share/fish/vendor_completions.d/btrfs-ino.fish
 f usr/share/btrfs-ino/prometheus/btrfs-ino.rules.yml
 f $unitdir/btrfs-ino-mount.service
+f $unitdir/btrfs-ino-client@.service
 f $unitdir/btrfs-ino-audit.service
 f $unitdir/btrfs-ino-audit.timer
 EOT

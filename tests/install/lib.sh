@@ -47,6 +47,21 @@ install_tree() {
 	LIBDIR=$(multiarch_libdir "$PREFIX")
 }
 
+# install_units DIR: install_tree DIR DIR/root, with DIR/root made a link to
+# the tree in DESTDIR, so that ExecStart= names an executable file as
+# systemd-analyze verify requires.  Sets UNITDIR: where the units are, as
+# systemd.pc says for that prefix.
+# shellcheck disable=SC2034 # UNITDIR is the result: the sourcing test reads it
+install_units() {
+	install_tree "$1" "$1/root"
+	ln -s -- "$DEST$1/root" "$1/root"
+	UNITDIR=$1/root/lib/systemd/system
+	if pkg-config --exists systemd; then
+		UNITDIR=$(pkg-config --define-variable=rootprefix="$1/root" \
+			--variable=systemdsystemunitdir systemd)
+	fi
+}
+
 # dest_pkg_config ARGS...: pkg-config as a program built against the DESTDIR
 # tree sees it: the .pc files under DEST, and every path they name moved
 # under DEST (PKG_CONFIG_SYSROOT_DIR; --define-prefix cannot, as it takes

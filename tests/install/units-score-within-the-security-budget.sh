@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The installed services are sandboxed: systemd-analyze security rates
 # btrfs-ino-audit.service (it only reads) at most 2.5 and
-# btrfs-ino-mount.service at most 5.0, and the mount service sets none of
-# the settings that would give it a mount namespace of its own, where its
-# mounts would be lost to nfsd (systemd.exec(5), under PrivateMounts=).
+# btrfs-ino-mount.service and an instance of btrfs-ino-client@.service at
+# most 5.0, and the two keepers set none of the settings that would give
+# them a mount namespace of its own, where their mounts would be lost to
+# nfsd or to the client's users (systemd.exec(5), under PrivateMounts=).
 set -euo pipefail
 # shellcheck source=tests/install/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -29,12 +30,8 @@ NAMESPACE_SETTINGS=(
 
 TMP=$(mktemp -d /tmp/bino-install-XXXXXX)
 trap 'rm -rf -- "$TMP"' EXIT
-install_tree "$TMP" "$TMP/root"
-ln -s -- "$DEST$TMP/root" "$TMP/root"
-unitdir=$TMP/root/lib/systemd/system
-if pkg-config --exists systemd; then
-	unitdir=$(pkg-config --define-variable=rootprefix="$TMP/root" --variable=systemdsystemunitdir systemd)
-fi
+install_units "$TMP"
+unitdir=$UNITDIR
 
 # exposure UNIT: the overall exposure systemd-analyze gives the installed
 # UNIT, as printed ("→ Overall exposure level for UNIT: 1.2 OK").
@@ -50,7 +47,12 @@ within() {
 	awk -v score="$1" -v budget="$2" 'BEGIN { exit !(score <= budget) }'
 }
 
-for unit_budget in "btrfs-ino-audit.service $AUDIT_BUDGET" "btrfs-ino-mount.service $MOUNT_BUDGET"; do
+# A template is rated through an instance (for /nfs/data).
+client_unit=btrfs-ino-client@nfs-data.service
+[[ -f $unitdir/btrfs-ino-client@.service ]] || fail "btrfs-ino-client@.service is not installed in $unitdir"
+cp -- "$unitdir/btrfs-ino-client@.service" "$unitdir/$client_unit"
+for unit_budget in "btrfs-ino-audit.service $AUDIT_BUDGET" "btrfs-ino-mount.service $MOUNT_BUDGET" \
+	"$client_unit $MOUNT_BUDGET"; do
 	read -r unit budget <<<"$unit_budget"
 	[[ -f $unitdir/$unit ]] || fail "$unit is not installed in $unitdir"
 	score=$(exposure "$unit")
@@ -60,13 +62,14 @@ for unit_budget in "btrfs-ino-audit.service $AUDIT_BUDGET" "btrfs-ino-mount.serv
 	printf '%s: %s rated %s (budget %s)\n' "$TEST_NAME" "$unit" "$score" "$budget"
 done
 
-# The settings of the mount service, as systemd reads keys (leading blanks
+# The settings of the keepers, as systemd reads keys (leading blanks
 # allowed, comments not settings).
-mount_service=$unitdir/btrfs-ino-mount.service
-for setting in "${NAMESPACE_SETTINGS[@]}"; do
-	pattern="^[[:space:]]*${setting}[[:space:]]*="
-	if grep -Eq "$pattern" "$mount_service"; then
-		fail "btrfs-ino-mount.service sets $setting=, which gives it its own mount namespace: $(grep -E "$pattern" "$mount_service")"
-	fi
+for unit in btrfs-ino-mount.service "$client_unit"; do
+	for setting in "${NAMESPACE_SETTINGS[@]}"; do
+		pattern="^[[:space:]]*${setting}[[:space:]]*="
+		if grep -Eq "$pattern" "$unitdir/$unit"; then
+			fail "$unit sets $setting=, which gives it its own mount namespace: $(grep -E "$pattern" "$unitdir/$unit")"
+		fi
+	done
 done
 printf '%s: ok\n' "$TEST_NAME"

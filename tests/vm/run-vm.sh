@@ -87,13 +87,16 @@ extras=("$scenario:/scenarios/run.sh" "$here/scenarios/lib.sh:/scenarios/lib.sh"
 	"$here/../root-suggest/apply-replacements.awk:/scenarios/apply-replacements.awk")
 printf '%s\n' "$@" >"$work/args"
 [[ $# -gt 0 ]] && extras+=("$work/args:/scenarios/args")
-# The probe is built fresh from source; only scenarios that call it need a compiler.
-if command -v gcc >/dev/null; then
-	gcc -O2 -Wall -Wextra -o "$work/handle-probe" "$here/probe/handle-probe.c"
-	extras+=("$work/handle-probe")
-elif grep -q handle-probe "$scenario"; then
-	missing "gcc not found, needed to build probe/handle-probe.c"
-fi
+# The probes are built fresh from source; only scenarios that call one need a compiler.
+for probe in "$here"/probe/*.c; do
+	name=$(basename "$probe" .c)
+	if command -v gcc >/dev/null; then
+		gcc -O2 -Wall -Wextra -o "$work/$name" "$probe"
+		extras+=("$work/$name")
+	elif grep -q "$name" "$scenario"; then
+		missing "gcc not found, needed to build probe/$name.c"
+	fi
+done
 # strace (and its libraries) for the scenarios that count system calls.
 if grep -q '^[^#]*\bstrace\b' "$scenario"; then
 	strace=$(command -v strace) || missing "strace not found, needed by $(basename "$scenario")"
