@@ -5,7 +5,7 @@
 #
 # Usage:
 #   bench/mount-many.sh [--root N] [--user N] [--churn RATE] [--seconds S]
-#                       [--build DIR]
+#                       [--build DIR] [--no-keeper]
 #
 # As root: makes a btrfs on a loop file in a fresh temp dir with N root-owned
 # subvolumes export/root/rK (default 1,000) and N of uid 1000's in
@@ -22,6 +22,7 @@
 #    (default 30; /proc/PID/stat utime + stime; target a tenth of a core);
 #  - the time from SIGTERM to the keeper's end, sent in the middle of the
 #    churn (target within 1 s).
+# --no-keeper stops after the one-shot figures (a minute, not two).
 # Figures on stdout, progress on stderr.  Everything made is removed at the
 # end, also on failure.  perf-free: date and /proc only.
 set -euo pipefail
@@ -34,6 +35,7 @@ user_n=99000
 rate=1000
 seconds=30
 build=$repo/build
+keeper=1
 
 die() {
 	printf '%s: %s\n' "$prog" "$*" >&2
@@ -47,7 +49,8 @@ while [[ $# -gt 0 ]]; do
 	--churn) rate=${2:?}; shift 2 ;;
 	--seconds) seconds=${2:?}; shift 2 ;;
 	--build) build=${2:?}; shift 2 ;;
-	-h | --help) sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--no-keeper) keeper=0; shift ;;
+	-h | --help) sed -n '3,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
@@ -99,6 +102,7 @@ timed "mount (the first: $root_n + 100 mounts)" \
 	"$exe" mount -q --exports "$work/exports" "$export"
 timed "mount --dry-run, with them mounted" \
 	"$exe" mount -q --dry-run --exports "$work/exports" "$export"
+[[ $keeper -eq 1 ]] || exit 0
 
 cpu() {
 	awk '{ print $14 + $15 }' "/proc/$pid/stat"

@@ -22,6 +22,7 @@
 #include "btrfsconst.h"
 #include "fhandle.h"
 #include "hash.h"
+#include "strbuf.h"
 
 int bino__subvolid_ioctl(int fd, uint64_t *ret)
 {
@@ -251,6 +252,52 @@ static bool tree_search_after(struct btrfs_ioctl_search_key *key,
 }
 
 /*
+ * How much a tree search reads per call.  A search range is a range of
+ * whole keys, so the ROOT_REFs of the root tree come with every
+ * subvolume's ROOT_ITEM (some 440 bytes) and ROOT_BACKREF between them:
+ * 4 KiB (BTRFS_IOC_TREE_SEARCH's buffer) took 16,000 calls at 100,000
+ * subvolumes, 64 KiB takes a thousand.
+ */
+#define TREE_SEARCH_BUF (64 * 1024)
+
+/* A BTRFS_IOC_TREE_SEARCH_V2 argument with its buffer. */
+struct tree_search_args {
+	struct btrfs_ioctl_search_args_v2 args;
+	uint8_t buf[TREE_SEARCH_BUF];
+};
+
+/*
+ * The items of the buffer @args was filled with: @fn's verdict on the
+ * first it stopped at, or TREE_ITEM_MORE with @key's min fields at the
+ * last key returned.
+ */
+static enum tree_item_next tree_search_items(const struct tree_search_args *s,
+					     struct btrfs_ioctl_search_key *key,
+					     uint32_t type, tree_item_fn *fn,
+					     void *data)
+{
+	const uint8_t *buf = (const uint8_t *)s->args.buf;
+	enum tree_item_next next = TREE_ITEM_MORE;
+	size_t pos = 0;
+	uint32_t i;
+
+	for (i = 0; next == TREE_ITEM_MORE && i < key->nr_items; i++) {
+		struct btrfs_ioctl_search_header header;
+
+		memcpy(&header, buf + pos, sizeof(header));
+		pos += sizeof(header);
+		if (header.type == type)
+			next = fn(&header, buf + pos, data);
+		pos += header.len;
+		/* The next search starts after this key. */
+		key->min_objectid = header.objectid;
+		key->min_type = header.type;
+		key->min_offset = header.offset;
+	}
+	return next;
+}
+
+/*
  * Call @fn(@header, item, @data) for each item of @range, in key order,
  * until it says enough or fails; a failed search gives its cause in @errnum.
  */
@@ -258,52 +305,44 @@ static enum tree_search_end tree_search(int fd, const struct tree_range *range,
 					tree_item_fn *fn, void *data,
 					int *errnum)
 {
-	const uint64_t max_objectid = range->max_objectid;
-	const uint32_t type = range->type;
-	struct btrfs_ioctl_search_args args;
-	struct btrfs_ioctl_search_key *key = &args.key;
+	struct tree_search_args *s = malloc(sizeof(*s));
+	struct btrfs_ioctl_search_key *key;
+	enum tree_search_end end = TREE_SEARCH_DONE;
+	enum tree_item_next next;
 
-	memset(&args, 0, sizeof(args));
+	if (!s)
+		return TREE_SEARCH_NO_MEMORY;
+	key = &s->args.key;
+	memset(&s->args, 0, sizeof(s->args));
 	key->tree_id = range->tree_id;
 	key->min_objectid = range->objectid;
-	key->max_objectid = max_objectid;
-	key->min_type = type;
-	key->max_type = type;
+	key->max_objectid = range->max_objectid;
+	key->min_type = range->type;
+	key->max_type = range->type;
 	key->max_offset = UINT64_MAX;
 	key->max_transid = UINT64_MAX;
 	for (;;) {
-		enum tree_item_next next;
-		size_t pos = 0;
-		uint32_t i;
-
+		/* The buffer is full long before: 2,048 headers fill it. */
 		key->nr_items = 4096;
-		if (ioctl(fd, BTRFS_IOC_TREE_SEARCH, &args) != 0) {
+		s->args.buf_size = sizeof(s->buf);
+		if (ioctl(fd, BTRFS_IOC_TREE_SEARCH_V2, &s->args) != 0) {
 			*errnum = errno;
-			return TREE_SEARCH_FAILED;
+			end = TREE_SEARCH_FAILED;
+			break;
 		}
 		if (key->nr_items == 0)
-			return TREE_SEARCH_DONE;
-		for (i = 0; i < key->nr_items; i++) {
-			struct btrfs_ioctl_search_header header;
-
-			memcpy(&header, args.buf + pos, sizeof(header));
-			pos += sizeof(header);
-			next = header.type == type ?
-				       fn(&header, args.buf + pos, data) :
-				       TREE_ITEM_MORE;
-			if (next != TREE_ITEM_MORE)
-				return next == TREE_ITEM_ENOUGH ?
-					       TREE_SEARCH_STOPPED :
-					       TREE_SEARCH_NO_MEMORY;
-			pos += header.len;
-			/* The next search starts after this key. */
-			key->min_objectid = header.objectid;
-			key->min_type = header.type;
-			key->min_offset = header.offset;
+			break;
+		next = tree_search_items(s, key, range->type, fn, data);
+		if (next != TREE_ITEM_MORE) {
+			end = next == TREE_ITEM_ENOUGH ? TREE_SEARCH_STOPPED :
+							 TREE_SEARCH_NO_MEMORY;
+			break;
 		}
-		if (!tree_search_after(key, max_objectid, type))
-			return TREE_SEARCH_DONE;
+		if (!tree_search_after(key, range->max_objectid, range->type))
+			break;
 	}
+	free(s);
+	return end;
 }
 
 static enum tree_item_next
@@ -523,9 +562,8 @@ static enum bino_error tree_list_children(struct root_listing *l,
 			return named;
 		if (named != BINO_OK)
 			continue; /* deleted meanwhile: left out */
-		if (asprintf(&l->paths[i], "%s%s%s%s", parent_path,
-			     *parent_path ? "/" : "", dir, ref->name) < 0)
-			l->paths[i] = NULL;
+		l->paths[i] = bino__str_concat((const char *const[]){
+			parent_path, *parent_path ? "/" : "", dir, ref->name }, 4);
 		if (!l->paths[i])
 			return BINO_ERROR_NO_MEMORY;
 		memset(&info, 0, sizeof(info));

@@ -127,6 +127,7 @@ struct plan_subvol {
 	int64_t owner; /* of its root directory, or OWNER_UNKNOWN */
 	bool mounted; /* on its own path */
 	bool checked; /* reached there, owner known (else: tree_reaches()) */
+	struct subvol_id *by_id; /* its entry in the subvol_plan's by_id */
 };
 
 /*

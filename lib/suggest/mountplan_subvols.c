@@ -27,6 +27,7 @@
 
 #include "array.h"
 #include "resolve.h"
+#include "strbuf.h"
 #include "suggest_internal.h"
 
 void bino__subvol_plan_release(struct subvol_plan *sp)
@@ -78,7 +79,7 @@ enum bino_error bino__subvol_plan_add(struct subvol_plan *sp, const char *path,
 	}
 	sp->subvols[sp->n_subvols++] = (struct plan_subvol){
 		.path = copy, .id = id, .owner = owner, .mounted = mounted,
-		.checked = checked,
+		.checked = checked, .by_id = entry,
 	};
 	return BINO_OK;
 
@@ -90,15 +91,16 @@ out_no_memory:
 /* The options of a subvolume mount: the filesystem's, then subvolid=. */
 static char *mount_options(const struct subvol_plan *sp, uint64_t subvolid)
 {
-	const char *options = sp->options;
-	char *text;
+	bool defaults = strcmp(sp->options, "defaults") == 0;
+	char id[21], *at = id + sizeof(id);
 
-	if (strcmp(options, "defaults") == 0)
-		options = NULL;
-	if (asprintf(&text, "%s%ssubvolid=%" PRIu64, options ? options : "",
-		     options ? "," : "", subvolid) < 0)
-		return NULL;
-	return text;
+	*--at = '\0';
+	do
+		*--at = (char)('0' + subvolid % 10);
+	while ((subvolid /= 10) != 0);
+	return bino__str_concat((const char *const[]){
+		defaults ? "" : sp->options, defaults ? "" : ",", "subvolid=", at,
+	}, 4);
 }
 
 /*
@@ -133,8 +135,8 @@ static enum bino_error plan_add_mount(struct bino_mountplan *plan,
 	enum bino_mountplan_skip skip;
 	enum bino_error err;
 
-	if (bino__plan_has(plan, BINO_MOUNTPLAN_MOUNT, subvol->path) ||
-	    bino__plan_has(plan, BINO_MOUNTPLAN_SKIP, subvol->path))
+	/* A mount and a skip are one table: one probe asks for both. */
+	if (bino__plan_has(plan, BINO_MOUNTPLAN_MOUNT, subvol->path))
 		return BINO_OK;
 	step = bino__step_new(BINO_MOUNTPLAN_MOUNT, &sp->base, subvol->path);
 	if (!step)
@@ -170,7 +172,7 @@ static enum bino_error plan_add_mount(struct bino_mountplan *plan,
 
 /*
  * The owner of the root directory of subvolume @id, from its inode item
- * in the subvolume's own tree (BTRFS_IOC_TREE_SEARCH: one call, no path
+ * in the subvolume's own tree (BTRFS_IOC_TREE_SEARCH_V2: one call, no path
  * looked up, CAP_SYS_ADMIN); false when it cannot be read (the probe is
  * then given up for the plan: EPERM will not change).  It is the owner as
  * of the last commit: btrfs writes a chown into the tree when it commits
@@ -182,33 +184,42 @@ static enum bino_error plan_add_mount(struct bino_mountplan *plan,
 static bool subvol_probe_owner(struct subvol_plan *sp, uint64_t id,
 			       int64_t *owner)
 {
-	struct btrfs_ioctl_search_args args = {
-		.key = {
-			.tree_id = id,
-			.min_objectid = SUBVOL_ROOT_INO,
-			.max_objectid = SUBVOL_ROOT_INO,
-			.min_type = BTRFS_INODE_ITEM_KEY,
-			.max_type = BTRFS_INODE_ITEM_KEY,
-			.max_transid = UINT64_MAX,
-			.nr_items = 1,
+	/* V2, with room for the one item: no 4 KiB cleared per subvolume. */
+	struct {
+		struct btrfs_ioctl_search_args_v2 args;
+		uint8_t buf[sizeof(struct btrfs_ioctl_search_header) +
+			    sizeof(struct btrfs_inode_item)];
+	} search = {
+		.args = {
+			.key = {
+				.tree_id = id,
+				.min_objectid = SUBVOL_ROOT_INO,
+				.max_objectid = SUBVOL_ROOT_INO,
+				.min_type = BTRFS_INODE_ITEM_KEY,
+				.max_type = BTRFS_INODE_ITEM_KEY,
+				.max_transid = UINT64_MAX,
+				.nr_items = 1,
+			},
+			.buf_size = sizeof(search.buf),
 		},
 	};
+	const uint8_t *buf = (const uint8_t *)search.args.buf;
 	struct btrfs_ioctl_search_header header;
 	struct btrfs_inode_item item;
 
 	if (sp->probe_fd < 0)
 		return false;
-	if (ioctl(sp->probe_fd, BTRFS_IOC_TREE_SEARCH, &args) != 0) {
+	if (ioctl(sp->probe_fd, BTRFS_IOC_TREE_SEARCH_V2, &search.args) != 0) {
 		if (errno == EPERM || errno == ENOTTY) {
 			close(sp->probe_fd);
 			sp->probe_fd = -1;
 		}
 		return false;
 	}
-	memcpy(&header, args.buf, sizeof(header));
-	if (args.key.nr_items != 1 || header.len < sizeof(item))
+	memcpy(&header, buf, sizeof(header));
+	if (search.args.key.nr_items != 1 || header.len < sizeof(item))
 		return false;
-	memcpy(&item, args.buf + sizeof(header), sizeof(item));
+	memcpy(&item, buf + sizeof(header), sizeof(item));
 	*owner = le32toh(item.uid);
 	return true;
 }
@@ -230,16 +241,6 @@ static bool subvol_check(struct subvol_plan *sp, struct plan_subvol *subvol)
 	return subvol->checked;
 }
 
-/* Whether another path of @subvol's subvolume has been decided. */
-static struct subvol_id *subvol_decision(struct subvol_plan *sp,
-					 const struct plan_subvol *subvol)
-{
-	struct subvol_id *entry;
-
-	HASH_FIND(hh, sp->by_id, &subvol->id, sizeof(subvol->id), entry);
-	return entry;
-}
-
 /*
  * The steps for the subvolumes of @sp: the mounts each owner has below the
  * path already are counted against the limit first, then each subvolume
@@ -253,32 +254,29 @@ enum bino_error bino__plan_subvols(struct bino_mountplan *plan,
 {
 	enum bino_mountplan_skip skip;
 	enum bino_error err = BINO_OK;
-	struct subvol_id *decision;
 	int64_t owner;
 	size_t i;
 
 	for (i = 0; !err && i < sp->n_subvols; i++) {
 		struct plan_subvol *subvol = &sp->subvols[i];
 
-		decision = subvol_decision(sp, subvol);
-		if (!subvol->mounted || decision->decided ||
+		if (!subvol->mounted || subvol->by_id->decided ||
 		    !subvol_check(sp, subvol))
 			continue;
-		decision->decided = true;
+		subvol->by_id->decided = true;
 		err = bino__policy_take(plan, subvol->owner, true, &skip);
 	}
 	for (i = 0; !err && i < sp->n_subvols; i++) {
 		struct plan_subvol *subvol = &sp->subvols[i];
 
-		decision = subvol_decision(sp, subvol);
-		if (subvol->mounted || decision->decided)
+		if (subvol->mounted || subvol->by_id->decided)
 			continue;
 		if (!subvol->checked && subvol_probe_owner(sp, subvol->id, &owner) &&
 		    bino__policy_over(plan, owner))
 			subvol->owner = owner; /* a skip step: nothing opened */
 		else if (!subvol_check(sp, subvol))
 			continue;
-		decision->decided = true;
+		subvol->by_id->decided = true;
 		err = plan_add_mount(plan, sp, subvol);
 	}
 	return err;

@@ -21,6 +21,7 @@
 
 #include "path.h"
 #include "resolve.h"
+#include "strbuf.h"
 #include "subvol.h"
 
 /* ---- planning from the subvolume tree ---------------------------------- */
@@ -104,12 +105,8 @@ struct tree_listing {
 /* @rel below @root, absolute; NULL when out of memory. */
 static char *path_join(const char *root, const char *rel)
 {
-	char *path;
-
-	if (asprintf(&path, "%s/%s", strcmp(root, "/") == 0 ? "" : root,
-		     rel) < 0)
-		return NULL;
-	return path;
+	return bino__str_concat((const char *const[]){
+		strcmp(root, "/") == 0 ? "" : root, "/", rel }, 3);
 }
 
 /*
@@ -357,8 +354,8 @@ static enum bino_error tree_add_new(const char *rel,
 		listing->err = BINO_ERROR_NO_MEMORY;
 		return listing->err;
 	}
-	planned = bino__plan_has(listing->plan, BINO_MOUNTPLAN_MOUNT, path) ||
-		  bino__plan_has(listing->plan, BINO_MOUNTPLAN_SKIP, path);
+	/* A mount and a skip are one table: one probe asks for both. */
+	planned = bino__plan_has(listing->plan, BINO_MOUNTPLAN_MOUNT, path);
 	free(path);
 	return planned ? BINO_OK : tree_add_one(rel, info, data);
 }

@@ -3,6 +3,7 @@
 #include "strbuf.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -36,4 +37,31 @@ char *bino__strbuf_steal(struct strbuf *sb)
 
 	memset(sb, 0, sizeof(*sb));
 	return data;
+}
+
+char *bino__str_concat(const char *const *parts, size_t n)
+{
+	size_t len = 0, at = 0, i;
+	char *text;
+
+	for (i = 0; i < n; i++) {
+		size_t part = strlen(parts[i]);
+
+		if (part >= SIZE_MAX - len) {
+			errno = ENOMEM;
+			return NULL;
+		}
+		len += part;
+	}
+	text = malloc(len + 1);
+	if (!text)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		size_t part = strlen(parts[i]);
+
+		memcpy(text + at, parts[i], part);
+		at += part;
+	}
+	text[at] = '\0';
+	return text;
 }

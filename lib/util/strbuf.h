@@ -31,4 +31,11 @@ bool bino__strbuf_append_item(struct strbuf *sb, const char *bytes, size_t n);
  */
 char *bino__strbuf_steal(struct strbuf *sb);
 
+/*
+ * The strings of @parts (@n of them) one after the other, allocated, or
+ * NULL when out of memory: what asprintf("%s%s...") makes, without a
+ * format parsed for each of 100,000 subvolumes.
+ */
+char *bino__str_concat(const char *const *parts, size_t n);
+
 #endif

@@ -8,8 +8,9 @@
  *    and the mount would.  Exit status 99 if the delete fails.
  *  - SLOW_MOUNT_MS=N: each mount(2) first sleeps N ms, as on a loaded
  *    server, so that a test can act in the middle of a pass.
- *  - SLOW_SEARCH_MS=N: each BTRFS_IOC_TREE_SEARCH first sleeps N ms, so
- *    that planning takes long and a test can act while a pass plans.
+ *  - SLOW_SEARCH_MS=N: each BTRFS_IOC_TREE_SEARCH (or _V2) first sleeps
+ *    N ms, so that planning takes long and a test can act while a pass
+ *    plans.
  * The call itself is then made as asked.
  */
 #include <dlfcn.h>
@@ -68,7 +69,8 @@ int ioctl(int fd, unsigned long request, ...)
 	va_start(args, request);
 	arg = va_arg(args, void *);
 	va_end(args);
-	if (request == BTRFS_IOC_TREE_SEARCH)
+	if (request == BTRFS_IOC_TREE_SEARCH ||
+	    request == BTRFS_IOC_TREE_SEARCH_V2)
 		pause_for("SLOW_SEARCH_MS");
 	return real(fd, request, arg);
 }
