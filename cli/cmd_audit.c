@@ -487,9 +487,11 @@ static int audit_document(const struct audit_options *opts,
 	for (i = 0; i < n && end != DETAILS_FAILED; i++) {
 		if (i)
 			print_string(out, PRINT_TEXT, NULL, "%s", "\n");
-		end = audit_details_export(out, session->exports,
-					   bino_audit_get(session->audit, i),
-					   opts->suggest ? config : NULL);
+		const struct bino_audit_target *target = bino_audit_get(session->audit, i);
+
+		end = audit_details_export(out, session->exports, target,
+					   opts->suggest ? config : NULL,
+					   suggestion_covering(session->audit, target));
 		summary->findings = summary->findings || end == DETAILS_NO_SUGGESTION;
 	}
 	output_close(out);
@@ -579,8 +581,10 @@ static int audit_text_rest(const struct audit_options *opts,
 	    print_client_views(out, session->audit) != 0)
 		return -1;
 	for (i = 0; opts->suggest && i < n; i++) {
-		if (audit_details_suggestion(out, config,
-					     bino_audit_get(session->audit, i)) !=
+		const struct bino_audit_target *target = bino_audit_get(session->audit, i);
+
+		if (audit_details_suggestion(out, config, target,
+					     suggestion_covering(session->audit, target)) !=
 		    DETAILS_WHOLE)
 			summary->findings = true;
 	}

@@ -17,7 +17,6 @@
 #include "cli.h"
 #include "commands.h"
 #include "output.h"
-#include "path.h"
 #include "quote.h"
 #include "report.h"
 #include "safe_file.h"
@@ -203,35 +202,6 @@ struct suggest_summary {
 	bool first; /* nothing printed yet */
 	bool failed; /* some output could not be made (said): exit 2 */
 };
-
-/*
- * The audited path of the run whose tree holds @target's: strictly above
- * it, on the same filesystem (mounts of one source and type).  Its
- * suggestion covers @target's subvolumes and changes its export's lines
- * too, so @target gets no block of its own, or NULL: whatever exports
- * overlap, each mount point is named once.
- */
-static const struct bino_audit_target *
-suggest_covering(const struct bino_audit *audit,
-		 const struct bino_audit_target *target)
-{
-	const struct bino_mount *m = bino_audit_target_mount(target);
-	const char *path = bino_audit_target_path(target);
-	size_t j;
-
-	for (j = 0; m && j < bino_audit_count(audit); j++) {
-		const struct bino_audit_target *other = bino_audit_get(audit, j);
-		const struct bino_mount *om = bino_audit_target_mount(other);
-		const char *above = bino_audit_target_path(other);
-
-		if (!bino_audit_target_error(other) && om &&
-		    strcmp(above, path) != 0 && bino__path_at_or_below(path, above) &&
-		    strcmp(bino_mount_source(om), bino_mount_source(m)) == 0 &&
-		    strcmp(bino_mount_fstype(om), bino_mount_fstype(m)) == 0)
-			return other;
-	}
-	return NULL;
-}
 
 /*
  * The audit of @index to suggest from, or NULL when an earlier one has the
@@ -452,7 +422,7 @@ static int suggest_targets(struct suggest_run *run)
 
 		if (!target)
 			continue;
-		covering = suggest_covering(audit, target);
+		covering = suggestion_covering(audit, target);
 		if (covering) {
 			if (!run->diff && !run->out && run->opts.block == SUGGEST_ALL)
 				suggest_covered_note(target, covering, &run->summary);

@@ -329,15 +329,32 @@ static void print_devices(struct output *out,
 	output_close(out);
 }
 
+/* The line (the key in JSON) of an export whose suggestion @covering's names. */
+static void print_suggestion_in(struct output *out,
+				const struct bino_audit_target *covering)
+{
+	print_string(out, PRINT_JSON, "suggestion", NULL, NULL);
+	print_text_path(out, "suggestion_in", "\n  suggestion: in that of %s",
+			bino_audit_target_path(covering));
+	print_string(out, PRINT_TEXT, NULL, "%s",
+		     " (the same filesystem, above it): it names this path's mounts\n");
+}
+
 enum details_end audit_details_suggestion(struct output *out,
 					  const struct suggest_config *config,
-					  const struct bino_audit_target *target)
+					  const struct bino_audit_target *target,
+					  const struct bino_audit_target *covering)
 {
 	bool needed;
 	int made;
 
 	if (output_format(out) == OUTPUT_JSON && bino_audit_target_error(target)) {
 		print_string(out, PRINT_JSON, "suggestion", NULL, NULL);
+		return DETAILS_WHOLE;
+	}
+	if (covering) {
+		if (output_format(out) == OUTPUT_JSON || audit_target_unsafe(target))
+			print_suggestion_in(out, covering);
 		return DETAILS_WHOLE;
 	}
 	if (output_format(out) == OUTPUT_JSON)
@@ -354,7 +371,8 @@ enum details_end audit_details_suggestion(struct output *out,
 
 enum details_end audit_details_export(struct output *out, const struct bino_exports *exports,
 			 const struct bino_audit_target *target,
-			 const struct suggest_config *suggest)
+			 const struct suggest_config *suggest,
+			 const struct bino_audit_target *covering)
 {
 	enum bino_error err = bino_audit_target_error(target);
 	enum details_end end;
@@ -379,7 +397,7 @@ enum details_end audit_details_export(struct output *out, const struct bino_expo
 				     "  not audited: absent on this machine" :
 				     "  not audited (see the error above)");
 		audit_client_cannot_tell(out, target);
-		end = suggest ? audit_details_suggestion(out, suggest, target) :
+		end = suggest ? audit_details_suggestion(out, suggest, target, NULL) :
 				DETAILS_WHOLE;
 		output_close(out);
 		return end;
@@ -410,7 +428,8 @@ enum details_end audit_details_export(struct output *out, const struct bino_expo
 		output_close(out);
 		return DETAILS_FAILED;
 	}
-	end = suggest ? audit_details_suggestion(out, suggest, target) : DETAILS_WHOLE;
+	end = suggest ? audit_details_suggestion(out, suggest, target, covering) :
+			DETAILS_WHOLE;
 	output_close(out);
 	return end;
 }

@@ -35,6 +35,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "path.h"
 #include "quote.h"
 #include "report.h"
 #include "suggestion_ctx.h"
@@ -450,4 +451,26 @@ int suggestion_edits(const struct suggest_config *config,
 		diag_no_memory();
 	bino_suggestion_destroy(sug);
 	return rc;
+}
+
+const struct bino_audit_target *
+suggestion_covering(const struct bino_audit *audit,
+		    const struct bino_audit_target *target)
+{
+	const struct bino_mount *m = bino_audit_target_mount(target);
+	const char *path = bino_audit_target_path(target);
+	size_t j;
+
+	for (j = 0; m && j < bino_audit_count(audit); j++) {
+		const struct bino_audit_target *other = bino_audit_get(audit, j);
+		const struct bino_mount *om = bino_audit_target_mount(other);
+		const char *above = bino_audit_target_path(other);
+
+		if (!bino_audit_target_error(other) && om &&
+		    strcmp(above, path) != 0 && bino__path_at_or_below(path, above) &&
+		    strcmp(bino_mount_source(om), bino_mount_source(m)) == 0 &&
+		    strcmp(bino_mount_fstype(om), bino_mount_fstype(m)) == 0)
+			return other;
+	}
+	return NULL;
 }

@@ -87,4 +87,15 @@ int suggestion_json(struct output *out, const char *key,
 		    const struct suggest_config *config,
 		    const struct bino_audit_target *target);
 
+/*
+ * The audited path of @audit whose tree holds @target's: strictly above
+ * it, on the same filesystem (mounts of one source and type), or NULL.
+ * Its suggestion covers @target's subvolumes and changes @target's export
+ * lines too, so @target gets no suggestion of its own (suggest, audit
+ * --suggest): whatever exports overlap, each mount point is named once.
+ */
+const struct bino_audit_target *
+suggestion_covering(const struct bino_audit *audit,
+		    const struct bino_audit_target *target);
+
 #endif

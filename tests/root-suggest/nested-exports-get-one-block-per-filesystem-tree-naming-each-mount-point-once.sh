@@ -29,16 +29,7 @@ oracle_rc=0
 generator=/lib/systemd/system-generators/systemd-fstab-generator
 [[ -x $generator ]] || skip_or_fail "needs $generator"
 
-mount_loop btrfs 256M "$WORK/mnt"
-EXP=$WORK/mnt/exp
-mkdir -p -- "$EXP/inner"
-for s in a inner/b inner/b/c; do
-	btrfs -q subvolume create -- "$EXP/$s" >/dev/null
-done
-EXPORTS=$OUT/etc-exports
-printf '%s\n' "$EXP 127.0.0.1(ro,no_subtree_check)" "$EXP/inner 127.0.0.1(rw,no_subtree_check)" \
-	"$EXP/a 127.0.0.2(rw,no_subtree_check)" >"$EXPORTS"
-btrfs subvolume list "$WORK/mnt" | sed "s|^.* path |$WORK/mnt/|" | sort >"$OUT/subvols"
+setup_nested_exports
 check_eq "the fixture's subvolumes" 3 "$(wc -l <"$OUT/subvols")"
 
 for f in "${BLOCKS[@]}"; do

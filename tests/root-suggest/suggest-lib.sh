@@ -185,3 +185,21 @@ expected_left_notes() {
 	paste -d '|' <(printf '%s\n' "$UNSAFE_SUBVOLS") \
 		<(paste -d ' ' <(printf '%s\n' "$UNSAFE_DIRS") <(printf '%s\n' "$UNSAFE_WHY"))
 }
+
+# setup_nested_exports: nested exports as real files have them, on one
+# loop btrfs at $WORK/mnt: $EXP (ro) and $EXP/inner (rw) to 127.0.0.1, the
+# subvolume $EXP/a to 127.0.0.2, subvolumes $EXP/a, $EXP/inner/b and
+# $EXP/inner/b/c; the exports file in $EXPORTS, the subvolumes' paths
+# (btrfs subvolume list) sorted in $OUT/subvols.
+setup_nested_exports() {
+	mount_loop btrfs 256M "$WORK/mnt"
+	EXP=$WORK/mnt/exp
+	mkdir -p -- "$EXP/inner"
+	for s in a inner/b inner/b/c; do
+		btrfs -q subvolume create -- "$EXP/$s" >/dev/null
+	done
+	EXPORTS=$OUT/etc-exports
+	printf '%s\n' "$EXP 127.0.0.1(ro,no_subtree_check)" "$EXP/inner 127.0.0.1(rw,no_subtree_check)" \
+		"$EXP/a 127.0.0.2(rw,no_subtree_check)" >"$EXPORTS"
+	btrfs subvolume list "$WORK/mnt" | sed "s|^.* path |$WORK/mnt/|" | sort >"$OUT/subvols"
+}
