@@ -136,6 +136,23 @@ static int verdict_write(FILE *f, const struct bino_audit_target *target, bool c
 	return 0;
 }
 
+/*
+ * Close @f, the memory stream of *@text, and print its text when @written
+ * (what wrote it returned) is 0; 0, or -1 with errno set (ENOMEM: the text
+ * could not be made whole).
+ */
+static int print_stream_text(struct output *out, FILE *f, char **text, int written)
+{
+	if (memstream_close(f, text) != 0 || written != 0) {
+		free(*text);
+		errno = ENOMEM;
+		return -1;
+	}
+	print_string(out, PRINT_TEXT, NULL, "%s", *text);
+	free(*text);
+	return 0;
+}
+
 int audit_verdict_lines(struct output *out, const struct bino_audit *audit,
 			bool color)
 {
@@ -149,13 +166,8 @@ int audit_verdict_lines(struct output *out, const struct bino_audit *audit,
 		if (!f)
 			return -1;
 		written = verdict_write(f, bino_audit_get(audit, i), color);
-		if (memstream_close(f, &text) != 0 || written != 0) {
-			free(text);
-			errno = ENOMEM;
+		if (print_stream_text(out, f, &text, written) != 0)
 			return -1;
-		}
-		print_string(out, PRINT_TEXT, NULL, "%s", text);
-		free(text);
 	}
 	return 0;
 }
@@ -364,12 +376,5 @@ int audit_next_line(struct output *out, const struct bino_audit *audit,
 	if (written == 0)
 		written = next_write(f, &counts, next);
 	fputc('\n', f);
-	if (memstream_close(f, &text) != 0 || written != 0) {
-		free(text);
-		errno = ENOMEM;
-		return -1;
-	}
-	print_string(out, PRINT_TEXT, NULL, "%s", text);
-	free(text);
-	return 0;
+	return print_stream_text(out, f, &text, written);
 }
