@@ -225,3 +225,27 @@ only_placeholder_errors() {
 		grep -qxF -- "${line%%\'*}" /tmp/placeholders || return 1
 	done <"$err"
 }
+
+# start_keeper NAME ARGS...: btrfs-ino mount --watch ARGS in the background, its pid
+# in NAME_pid, until it says it watches.
+start_keeper() {
+	local name=$1 i
+	shift
+	btrfs-ino mount --watch "$@" >"/tmp/$name.out" 2>"/tmp/$name.err" &
+	printf -v "${name}_pid" '%s' $!
+	for ((i = 0; i < 100; i++)); do
+		grep -q ': watching$' "/tmp/$name.err" && break
+		sleep 0.1
+	done
+	check "the $name keeper watches" grep -q ': watching$' "/tmp/$name.err"
+}
+
+# stop_keeper NAME: SIGTERM ends it with 0.
+stop_keeper() {
+	local pid=${1}_pid rc=0
+	check "the $1 keeper still runs" kill -0 "${!pid}"
+	kill -TERM "${!pid}"
+	wait "${!pid}" || rc=$?
+	check "SIGTERM ends the $1 keeper with 0 (got $rc)" test "$rc" -eq 0
+	sed "s/^/   $1: /" "/tmp/$1.out" "/tmp/$1.err" | tail -n 30
+}
