@@ -249,3 +249,14 @@ stop_keeper() {
 	check "SIGTERM ends the $1 keeper with 0 (got $rc)" test "$rc" -eq 0
 	sed "s/^/   $1: /" "/tmp/$1.out" "/tmp/$1.err" | tail -n 30
 }
+
+# reference_cpu DIR: fill DIR (on tmpfs) with a fixed tree and print the user + system
+# CPU seconds of 20 runs of `btrfs-ino walk` over it: a workload whose cost on the host
+# is known (bench/client-idle.sh runs it there), so that a CPU figure measured under TCG,
+# which slows each system call many times, can be divided by the slowdown it shows.
+reference_cpu() {
+	local dir=$1 TIMEFORMAT='%3U %3S' i
+	fill_tree "$dir" 20 250
+	{ time for ((i = 0; i < 20; i++)); do btrfs-ino walk "$dir" >/dev/null 2>&1; done; } 2>&1 |
+		awk '{ printf "%.3f\n", $1 + $2 }'
+}
