@@ -21,14 +21,8 @@ btrfs -q subvolume create /data/vol
 btrfs -q subvolume create /data/vol/home
 fill_tree /data/vol/home 2 3
 btrfs -q subvolume create /data/vol/home/.snapshots
-[[ -e /etc/mtab ]] || ln -s /proc/self/mounts /etc/mtab
-: >/etc/fstab
-nfs_server_start '/data/vol 127.0.0.1(rw,async,no_subtree_check,no_root_squash,crossmnt)'
-echo 3 >/proc/sys/fs/nfs/nfs_mountpoint_timeout
 versions=(3 4.2)
-for v in "${versions[@]}"; do
-	nfs_mount "$v" "/mnt/v$v" 127.0.0.1:/data/vol
-done
+rotation_clients
 start_keeper server --exports /etc/exports /data/vol
 start_keeper client --client /mnt/v3 /mnt/v4.2
 snaps=/data/vol/home/.snapshots

@@ -260,3 +260,19 @@ reference_cpu() {
 	{ time for ((i = 0; i < 20; i++)); do btrfs-ino walk "$dir" >/dev/null 2>&1; done; } 2>&1 |
 		awk '{ printf "%.3f\n", $1 + $2 }'
 }
+
+# rotation_clients: /data/vol exported with crossmnt (no fstab), and a client of each
+# NFS version in the scenario's array versions that mounts it once on /mnt/vVERS, their
+# NFS submounts expiring after 3 s (fs.nfs.nfs_mountpoint_timeout; 500 s by default: a
+# night's idle).
+rotation_clients() {
+	local v
+	[[ -e /etc/mtab ]] || ln -s /proc/self/mounts /etc/mtab
+	: >/etc/fstab
+	nfs_server_start '/data/vol 127.0.0.1(rw,async,no_subtree_check,no_root_squash,crossmnt)'
+	echo 3 >/proc/sys/fs/nfs/nfs_mountpoint_timeout
+	# shellcheck disable=SC2154 # versions: the scenario's
+	for v in "${versions[@]}"; do
+		nfs_mount "$v" "/mnt/v$v" 127.0.0.1:/data/vol
+	done
+}

@@ -27,14 +27,8 @@ btrfs -q subvolume create /data/vol
 btrfs -q subvolume create /data/vol/spool
 fill_tree /data/vol/spool 3 4
 mkdir /data/vol/.snapshot
-[[ -e /etc/mtab ]] || ln -s /proc/self/mounts /etc/mtab
-: >/etc/fstab
-nfs_server_start '/data/vol 127.0.0.1(rw,async,no_subtree_check,no_root_squash,crossmnt)'
-echo 3 >/proc/sys/fs/nfs/nfs_mountpoint_timeout
 versions=(3 4.2)
-for v in "${versions[@]}"; do
-	nfs_mount "$v" "/mnt/v$v" 127.0.0.1:/data/vol
-done
+rotation_clients
 
 # snapshot NAME: the snapshot job's step, and the server keeper's mount of it.
 snapshot() {
