@@ -221,6 +221,17 @@ static ssize_t point_find(const struct client_root *root, const char *rel)
 	return -1;
 }
 
+static ssize_t dir_find(const struct client_root *root, const char *rel)
+{
+	size_t i;
+
+	for (i = 0; i < root->n_dirs; i++) {
+		if (strcmp(root->dirs[i].rel, rel) == 0)
+			return (ssize_t)i;
+	}
+	return -1;
+}
+
 /*
  * Watch @rel (taken over) unless it is watched, @deep to read two levels:
  * 0, or -1 with errno set.
@@ -228,18 +239,17 @@ static ssize_t point_find(const struct client_root *root, const char *rel)
 static int dir_watch(struct client_root *root, char *rel, unsigned int pending,
 		     bool deep)
 {
-	size_t i;
+	ssize_t i;
 
 	if (!rel)
 		return -1;
-	for (i = 0; i < root->n_dirs; i++) {
-		if (strcmp(root->dirs[i].rel, rel) == 0) {
-			free(rel);
-			if (root->dirs[i].pending < pending)
-				root->dirs[i].pending = pending;
-			root->dirs[i].deep |= deep;
-			return 0;
-		}
+	i = dir_find(root, rel);
+	if (i >= 0) {
+		free(rel);
+		if (root->dirs[i].pending < pending)
+			root->dirs[i].pending = pending;
+		root->dirs[i].deep |= deep;
+		return 0;
 	}
 	if (ARRAY_RESERVE(root->dirs, root->cap_dirs, root->n_dirs + 1) != 0) {
 		free(rel);
@@ -514,8 +524,9 @@ static void read_entries(struct keeper *k, struct client_root *root, DIR *dir,
 
 /*
  * Read the directories among @children (freed here), met by a deep read:
- * snapper's N, where a snapshot's server mount is.  The points of one
- * unreadable are left as they were.
+ * a new N of snapper's, where a snapshot's server mount is.  The points
+ * of one watched (read when it changes) or unreadable are left as they
+ * were.
  */
 static void read_children(struct keeper *k, struct client_root *root,
 			  struct walk_stack *children)
@@ -524,9 +535,10 @@ static void read_children(struct keeper *k, struct client_root *root,
 
 	for (i = 0; i < children->n; i++) {
 		char *rel = children->rels[i];
-		DIR *dir = dir_open(root, rel);
+		bool watched = dir_find(root, rel) >= 0;
+		DIR *dir = watched ? NULL : dir_open(root, rel);
 
-		if (!dir && errno != ENOENT) {
+		if (watched || (!dir && errno != ENOENT)) {
 			for (j = 0; j < root->n_points; j++)
 				root->points[j].seen |=
 					rel_depth(root->points[j].rel, rel) == 0;
