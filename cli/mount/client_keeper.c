@@ -21,14 +21,15 @@
  * root seen there that the server has not mounted yet (its keeper mounts
  * it a second or so after the snapshot) keeps its directory read again for
  * PENDING_TICKS ticks.  The directory above each directory that held a
- * server mount is watched too, and read two levels deep when it changes: a
- * layout with a new directory per snapshot (snapper's .snapshots/N/snapshot)
- * is kept so, each new N read when .snapshots changes (a server mount
- * named .snapshots is watched so from the start, empty as snapper makes
- * it), and a point whose N is gone is gone.  That layout costs a GETATTR a second per snapshot,
- * each N being watched (a snapshot deleted while its N stays is seen so);
- * flat layouts (.snapshot/NAME, btrbk's) cost one or two in all.  A
- * watched directory that is gone is no longer watched.  A server mount
+ * server mount is watched too, and read two levels deep when it changes
+ * (its subdirectories not watched on their own): a layout with a new
+ * directory per snapshot (snapper's .snapshots/N/snapshot) is kept so,
+ * each new N read when .snapshots changes (a server mount named
+ * .snapshots is watched so from the start, empty as snapper makes it),
+ * and a point whose N is gone is gone.  That layout costs a GETATTR a
+ * second per snapshot, each N being watched (a snapshot deleted while its
+ * N stays is seen so); flat layouts (.snapshot/NAME, btrbk's) cost one or
+ * two in all.  A watched directory that is gone is no longer watched.  A server mount
  * anywhere else new is found by the next SIGHUP (systemctl reload).
  * A server mount someone else crossed (the kernel's submount, a mount made
  * by hand, or one an earlier run of the keeper made: mount IDs are not
