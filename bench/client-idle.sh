@@ -32,7 +32,7 @@ log=$ref/vm.log
 	exit 1
 }
 grep -E '^(== (idle|client keeper|reference)|ok|FAIL)' "$log"
-sed -n '/% time/,/^   total/p' "$log"
+sed -n '/% time/,/ total$/p' "$log"
 vm_ref=$(awk '$2 == "reference-cpu" { print $3 }' "$log")
 vm_hour=$(awk '$2 == "keeper-cpu-hour" { print $3 }' "$log")
 awk -v h="$host_ref" -v v="$vm_ref" -v k="$vm_hour" 'BEGIN {
