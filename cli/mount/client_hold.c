@@ -193,13 +193,15 @@ int client_release(int rootfd, const char *rel, uint64_t mnt_id)
 	if (fd < 0 || fd_statx(fd, &stx) != 0) {
 		/*
 		 * The kernel detaches the mounts on a name the server no
-		 * longer has when a lookup finds it gone (d_invalidate()).
+		 * longer has when a lookup finds it gone (d_invalidate()):
+		 * ENOENT is that lookup, the mount may still be listed a
+		 * moment (seen on 6.1 when snapper's N/ went).
 		 */
 		int saved = errno;
 
 		if (fd >= 0)
 			close(fd);
-		if (!client_mount_exists(mnt_id))
+		if (saved == ENOENT || !client_mount_exists(mnt_id))
 			return 0;
 		errno = saved;
 		return -1;

@@ -20,11 +20,17 @@
  * read again (READDIR, and a look at its subdirectories).  A subvolume
  * root seen there that the server has not mounted yet (its keeper mounts
  * it a second or so after the snapshot) keeps its directory read again for
- * PENDING_TICKS ticks.  A server mount somewhere new (not below a
- * directory watched) is found by the next SIGHUP (systemctl reload): a
- * layout with a new directory per snapshot (snapper's .snapshots/N/snapshot)
- * needs one, and costs a GETATTR a second per snapshot, its directory
- * being watched; flat layouts (.snapshot/NAME, btrbk's) cost one in all.
+ * PENDING_TICKS ticks.  The directory above each directory that held a
+ * server mount is watched too, and read two levels deep when it changes
+ * (its subdirectories not watched on their own): a layout with a new
+ * directory per snapshot (snapper's .snapshots/N/snapshot) is kept so,
+ * each new N read when .snapshots changes (a server mount named
+ * .snapshots is watched so from the start, empty as snapper makes it),
+ * and a point whose N is gone is gone.  That layout costs a GETATTR a
+ * second per snapshot, each N being watched (a snapshot deleted while its
+ * N stays is seen so); flat layouts (.snapshot/NAME, btrbk's) cost one or
+ * two in all.  A watched directory that is gone is no longer watched.  A server mount
+ * anywhere else new is found by the next SIGHUP (systemctl reload).
  * A server mount someone else crossed (the kernel's submount, a mount made
  * by hand, or one an earlier run of the keeper made: mount IDs are not
  * kept across runs) is left to them, and looked at again in turn,
@@ -77,6 +83,11 @@
 #define SETTLE_TICKS 2
 /* How many mounts of others are looked at again each tick (in turn). */
 #define FOREIGN_PER_TICK 8
+/*
+ * The subvolume snapper takes each snapshot below, as N/snapshot: watched
+ * two levels deep from the start, before it holds a snapshot.
+ */
+#define SNAPPER_DIR ".snapshots"
 
 enum point_state {
 	POINT_HELD, /* the keeper's mount (mnt_id) */
@@ -100,6 +111,7 @@ struct watched_dir {
 	struct statx_timestamp mtime, ctime;
 	uint64_t ino;
 	bool looked; /* the fields above hold a look */
+	bool deep; /* above a directory that held a server mount: read two levels */
 	unsigned int pending; /* ticks left to read it again regardless */
 	unsigned int settle; /* ticks left before a change seen is read */
 };
@@ -135,13 +147,31 @@ static char *rel_join(const char *parent, const char *name)
 	return rel;
 }
 
-/* Whether @rel's directory is @dir. */
-static bool rel_in(const char *rel, const char *dir)
+/* @rel's last name. */
+static const char *rel_base(const char *rel)
 {
 	const char *slash = strrchr(rel, '/');
-	size_t len = slash ? (size_t)(slash - rel) : 0;
 
-	return strlen(dir) == len && strncmp(rel, dir, len) == 0;
+	return slash ? slash + 1 : rel;
+}
+
+/*
+ * How deep @rel lies below @dir: 0 in @dir itself, 1 in a subdirectory of
+ * it, and so on; -1 when it is not below @dir.
+ */
+static int rel_depth(const char *rel, const char *dir)
+{
+	size_t len = strlen(dir);
+	int depth = 0;
+
+	if (len) {
+		if (strncmp(rel, dir, len) != 0 || rel[len] != '/')
+			return -1;
+		rel += len + 1;
+	}
+	while ((rel = strchr(rel, '/')))
+		rel++, depth++;
+	return depth;
 }
 
 /* Say @what about DIR/@rel on stderr ("btrfs-ino: mount: PATH: WHAT"). */
@@ -192,27 +222,42 @@ static ssize_t point_find(const struct client_root *root, const char *rel)
 	return -1;
 }
 
-/* Watch @rel (taken over) unless it is watched: 0, or -1 with errno set. */
-static int dir_watch(struct client_root *root, char *rel, unsigned int pending)
+static ssize_t dir_find(const struct client_root *root, const char *rel)
 {
 	size_t i;
 
+	for (i = 0; i < root->n_dirs; i++) {
+		if (strcmp(root->dirs[i].rel, rel) == 0)
+			return (ssize_t)i;
+	}
+	return -1;
+}
+
+/*
+ * Watch @rel (taken over) unless it is watched, @deep to read two levels:
+ * 0, or -1 with errno set.
+ */
+static int dir_watch(struct client_root *root, char *rel, unsigned int pending,
+		     bool deep)
+{
+	ssize_t i;
+
 	if (!rel)
 		return -1;
-	for (i = 0; i < root->n_dirs; i++) {
-		if (strcmp(root->dirs[i].rel, rel) == 0) {
-			free(rel);
-			if (root->dirs[i].pending < pending)
-				root->dirs[i].pending = pending;
-			return 0;
-		}
+	i = dir_find(root, rel);
+	if (i >= 0) {
+		free(rel);
+		if (root->dirs[i].pending < pending)
+			root->dirs[i].pending = pending;
+		root->dirs[i].deep |= deep;
+		return 0;
 	}
 	if (ARRAY_RESERVE(root->dirs, root->cap_dirs, root->n_dirs + 1) != 0) {
 		free(rel);
 		return -1;
 	}
 	root->dirs[root->n_dirs++] = (struct watched_dir){
-		.rel = rel, .pending = pending,
+		.rel = rel, .pending = pending, .deep = deep,
 	};
 	return 0;
 }
@@ -224,7 +269,26 @@ static void dir_watch_parent(struct keeper *k, struct client_root *root,
 	const char *slash = strrchr(rel, '/');
 	char *parent = strndup(rel, slash ? (size_t)(slash - rel) : 0);
 
-	if (!parent || dir_watch(root, parent, pending) != 0)
+	if (!parent || dir_watch(root, parent, pending, false) != 0)
+		k->no_memory = true;
+}
+
+/*
+ * Watch the directory above the directory of the point @rel, read two
+ * levels deep: where snapper makes a new directory per snapshot.
+ */
+static void dir_watch_grandparent(struct keeper *k, struct client_root *root,
+				  const char *rel)
+{
+	const char *slash = strrchr(rel, '/'), *up;
+	char *grandparent;
+
+	if (!slash)
+		return; /* its directory is DIR */
+	for (up = slash; up > rel && up[-1] != '/'; up--)
+		;
+	grandparent = strndup(rel, up > rel ? (size_t)(up - 1 - rel) : 0);
+	if (!grandparent || dir_watch(root, grandparent, 0, true) != 0)
 		k->no_memory = true;
 }
 
@@ -344,6 +408,11 @@ static bool point_meet(struct keeper *k, struct client_root *root,
 			.rel = copy, .uid = entry->uid, .state = POINT_FAILED,
 		};
 		dir_watch_parent(k, root, rel, 0);
+		dir_watch_grandparent(k, root, rel);
+		/* Snapper's own subvolume, empty until its first snapshot. */
+		if (strcmp(rel_base(rel), SNAPPER_DIR) == 0 &&
+		    dir_watch(root, strdup(rel), 0, true) != 0)
+			k->no_memory = true;
 	}
 	p = &root->points[found];
 	p->seen = true;
@@ -412,7 +481,7 @@ static void read_entry(struct keeper *k, struct client_root *root, int dirfd,
 	} else {
 		if (entry.kind == CLIENT_ENTRY_UNMOUNTED_SUBVOL)
 			dir_watch_parent(k, root, child, PENDING_TICKS);
-		if (!*rel && dir_watch(root, strdup(child), 0) != 0)
+		if (!*rel && dir_watch(root, strdup(child), 0, false) != 0)
 			k->no_memory = true;
 	}
 	if (stack && descend &&
@@ -423,41 +492,94 @@ static void read_entry(struct keeper *k, struct client_root *root, int dirfd,
 	free(child);
 }
 
-/*
- * Read the directory @rel: each subdirectory taken note of, the points
- * it no longer has gone.  With @stack, push the directories to walk next.
- */
-static void read_dir(struct keeper *k, struct client_root *root,
-		     const char *rel, struct walk_stack *stack)
+/* Open the directory @rel below DIR to read it: NULL with errno set. */
+static DIR *dir_open(const struct client_root *root, const char *rel)
+{
+	int fd = bino__resolve_beneath(root->fd, *rel ? rel : ".",
+				       O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+	DIR *dir = fd < 0 ? NULL : fdopendir(fd);
+
+	if (!dir && fd >= 0) {
+		int errnum = errno;
+
+		close(fd);
+		errno = errnum;
+	}
+	return dir;
+}
+
+/* Take note of each subdirectory of @dir, DIR/@rel (closed here); push them onto @stack. */
+static void read_entries(struct keeper *k, struct client_root *root, DIR *dir,
+			 const char *rel, struct walk_stack *stack)
 {
 	struct dirent *d;
-	size_t i;
-	DIR *dir;
-	int fd;
 
-	fd = bino__resolve_beneath(root->fd, *rel ? rel : ".",
-				   O_DIRECTORY | O_RDONLY | O_CLOEXEC);
-	dir = fd < 0 ? NULL : fdopendir(fd);
-	/* A directory gone has no points left; one unreadable is left as it was. */
-	if (!dir && (fd >= 0 || errno != ENOENT)) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	for (i = 0; i < root->n_points; i++)
-		root->points[i].seen = !rel_in(root->points[i].rel, rel);
-	while (dir && (d = readdir(dir))) {
+	while ((d = readdir(dir))) {
 		if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0 ||
 		    (d->d_type != DT_DIR && d->d_type != DT_UNKNOWN))
 			continue;
 		read_entry(k, root, dirfd(dir), rel, d->d_name, stack);
 	}
+	closedir(dir);
+}
+
+/*
+ * Read the directories among @children (freed here), met by a deep read:
+ * a new N of snapper's, where a snapshot's server mount is.  The points
+ * of one watched (read when it changes) or unreadable are left as they
+ * were.
+ */
+static void read_children(struct keeper *k, struct client_root *root,
+			  struct walk_stack *children)
+{
+	size_t i, j;
+
+	for (i = 0; i < children->n; i++) {
+		char *rel = children->rels[i];
+		bool watched = dir_find(root, rel) >= 0;
+		DIR *dir = watched ? NULL : dir_open(root, rel);
+
+		if (watched || (!dir && errno != ENOENT)) {
+			for (j = 0; j < root->n_points; j++)
+				root->points[j].seen |=
+					rel_depth(root->points[j].rel, rel) == 0;
+		}
+		if (dir)
+			read_entries(k, root, dir, rel, NULL);
+		free(rel);
+	}
+	free(children->rels);
+}
+
+/*
+ * Read the directory @rel, with @deep its subdirectories too: each
+ * subdirectory taken note of, the points it no longer has gone.  With
+ * @stack, push the directories to walk next.  Whether @rel is gone.
+ */
+static bool read_dir(struct keeper *k, struct client_root *root,
+		     const char *rel, struct walk_stack *stack, bool deep)
+{
+	struct walk_stack children = { 0 };
+	DIR *dir = dir_open(root, rel);
+	bool gone = !dir && errno == ENOENT;
+	size_t i;
+
+	/* A directory gone has no points left; one unreadable is left as it was. */
+	if (!dir && !gone)
+		return false;
+	for (i = 0; i < root->n_points; i++) {
+		int depth = rel_depth(root->points[i].rel, rel);
+
+		root->points[i].seen = depth != 0 && !(deep && depth == 1);
+	}
 	if (dir)
-		closedir(dir);
+		read_entries(k, root, dir, rel, deep ? &children : stack);
+	read_children(k, root, &children);
 	for (i = root->n_points; i-- > 0;) {
 		if (!root->points[i].seen)
 			point_gone(k, root, i);
 	}
+	return gone;
 }
 
 /* Walk every directory below DIR (the start, and SIGHUP). */
@@ -467,7 +589,7 @@ static void root_walk(struct keeper *k, struct client_root *root)
 	char *rel = strdup("");
 
 	while (rel) {
-		read_dir(k, root, rel, &stack);
+		read_dir(k, root, rel, &stack, false);
 		free(rel);
 		rel = stack.n ? stack.rels[--stack.n] : NULL;
 	}
@@ -563,8 +685,11 @@ static void root_tick(struct keeper *k, struct client_root *root)
 			w->pending--;
 			read = true;
 		}
-		if (read)
-			read_dir(k, root, w->rel, NULL);
+		if (read && read_dir(k, root, w->rel, NULL, w->deep) && *w->rel) {
+			/* Gone: unwatched (its points went with it). */
+			free(root->dirs[i].rel);
+			root->dirs[i--] = root->dirs[--root->n_dirs];
+		}
 	}
 	root_look_again(k, root);
 }

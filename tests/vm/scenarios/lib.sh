@@ -225,3 +225,54 @@ only_placeholder_errors() {
 		grep -qxF -- "${line%%\'*}" /tmp/placeholders || return 1
 	done <"$err"
 }
+
+# start_keeper NAME ARGS...: btrfs-ino mount --watch ARGS in the background, its pid
+# in NAME_pid, until it says it watches.
+start_keeper() {
+	local name=$1 i
+	shift
+	btrfs-ino mount --watch "$@" >"/tmp/$name.out" 2>"/tmp/$name.err" &
+	printf -v "${name}_pid" '%s' $!
+	for ((i = 0; i < 100; i++)); do
+		grep -q ': watching$' "/tmp/$name.err" && break
+		sleep 0.1
+	done
+	check "the $name keeper watches" grep -q ': watching$' "/tmp/$name.err"
+}
+
+# stop_keeper NAME: SIGTERM ends it with 0.
+stop_keeper() {
+	local pid=${1}_pid rc=0
+	check "the $1 keeper still runs" kill -0 "${!pid}"
+	kill -TERM "${!pid}"
+	wait "${!pid}" || rc=$?
+	check "SIGTERM ends the $1 keeper with 0 (got $rc)" test "$rc" -eq 0
+	sed "s/^/   $1: /" "/tmp/$1.out" "/tmp/$1.err" | tail -n 30
+}
+
+# reference_cpu DIR: fill DIR (on tmpfs) with a fixed tree and print the user + system
+# CPU seconds of 20 runs of `btrfs-ino walk` over it: a workload whose cost on the host
+# is known (bench/client-idle.sh runs it there), so that a CPU figure measured under TCG,
+# which slows each system call many times, can be divided by the slowdown it shows.
+reference_cpu() {
+	local dir=$1 TIMEFORMAT='%3U %3S' i
+	fill_tree "$dir" 20 250
+	{ time for ((i = 0; i < 20; i++)); do btrfs-ino walk "$dir" >/dev/null 2>&1; done; } 2>&1 |
+		awk '{ printf "%.3f\n", $1 + $2 }'
+}
+
+# rotation_clients: /data/vol exported with crossmnt (no fstab), and a client of each
+# NFS version in the scenario's array versions that mounts it once on /mnt/vVERS, their
+# NFS submounts expiring after 3 s (fs.nfs.nfs_mountpoint_timeout; 500 s by default: a
+# night's idle).
+rotation_clients() {
+	local v
+	[[ -e /etc/mtab ]] || ln -s /proc/self/mounts /etc/mtab
+	: >/etc/fstab
+	nfs_server_start '/data/vol 127.0.0.1(rw,async,no_subtree_check,no_root_squash,crossmnt)'
+	echo 3 >/proc/sys/fs/nfs/nfs_mountpoint_timeout
+	# shellcheck disable=SC2154 # versions: the scenario's
+	for v in "${versions[@]}"; do
+		nfs_mount "$v" "/mnt/v$v" 127.0.0.1:/data/vol
+	done
+}

@@ -27,38 +27,8 @@ btrfs -q subvolume create /data/vol
 btrfs -q subvolume create /data/vol/spool
 fill_tree /data/vol/spool 3 4
 mkdir /data/vol/.snapshot
-[[ -e /etc/mtab ]] || ln -s /proc/self/mounts /etc/mtab
-: >/etc/fstab
-nfs_server_start '/data/vol 127.0.0.1(rw,async,no_subtree_check,no_root_squash,crossmnt)'
-echo 3 >/proc/sys/fs/nfs/nfs_mountpoint_timeout
 versions=(3 4.2)
-for v in "${versions[@]}"; do
-	nfs_mount "$v" "/mnt/v$v" 127.0.0.1:/data/vol
-done
-
-# start_keeper NAME ARGS...: btrfs-ino mount --watch ARGS in the background, its pid
-# in NAME_pid, until it says it watches.
-start_keeper() {
-	local name=$1 i
-	shift
-	btrfs-ino mount --watch "$@" >"/tmp/$name.out" 2>"/tmp/$name.err" &
-	printf -v "${name}_pid" '%s' $!
-	for ((i = 0; i < 100; i++)); do
-		grep -q ': watching$' "/tmp/$name.err" && break
-		sleep 0.1
-	done
-	check "the $name keeper watches" grep -q ': watching$' "/tmp/$name.err"
-}
-
-# stop_keeper NAME: SIGTERM ends it with 0.
-stop_keeper() {
-	local pid=${1}_pid rc=0
-	check "the $1 keeper still runs" kill -0 "${!pid}"
-	kill -TERM "${!pid}"
-	wait "${!pid}" || rc=$?
-	check "SIGTERM ends the $1 keeper with 0 (got $rc)" test "$rc" -eq 0
-	sed "s/^/   $1: /" "/tmp/$1.out" "/tmp/$1.err" | tail -n 30
-}
+rotation_clients
 
 # snapshot NAME: the snapshot job's step, and the server keeper's mount of it.
 snapshot() {
