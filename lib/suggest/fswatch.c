@@ -158,15 +158,18 @@ static bool search_after(struct btrfs_ioctl_search_key *key, uint64_t objectid,
 typedef void scan_fn(const struct btrfs_ioctl_search_header *header,
 		     const void *item, void *data);
 
+/* The root tree items a scan visits: objectids and the oldest leaves. */
+struct scan_range {
+	uint64_t generation; /* leaves written in it or later (0: every leaf) */
+	uint64_t min_id, max_id;
+};
+
 /*
- * Call @fn for each item of the root tree with an objectid from @min_id to
- * @max_id in the leaves written in transaction @generation or later (0:
- * every leaf).  False when the tree cannot be searched (EPERM without
- * CAP_SYS_ADMIN).
+ * Call @fn for each item of the root tree in @range.  False when the tree
+ * cannot be searched (EPERM without CAP_SYS_ADMIN).
  */
 static bool scan_root_tree(int fd, struct btrfs_ioctl_search_args_v2 *search,
-			   uint64_t generation, uint64_t min_id,
-			   uint64_t max_id, scan_fn *fn, void *data)
+			   struct scan_range range, scan_fn *fn, void *data)
 {
 	struct btrfs_ioctl_search_key *key = &search->key;
 	struct btrfs_ioctl_search_header header;
@@ -175,8 +178,8 @@ static bool scan_root_tree(int fd, struct btrfs_ioctl_search_args_v2 *search,
 
 	*key = (struct btrfs_ioctl_search_key){
 		.tree_id = BTRFS_ROOT_TREE_OBJECTID,
-		.min_transid = generation, .max_transid = UINT64_MAX,
-		.min_objectid = min_id, .max_objectid = max_id,
+		.min_transid = range.generation, .max_transid = UINT64_MAX,
+		.min_objectid = range.min_id, .max_objectid = range.max_id,
 		.max_type = UINT8_MAX, .max_offset = UINT64_MAX,
 	};
 	do {
@@ -281,7 +284,8 @@ static bool links_digest(struct bino_fswatch *watch, int fd,
 				   .hash = FNV_OFFSET };
 
 	watch->n_added = 0;
-	if (!scan_root_tree(fd, watch->search, 0, 0, UINT64_MAX, links_item,
+	if (!scan_root_tree(fd, watch->search,
+			    (struct scan_range){ 0, 0, UINT64_MAX }, links_item,
 			    &scan))
 		return false;
 	look->links = scan.hash;
@@ -367,9 +371,9 @@ static enum bino_error fs_look(struct bino_fswatch *watch,
 	} else if (look->generation) {
 		look->digest = FNV_OFFSET;
 		look->has_digest = scan_root_tree(fd, watch->search,
-						  look->generation, 0,
-						  UINT64_MAX, digest_window,
-						  &look->digest);
+						  (struct scan_range){ look->generation,
+								       0, UINT64_MAX },
+						  digest_window, &look->digest);
 	}
 	look->has_commits = read_commits(look->uuid, &look->commits);
 	if (look->has_digest && last && !something_happened(last, look))
@@ -526,8 +530,10 @@ bino_fswatch_check_added(struct bino_fswatch *watch,
 		 * written since the last look began: the new subvolumes'
 		 * items, whatever the number of the others.
 		 */
-		(void)scan_root_tree(fd, watch->search, watch->scanned,
-				     watch->max_id + 1, BTRFS_LAST_FREE_OBJECTID,
+		(void)scan_root_tree(fd, watch->search,
+				     (struct scan_range){ watch->scanned,
+							  watch->max_id + 1,
+							  BTRFS_LAST_FREE_OBJECTID },
 				     added_item, watch);
 		watch->scanned = now.generation;
 		*ret = watch->n_added ? BINO_FSWATCH_ADDED
