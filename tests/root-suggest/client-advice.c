@@ -110,6 +110,14 @@ void print_mount_text(struct output *out, const struct bino_mount *m)
 	print_string(out, PRINT_TEXT, NULL, "%s", m->target);
 }
 
+/* Allocations left before the one that fails; 0: none fails. */
+static long fail_countdown;
+
+/*
+ * Not under AddressSanitizer: it owns malloc, and one defined here beside
+ * it aborts the program before main (the test skips the injection there).
+ */
+#ifndef __SANITIZE_ADDRESS__
 extern void *__libc_malloc(size_t size);
 extern void *__libc_calloc(size_t n, size_t size);
 extern void *__libc_realloc(void *ptr, size_t size);
@@ -118,8 +126,6 @@ void *malloc(size_t size);
 void *calloc(size_t n, size_t size);
 void *realloc(void *ptr, size_t size);
 
-/* Allocations left before the one that fails; 0: none fails. */
-static long fail_countdown;
 
 static bool fail_now(void)
 {
@@ -143,6 +149,7 @@ void *realloc(void *ptr, size_t size)
 {
 	return fail_now() ? NULL : __libc_realloc(ptr, size);
 }
+#endif
 
 int main(int argc, char **argv)
 {

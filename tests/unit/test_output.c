@@ -180,13 +180,18 @@ Test(output, a_path_that_is_not_utf8_keeps_its_bytes_in_base64)
 	free(line);
 }
 
-/* A stream whose every write fails without setting errno, as a device may. */
+/*
+ * A stream whose every write fails without setting errno, as a device may:
+ * it writes nothing and says 0, which fopencookie(3) asks of a failing
+ * write (glibc takes a negative count for a huge one and reads past the
+ * buffer: valgrind saw it).
+ */
 static ssize_t write_fails_silently(void *cookie, const char *buf, size_t size)
 {
 	(void)cookie;
 	(void)buf;
 	(void)size;
-	return -1;
+	return 0;
 }
 
 /* An unbuffered stream of write_fails_silently(). */
