@@ -35,11 +35,24 @@ if ! "$cc" --version 2>/dev/null | grep -q clang; then
 	exit 2
 fi
 
+# btrfsino.h includes the version header meson generates from project()'s
+# version; this build, outside meson, makes it from the same line.
+version=$(sed -n "s/^ *version *: *'\([0-9]*\.[0-9]*\.[0-9]*\)',$/\1/p" "$src/meson.build" | head -n 1)
+[[ -n $version ]] || {
+	echo "$0: no project version in $src/meson.build" >&2
+	exit 2
+}
+IFS=. read -r major minor micro <<<"$version"
+mkdir -p -- "$build/include"
+sed -e "s/@BINO_VERSION_MAJOR@/$major/" -e "s/@BINO_VERSION_MINOR@/$minor/" \
+	-e "s/@BINO_VERSION_MICRO@/$micro/" -e "s/@BINO_VERSION_STRING@/$version/" \
+	"$src/include/btrfsino-version.h.in" >"$build/include/btrfsino-version.h"
+
 # shellcheck disable=SC2054 # commas inside -fsanitize= are not separators
 cflags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 	-fno-omit-frame-pointer -D_GNU_SOURCE -std=gnu11 -Wall -Wextra -Wno-unused-parameter
-	-I"$src/include" -I"$src/lib/util" -I"$src/lib/base" -I"$src/lib/probe"
-	-I"$src/lib/tables" -I"$src/cli/support" -DBINO_VERSION_STRING='"fuzz"')
+	-I"$src/include" -I"$build/include" -I"$src/lib/util" -I"$src/lib/base" -I"$src/lib/probe"
+	-I"$src/lib/tables" -I"$src/cli/support")
 
 # sources TARGET: the files each target is built from.
 sources() {
